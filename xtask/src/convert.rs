@@ -623,8 +623,10 @@ impl Gen<'_, '_> {
                             let mut out = ::std::vec::Vec::with_capacity(#x.len());
                             for (i, v) in #x.into_iter().enumerate() {
                                 cx.enter_index(i);
-                                out.push((#one)?);
+                                // An item with no target form is dropped on its own.
+                                let r = cx.or_drop(|cx| #one);
                                 cx.leave();
+                                out.extend(r?);
                             }
                             out
                         }};
@@ -636,8 +638,9 @@ impl Gen<'_, '_> {
                             let mut out = ::std::vec::Vec::with_capacity(#x.len());
                             for (i, v) in #x.into_iter().enumerate() {
                                 cx.enter_index(i);
-                                out.push(match #one { ::core::result::Result::Ok(v) => v, ::core::result::Result::Err(d) => return ::core::result::Result::Err(cx.unconvertible(d)) });
+                                let r = cx.or_drop(|cx| match #one { ::core::result::Result::Ok(v) => ::core::result::Result::Ok(v), ::core::result::Result::Err(d) => ::core::result::Result::Err(cx.unconvertible(d)) });
                                 cx.leave();
+                                out.extend(r?);
                             }
                             out
                         }};

@@ -528,20 +528,16 @@ impl V1ToV2 {
             }
             None => self.session(&session).run = None,
         }
-        // Titles of tool calls, for permission requests.
-        match &n.update {
-            v1::SessionUpdate::ToolCall(t) => {
-                let title = t.title.clone();
-                self.session(&session).titles.insert(t.tool_call_id.as_str().to_owned(), title);
-            }
-            v1::SessionUpdate::ToolCallUpdate(u) => {
-                if let Nullable::Value(t) = &u.title {
-                    let t = t.clone();
-                    self.session(&session).titles.insert(u.tool_call_id.as_str().to_owned(), t);
-                }
-            }
-            _ => {}
-        }
+        // Titles of tool calls, for permission requests: recorded once the
+        // update converted (a tool call the v2 side never saw lends nothing).
+        let title = match &n.update {
+            v1::SessionUpdate::ToolCall(t) => Some((t.tool_call_id.as_str().to_owned(), t.title.clone())),
+            v1::SessionUpdate::ToolCallUpdate(u) => match &u.title {
+                Nullable::Value(t) => Some((u.tool_call_id.as_str().to_owned(), t.clone())),
+                _ => None,
+            },
+            _ => None,
+        };
         // A mode change: the whole option list, with the mode option current.
         if let v1::SessionUpdate::CurrentModeUpdate(m) = &n.update {
             let s = self.session(&session);
@@ -587,6 +583,9 @@ impl V1ToV2 {
             out.additional_properties = cx.extras_for(&out, n.additional_properties)?;
             Ok(out)
         })?;
+        if let Some((id, t)) = title {
+            self.session(&session).titles.insert(id, t);
+        }
         // v2 replaces the whole option list: the session's options, and the modes.
         if let v2::SessionUpdate::ConfigOptionUpdate(c) = &mut u.update {
             let s = self.session(&session);
@@ -880,6 +879,10 @@ fn conv1<S: ToV1, T>(
 struct Pending2 {
     method: String,
     session: Option<String>,
+    /// The session a `session/new` or `session/resume` sets up (known for a
+    /// resume from its request): its snapshot `state_update` may come before
+    /// the response, and its available commands follow it.
+    target: Option<String>,
     /// The request produced no output: its response has none either.
     failed: bool,
 }
@@ -948,6 +951,12 @@ impl V2ToV1 {
                 let key = id_key(&id);
                 let (method, side) = (request.method().to_owned(), request.side());
                 let session = session_of_v2_request(&request);
+                let target = match &request {
+                    v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionResume(p)) => {
+                        Some(p.session_id.as_str().to_owned())
+                    }
+                    _ => None,
+                };
                 let prompt = match &request {
                     v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionPrompt(p)) => Some(to_value(&p.prompt)),
                     _ => None,
@@ -958,7 +967,7 @@ impl V2ToV1 {
                 if let (Some(content), Some(s), true) = (prompt, &session, r.is_ok()) {
                     self.session(s).prompt = Some((id_json, None, content));
                 }
-                self.pending.insert(side, key, Pending2 { method, session, failed: r.is_err() });
+                self.pending.insert(side, key, Pending2 { method, session, target, failed: r.is_err() });
                 let (out, losses) = r?;
                 Ok(Adapted { messages: out, losses })
             }
@@ -1027,6 +1036,12 @@ impl V2ToV1 {
                 let mut session = v1::ClientSessionCapabilities::default();
                 session.notices = Nullable::Value(v1::NoticeCapabilities::default());
                 session.compaction = Nullable::Value(v1::CompactionCapabilities::default());
+                // A v2 client takes boolean config options without a capability;
+                // the boolean-config-option RFD has a layer that down-converts
+                // v2 client capabilities advertise them to v1 by default.
+                let mut options = v1::SessionConfigOptionsCapabilities::default();
+                options.boolean = Nullable::Value(v1::BooleanConfigOptionCapabilities::default());
+                session.config_options = Nullable::Value(options);
                 caps.session = Nullable::Value(session);
                 (A::Agent(AA::Initialize(r)), l)
             }
@@ -1135,9 +1150,21 @@ impl V2ToV1 {
         match n.update {
             v2::SessionUpdate::StateUpdate(state) => {
                 let held = self.sessions.get(&session).is_some_and(|s| s.prompt.is_some());
+                // The snapshot v2 requires before the response to session/new
+                // or session/resume: v1 says the same by answering, and the
+                // spec says it is not a new completion. Nothing to send, no loss.
+                let setting_up = self.pending.map.values().any(|p| {
+                    !p.failed
+                        && (p.method == "session/resume" || p.method == "session/new")
+                        && p.target.as_deref().is_none_or(|t| t == session)
+                });
+                if setting_up && !held {
+                    return Ok((Vec::new(), Vec::new()));
+                }
                 let mut turn_losses = Vec::new();
+                // The whole message converts to nothing: its pointer is "".
                 let dropped = |what: &str| -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
-                    run(strict, "/params/update", |cx| cx.dropped(what)).map(|(_, l)| (Vec::new(), l))
+                    run(strict, "", |cx| cx.dropped(what)).map(|(_, l)| (Vec::new(), l))
                 };
                 let (stop, turn_meta) = match state {
                     // The v1 client knows its prompt is running: it sent it.
@@ -1264,8 +1291,15 @@ impl V2ToV1 {
                 extra,
                 wrap,
             ),
-            v2::SessionUpdate::ToolCallUpdate(u) => {
+            v2::SessionUpdate::ToolCallUpdate(mut u) => {
                 let key = u.tool_call_id.as_str().to_owned();
+                // Content items with no v1 form are dropped here, at their
+                // pointer in this line, before the state keeps them: the tool
+                // call and its later updates still convert.
+                let mut dropped = Vec::new();
+                if let crate::patch::Patch::Set(items) = &mut u.content {
+                    keep_convertible(strict, "/params/update/content", items, &mut dropped)?;
+                }
                 let s = self.session(&session);
                 s.reducer.apply(v2::SessionUpdate::ToolCallUpdate(u.clone()));
                 if !s.tool_calls.contains(&key) {
@@ -1278,13 +1312,15 @@ impl V2ToV1 {
                     })?;
                     s.v1_content.insert(key.clone(), t.content.clone().unwrap_or_default());
                     s.tool_calls.insert(key);
-                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], losses));
+                    dropped.extend(losses);
+                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], dropped));
                 }
                 let (u, losses) = run(strict, "/params/update", |cx| u.to_v1(cx))?;
                 if let Nullable::Value(c) = &u.content {
                     s.v1_content.insert(key, c.clone());
                 }
-                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, extra)], losses))
+                dropped.extend(losses);
+                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, extra)], dropped))
             }
             v2::SessionUpdate::ToolCallContentChunk(c) => {
                 let id = c.tool_call_id.clone();
@@ -1451,6 +1487,7 @@ impl V2ToV1 {
         use v2::rpc::{Response as B, ResponseFromAgent as BA, ResponseFromClient as BC};
         let strict = self.strict;
         let (id1, mut losses) = run(strict, "/id", |cx| id.to_v1(cx))?;
+        let mut after = Vec::new();
         let (r, more) = match r {
             B::Agent(BA::SessionPrompt(p)) => {
                 // Held: the v1 response carries the stop reason, sent when the turn ends.
@@ -1471,16 +1508,15 @@ impl V2ToV1 {
             }
             // A resume that replays from the start went to the v1 side as session/load
             // (only those are recorded with their session).
-            B::Agent(BA::SessionResume(p)) if pending.session.is_some() => {
+            B::Agent(BA::SessionResume(mut p)) if pending.session.is_some() => {
+                let session = pending.session.clone().unwrap_or_default();
+                after.extend(commands_update(strict, &session, p.available_commands.take(), &mut losses)?);
                 let (r, l) = run(strict, "/result", |cx| {
                     let mut r = v1::LoadSessionResponse::default();
                     r.config_options = match p.config_options {
                         Some(o) => Nullable::Value(cx.at("configOptions", |cx| o.to_v1(cx))?),
                         None => Nullable::Absent,
                     };
-                    if p.available_commands.is_some() {
-                        cx.loss_at("availableCommands", LossKind::Dropped, "a v1 load response has no commands")?;
-                    }
                     r.meta = p.meta;
                     r.additional_properties = cx.extras_for(&r, p.additional_properties)?;
                     Ok(r)
@@ -1490,10 +1526,18 @@ impl V2ToV1 {
             B::Agent(BA::Initialize(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Initialize(p)))?,
             B::Agent(BA::AuthLogin(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Authenticate(p)))?,
             B::Agent(BA::AuthLogout(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Logout(p)))?,
-            B::Agent(BA::SessionNew(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionNew(p)))?,
+            B::Agent(BA::SessionNew(mut p)) => {
+                let session = p.session_id.as_str().to_owned();
+                after.extend(commands_update(strict, &session, p.available_commands.take(), &mut losses)?);
+                conv1(strict, "/result", p, |p| A::Agent(AA::SessionNew(p)))?
+            }
             B::Agent(BA::SessionList(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionList(p)))?,
             B::Agent(BA::SessionDelete(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionDelete(p)))?,
-            B::Agent(BA::SessionResume(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionResume(p)))?,
+            B::Agent(BA::SessionResume(mut p)) => {
+                let session = pending.target.clone().unwrap_or_default();
+                after.extend(commands_update(strict, &session, p.available_commands.take(), &mut losses)?);
+                conv1(strict, "/result", p, |p| A::Agent(AA::SessionResume(p)))?
+            }
             B::Agent(BA::SessionClose(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionClose(p)))?,
             B::Agent(BA::SessionSetConfigOption(p)) => {
                 conv1(strict, "/result", p, |p| A::Agent(AA::SessionSetConfigOption(p)))?
@@ -1509,8 +1553,67 @@ impl V2ToV1 {
         };
         losses.extend(more);
         let m = v1::rpc::Message::Response { id: id1, response: r, form };
-        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+        let mut out = vec![m.to_value().unwrap_or(Value::Null)];
+        out.extend(after);
+        Ok((out, losses))
     }
+}
+
+/// Keeps the items of a v2 list that have a v1 form; each other item is
+/// removed and reported as `dropped` at `base/i`, its index in the source line
+/// (in strict mode it fails the message).
+fn keep_convertible<T: ToV1 + Clone>(
+    strict: bool,
+    base: &str,
+    items: &mut Vec<T>,
+    losses: &mut Vec<Loss>,
+) -> Result<(), AdaptError> {
+    let mut i = 0;
+    let mut index = 0;
+    while i < items.len() {
+        let at = format!("{base}/{index}");
+        index += 1;
+        match run(strict, &at, |cx| items[i].clone().to_v1(cx)) {
+            Ok(_) => i += 1,
+            Err(AdaptError::NotConverted(e)) if !strict => {
+                let why = e
+                    .losses
+                    .iter()
+                    .find(|l| l.kind == LossKind::Unconvertible)
+                    .map_or_else(|| "it has no v1 form".to_owned(), |l| l.detail.clone());
+                losses.push(Loss {
+                    pointer: at,
+                    kind: LossKind::Dropped,
+                    detail: format!("left out on its own: {why}"),
+                });
+                items.remove(i);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// The available commands of a v2 `session/new` or `session/resume` result,
+/// which v1 carries in an `available_commands_update` notification: sent
+/// right after the v1 response (commands with no v1 form dropped on their
+/// own, with losses at `/result/availableCommands/N`).
+fn commands_update(
+    strict: bool,
+    session: &str,
+    commands: Option<Vec<v2::AvailableCommand>>,
+    losses: &mut Vec<Loss>,
+) -> Result<Option<Value>, AdaptError> {
+    let Some(commands) = commands else { return Ok(None) };
+    let (commands, l) = run(strict, "/result/availableCommands", |cx| commands.to_v1(cx))?;
+    losses.extend(l);
+    let u = v1::SessionUpdate::AvailableCommandsUpdate(v1::AvailableCommandsUpdate::new(commands));
+    let n = v1::SessionNotification::new(v1::SessionId(super::id(session.to_owned())), u);
+    let m = v1::rpc::Message::Notification {
+        notification: v1::rpc::Notification::Client(v1::rpc::NotificationToClient::SessionUpdate(n)),
+        form: ParamsForm::Object,
+    };
+    Ok(Some(m.to_value().unwrap_or(Value::Null)))
 }
 
 fn session_of_v2_request(r: &v2::rpc::Request) -> Option<String> {

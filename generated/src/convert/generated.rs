@@ -286,8 +286,9 @@ impl crate::convert::ToV2 for crate::v1::Annotations {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -644,8 +645,9 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusResponse {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -698,8 +700,9 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusUpdateNotification {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -793,8 +796,9 @@ impl crate::convert::ToV2 for crate::v1::AvailableCommandsUpdate {
                     );
                     for (i, v) in self.available_commands.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -1353,8 +1357,9 @@ impl crate::convert::ToV2 for crate::v1::CompactionUpdate {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -1461,8 +1466,9 @@ impl crate::convert::ToV2 for crate::v1::ConfigOptionUpdate {
                     );
                     for (i, v) in self.config_options.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -2595,13 +2601,13 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
-                                    );
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -2624,8 +2630,9 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -2703,8 +2710,9 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionResponse {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -3048,8 +3056,9 @@ impl crate::convert::ToV2 for crate::v1::ListProvidersResponse {
                     let mut out = ::std::vec::Vec::with_capacity(self.providers.len());
                     for (i, v) in self.providers.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -3247,8 +3256,9 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsResponse {
                     let mut out = ::std::vec::Vec::with_capacity(self.sessions.len());
                     for (i, v) in self.sessions.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -3469,8 +3479,9 @@ impl crate::convert::ToV2 for crate::v1::McpServerHttp {
                         let mut out = ::std::vec::Vec::with_capacity(self.headers.len());
                         for (i, v) in self.headers.into_iter().enumerate() {
                             cx.enter_index(i);
-                            out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                            let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                             cx.leave();
+                            out.extend(r?);
                         }
                         out
                     }))?,
@@ -3524,8 +3535,9 @@ impl crate::convert::ToV2 for crate::v1::McpServerStdio {
                         let mut out = ::std::vec::Vec::with_capacity(self.env.len());
                         for (i, v) in self.env.into_iter().enumerate() {
                             cx.enter_index(i);
-                            out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                            let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                             cx.leave();
+                            out.extend(r?);
                         }
                         out
                     }))?,
@@ -3833,13 +3845,13 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
-                                    );
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -3862,8 +3874,9 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                         );
                         for (i, v) in self.mcp_servers.into_iter().enumerate() {
                             cx.enter_index(i);
-                            out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                            let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                             cx.leave();
+                            out.extend(r?);
                         }
                         out
                     }))?,
@@ -3913,13 +3926,13 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
-                                    );
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -3942,8 +3955,9 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                         );
                         for (i, v) in self.mcp_servers.into_iter().enumerate() {
                             cx.enter_index(i);
-                            out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                            let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                             cx.leave();
+                            out.extend(r?);
                         }
                         out
                     }))?,
@@ -4017,8 +4031,9 @@ impl crate::convert::ToV2 for crate::v1::NewSessionResponse {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -4359,8 +4374,9 @@ impl crate::convert::ToV2 for crate::v1::PlanItems {
                     let mut out = ::std::vec::Vec::with_capacity(self.entries.len());
                     for (i, v) in self.entries.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -4517,8 +4533,9 @@ impl crate::convert::ToV2 for crate::v1::PromptRequest {
                         let mut out = ::std::vec::Vec::with_capacity(self.prompt.len());
                         for (i, v) in self.prompt.into_iter().enumerate() {
                             cx.enter_index(i);
-                            out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                            let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                             cx.leave();
+                            out.extend(r?);
                         }
                         out
                     };
@@ -4627,8 +4644,9 @@ impl crate::convert::ToV2 for crate::v1::ProviderInfo {
                     let mut out = ::std::vec::Vec::with_capacity(self.supported.len());
                     for (i, v) in self.supported.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -5220,13 +5238,13 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
-                                    );
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -5249,8 +5267,9 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -5313,13 +5332,13 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
-                                    );
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -5342,8 +5361,9 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -5418,8 +5438,9 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionResponse {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -5865,8 +5886,9 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectGroup {
                         let mut out = ::std::vec::Vec::with_capacity(self.options.len());
                         for (i, v) in self.options.into_iter().enumerate() {
                             cx.enter_index(i);
-                            out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                            let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                             cx.leave();
+                            out.extend(r?);
                         }
                         out
                     };
@@ -5943,8 +5965,9 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectOptions {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             };
@@ -5959,8 +5982,9 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectOptions {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             };
@@ -6099,13 +6123,13 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
-                                    );
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -6166,13 +6190,13 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
-                                    );
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -6357,8 +6381,9 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -6839,8 +6864,9 @@ impl crate::convert::ToV2 for crate::v1::SetSessionConfigOptionResponse {
                     );
                     for (i, v) in self.config_options.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -7098,8 +7124,9 @@ impl crate::convert::ToV2 for crate::v1::StringPropertySchema {
                                     let mut out = ::std::vec::Vec::with_capacity(v.len());
                                     for (i, v) in v.into_iter().enumerate() {
                                         cx.enter_index(i);
-                                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                         cx.leave();
+                                        out.extend(r?);
                                     }
                                     out
                                 };
@@ -7298,13 +7325,13 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
-                                    );
+                                        >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -7369,8 +7396,9 @@ impl crate::convert::ToV2 for crate::v1::SystemPrompt {
                     let mut out = ::std::vec::Vec::with_capacity(self.content.len());
                     for (i, v) in self.content.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -7596,8 +7624,9 @@ impl crate::convert::ToV2 for crate::v1::TitledMultiSelectItems {
                         let mut out = ::std::vec::Vec::with_capacity(self.any_of.len());
                         for (i, v) in self.any_of.into_iter().enumerate() {
                             cx.enter_index(i);
-                            out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                            let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                             cx.leave();
+                            out.extend(r?);
                         }
                         out
                     };
@@ -7844,8 +7873,9 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -7872,8 +7902,9 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV2::to_v2(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -8327,8 +8358,9 @@ impl crate::convert::ToV1 for crate::v2::Annotations {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -8655,8 +8687,9 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusResponse {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -8709,8 +8742,9 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusUpdateNotification {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -8807,8 +8841,9 @@ impl crate::convert::ToV1 for crate::v2::AvailableCommandsUpdate {
                     );
                     for (i, v) in self.available_commands.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -9257,8 +9292,9 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -9398,8 +9434,9 @@ impl crate::convert::ToV1 for crate::v2::ConfigOptionUpdate {
                     );
                     for (i, v) in self.config_options.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -10551,13 +10588,13 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)))?,
-                                    );
+                                        >::Ok(::std::string::String::from(&*v.0)));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -10580,8 +10617,9 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -10660,8 +10698,9 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionResponse {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -11017,8 +11056,9 @@ impl crate::convert::ToV1 for crate::v2::ListProvidersResponse {
                     let mut out = ::std::vec::Vec::with_capacity(self.providers.len());
                     for (i, v) in self.providers.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -11216,8 +11256,9 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsResponse {
                     let mut out = ::std::vec::Vec::with_capacity(self.sessions.len());
                     for (i, v) in self.sessions.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -11439,8 +11480,9 @@ impl crate::convert::ToV1 for crate::v2::McpServerHttp {
                             let mut out = ::std::vec::Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
-                                out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                 cx.leave();
+                                out.extend(r?);
                             }
                             out
                         }))?
@@ -11500,8 +11542,9 @@ impl crate::convert::ToV1 for crate::v2::McpServerStdio {
                             let mut out = ::std::vec::Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
-                                out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                 cx.leave();
+                                out.extend(r?);
                             }
                             out
                         }))?
@@ -11811,13 +11854,13 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)))?,
-                                    );
+                                        >::Ok(::std::string::String::from(&*v.0)));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -11839,8 +11882,9 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                             let mut out = ::std::vec::Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
-                                out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                 cx.leave();
+                                out.extend(r?);
                             }
                             out
                         }))?
@@ -11892,13 +11936,13 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)))?,
-                                    );
+                                        >::Ok(::std::string::String::from(&*v.0)));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -11920,8 +11964,9 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                             let mut out = ::std::vec::Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
-                                out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                 cx.leave();
+                                out.extend(r?);
                             }
                             out
                         }))?
@@ -11998,8 +12043,9 @@ impl crate::convert::ToV1 for crate::v2::NewSessionResponse {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -12366,8 +12412,9 @@ impl crate::convert::ToV1 for crate::v2::PlanItems {
                     let mut out = ::std::vec::Vec::with_capacity(self.entries.len());
                     for (i, v) in self.entries.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -12535,8 +12582,9 @@ impl crate::convert::ToV1 for crate::v2::PromptRequest {
                     let mut out = ::std::vec::Vec::with_capacity(self.prompt.len());
                     for (i, v) in self.prompt.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -12643,8 +12691,9 @@ impl crate::convert::ToV1 for crate::v2::ProviderInfo {
                     let mut out = ::std::vec::Vec::with_capacity(self.supported.len());
                     for (i, v) in self.supported.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -13250,13 +13299,13 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)))?,
-                                    );
+                                        >::Ok(::std::string::String::from(&*v.0)));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -13279,8 +13328,9 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -13349,13 +13399,13 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)))?,
-                                    );
+                                        >::Ok(::std::string::String::from(&*v.0)));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -13378,8 +13428,9 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -13454,8 +13505,9 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionResponse {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -13929,8 +13981,9 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectGroup {
                     let mut out = ::std::vec::Vec::with_capacity(self.options.len());
                     for (i, v) in self.options.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -14007,8 +14060,9 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectOptions {
                             let mut out = ::std::vec::Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
-                                out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                 cx.leave();
+                                out.extend(r?);
                             }
                             out
                         }))?,
@@ -14023,8 +14077,9 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectOptions {
                             let mut out = ::std::vec::Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
-                                out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                 cx.leave();
+                                out.extend(r?);
                             }
                             out
                         }))?,
@@ -14161,13 +14216,13 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)))?,
-                                    );
+                                        >::Ok(::std::string::String::from(&*v.0)));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -14228,13 +14283,13 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)))?,
-                                    );
+                                        >::Ok(::std::string::String::from(&*v.0)));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -14489,8 +14544,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -14994,8 +15050,9 @@ impl crate::convert::ToV1 for crate::v2::SetSessionConfigOptionResponse {
                     );
                     for (i, v) in self.config_options.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -15229,8 +15286,9 @@ impl crate::convert::ToV1 for crate::v2::StringPropertySchema {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -15475,13 +15533,13 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push(
-                                        (::core::result::Result::<
+                                    let r = cx
+                                        .or_drop(|cx| ::core::result::Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)))?,
-                                    );
+                                        >::Ok(::std::string::String::from(&*v.0)));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -15566,8 +15624,9 @@ impl crate::convert::ToV1 for crate::v2::SystemPrompt {
                     let mut out = ::std::vec::Vec::with_capacity(self.content.len());
                     for (i, v) in self.content.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -15792,8 +15851,9 @@ impl crate::convert::ToV1 for crate::v2::TitledMultiSelectItems {
                     let mut out = ::std::vec::Vec::with_capacity(self.any_of.len());
                     for (i, v) in self.any_of.into_iter().enumerate() {
                         cx.enter_index(i);
-                        out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                        let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                         cx.leave();
+                        out.extend(r?);
                     }
                     out
                 }))?;
@@ -16101,8 +16161,9 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,
@@ -16142,8 +16203,9 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                                 let mut out = ::std::vec::Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
-                                    out.push((crate::convert::ToV1::to_v1(v, cx))?);
+                                    let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
                                     cx.leave();
+                                    out.extend(r?);
                                 }
                                 out
                             }))?,

@@ -103,9 +103,40 @@ impl ToV2 for v1::InitializeResponse {
         let mut out = v2::InitializeResponse::new(v2::ProtocolVersion(version), info);
         // v1 requires stdio MCP servers of every agent: a v1 agent always
         // gets `capabilities.session` with `mcp.stdio`.
-        let caps = self.agent_capabilities.unwrap_or_default();
+        let mut caps = self.agent_capabilities.unwrap_or_default();
+        // v2 has no logout capability: an agent that lists auth methods
+        // promises auth/logout. A v1 `auth.logout` says the same, so it goes
+        // without a loss (and an `auth` left empty goes with it).
+        let mut logout = false;
+        if let Some(auth) = caps.auth.as_mut() {
+            logout = matches!(auth.logout, Nullable::Value(_));
+            if let Nullable::Value(l) = std::mem::take(&mut auth.logout) {
+                if serde_json::to_value(&l).is_ok_and(|v| v != serde_json::json!({})) {
+                    cx.at("agentCapabilities", |cx| {
+                        cx.at("auth", |cx| {
+                            cx.loss_at(
+                                "logout",
+                                LossKind::Dropped,
+                                "v2 implies logout from `authMethods`: the capability's own properties have no place",
+                            )
+                        })
+                    })?;
+                }
+            }
+            if serde_json::to_value(&*auth).is_ok_and(|v| v == serde_json::json!({})) {
+                caps.auth = None;
+            }
+        }
         out.capabilities = Some(cx.at("agentCapabilities", |cx| caps.to_v2(cx))?);
         out.auth_methods = cx.at("authMethods", |cx| self.auth_methods.to_v2(cx))?;
+        if out.auth_methods.as_ref().is_some_and(|m| !m.is_empty()) && !logout {
+            cx.loss_at(
+                "authMethods",
+                LossKind::Approximated,
+                "a v2 agent that lists auth methods promises auth/logout, which this v1 agent does not advertise \
+                 (`agentCapabilities.auth.logout`): a v2 client's auth/logout reaches it as `logout` and may fail",
+            )?;
+        }
         out.meta = self.meta;
         out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)
@@ -121,6 +152,15 @@ impl ToV1 for v2::InitializeResponse {
         out.agent_info = Nullable::Value(cx.at("info", |cx| self.info.to_v1(cx))?);
         out.agent_capabilities = cx.at("capabilities", |cx| self.capabilities.to_v1(cx))?;
         out.auth_methods = cx.at("authMethods", |cx| self.auth_methods.to_v1(cx))?;
+        // A v2 agent that lists auth methods supports auth/logout: v1 says so
+        // with `auth.logout`.
+        if out.auth_methods.as_ref().is_some_and(|m| !m.is_empty()) {
+            let caps = out.agent_capabilities.get_or_insert_with(Default::default);
+            let auth = caps.auth.get_or_insert_with(Default::default);
+            if auth.logout.is_absent() {
+                auth.logout = Nullable::Value(v1::LogoutCapabilities::default());
+            }
+        }
         out.meta = self.meta;
         out.additional_properties = cx.extras_for(&out, self.additional_properties)?;
         Ok(out)

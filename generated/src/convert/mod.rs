@@ -269,6 +269,30 @@ impl Cx {
         Fail(())
     }
 
+    /// Runs `f` on a value that can be left out (an item of a list, a map
+    /// entry, an optional property). When it fails outside strict mode, the
+    /// value is dropped on its own: the losses `f` recorded become one
+    /// `dropped` loss at the value's pointer, with the reason, and the
+    /// conversion of what holds it goes on (`Ok(None)`).
+    pub fn or_drop<R>(&mut self, f: impl FnOnce(&mut Cx) -> Result<R, Fail>) -> Result<Option<R>, Fail> {
+        let (mark, depth) = (self.losses.len(), self.path.len());
+        match f(self) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if self.strict => Err(e),
+            Err(_) => {
+                self.path.truncate(depth);
+                let why = self.losses[mark..]
+                    .iter()
+                    .find(|l| l.kind == LossKind::Unconvertible)
+                    .map(|l| l.detail.clone())
+                    .unwrap_or_else(|| "it has no form in the target version".into());
+                self.losses.truncate(mark);
+                self.dropped(format!("left out on its own: {why}"))?;
+                Ok(None)
+            }
+        }
+    }
+
     /// Records a `dropped` loss for a source value that has no target form.
     pub fn dropped(&mut self, detail: impl Into<String>) -> Result<(), Fail> {
         self.loss(LossKind::Dropped, detail)
@@ -431,14 +455,17 @@ macro_rules! containers {
                 Ok(Box::new((*self).$f(cx)?))
             }
         }
+        // An item or an entry with no target form is dropped on its own
+        // (`Cx::or_drop`): the list, and the message, still convert.
         impl<T: $tr> $tr for Vec<T> {
             type $assoc = Vec<T::$assoc>;
             fn $f(self, cx: &mut Cx) -> Result<Self::$assoc, Fail> {
                 let mut out = Vec::with_capacity(self.len());
                 for (i, v) in self.into_iter().enumerate() {
                     cx.enter_index(i);
-                    out.push(v.$f(cx)?);
+                    let r = cx.or_drop(|cx| v.$f(cx));
                     cx.leave();
+                    out.extend(r?);
                 }
                 Ok(out)
             }
@@ -449,8 +476,11 @@ macro_rules! containers {
                 let mut out = std::collections::BTreeMap::new();
                 for (k, v) in self {
                     cx.enter_owned(k.clone());
-                    out.insert(k, v.$f(cx)?);
+                    let r = cx.or_drop(|cx| v.$f(cx));
                     cx.leave();
+                    if let Some(v) = r? {
+                        out.insert(k, v);
+                    }
                 }
                 Ok(out)
             }
