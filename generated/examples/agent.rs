@@ -16,7 +16,7 @@ use acp_bindings::v2::{
     ContentChunk, Error, ErrorCode, IdleStateUpdate, IdleStateUpdateStopReason, Implementation, InitializeResponse,
     NewSessionResponse, PermissionOption, PermissionOptionKind, PromptRequest, PromptResponse,
     RequestPermissionOutcome, RequestPermissionRequest, SessionId, SessionUpdate, StateUpdate, TextContent,
-    ToolCallStatus, ToolCallUpdate, ToolKind, UpdateSessionNotification, PROTOCOL_VERSION,
+    ToolCallPermissionSubject, ToolCallStatus, ToolCallUpdate, ToolKind, UpdateSessionNotification, PROTOCOL_VERSION,
 };
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -121,7 +121,10 @@ impl Agent {
             PermissionOption::new("allow", "Allow", PermissionOptionKind::AllowOnce),
             PermissionOption::new("reject", "Reject", PermissionOptionKind::RejectOnce),
         ];
-        let (_, ask) = peer.request(RequestPermissionRequest::new(session.clone(), "Read README.md", options));
+        // The permission is about the tool call (its subject), which v1 requires too.
+        let subject = ToolCallPermissionSubject::new(ToolCallUpdate::new("call-1"));
+        let ask = RequestPermissionRequest::new(session.clone(), "Read README.md", options).subject(subject);
+        let (_, ask) = peer.request(ask);
         self.waiting = Some(session.clone());
         Ok(vec![ack, peer.notify(update(&session, chunk)), peer.notify(update(&session, call)), ask])
     }

@@ -30,16 +30,21 @@ fn main() -> Result<()> {
     let mut args = std::env::args().skip(1).collect::<Vec<_>>();
     let demo_errors = args.iter().any(|a| a == "--demo-errors");
     args.retain(|a| a != "--demo-errors");
+    // `client [AGENT [ARGS...]]`: the arguments after the agent are its own.
     let agent_path = match args.first() {
         Some(path) => PathBuf::from(path),
         None => std::env::current_exe()?.with_file_name(format!("agent{}", std::env::consts::EXE_SUFFIX)),
     };
-    let mut child = Command::new(&agent_path).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().map_err(|e| {
-        format!(
-            "cannot start the agent {}: {e} (build it with `cargo build -p acp-bindings --examples`)",
-            agent_path.display()
-        )
-    })?;
+    let agent_args = args.get(1..).unwrap_or_default();
+    let mut child =
+        Command::new(&agent_path).args(agent_args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().map_err(
+            |e| {
+                format!(
+                    "cannot start the agent {}: {e} (build it with `cargo build -p acp-bindings --examples`)",
+                    agent_path.display()
+                )
+            },
+        )?;
     let mut to_agent = child.stdin.take().ok_or("no stdin")?;
     let from_agent = BufReader::new(child.stdout.take().ok_or("no stdout")?);
 

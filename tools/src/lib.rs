@@ -7,3 +7,4 @@ pub mod pairing;
 pub mod replay;
 #[rustfmt::skip]
 pub mod registry;
+pub mod bridge;
