@@ -19,6 +19,7 @@ pub mod diff;
 pub mod emit;
 pub mod error;
 pub mod fuzz;
+pub mod interop;
 pub mod ir;
 pub mod load;
 pub mod lock;

@@ -135,6 +135,11 @@ enum Command {
         #[arg(long)]
         if_nightly: bool,
     },
+    /// Run the project's example peers and the official SDKs' peers (`interop/`: Python
+    /// `agent-client-protocol`, TypeScript `@agentclientprotocol/sdk`) against each other,
+    /// through `acp-bridge` across versions; needs python3 and node/npm (installs the SDKs
+    /// under `target/interop/`). Exit 1 if a pairing does not complete a prompt turn.
+    Interop,
     /// Run the `json` module's unit tests (its `unsafe` code) under Miri on the
     /// nightly toolchain (installs the `miri` component when missing).
     Miri {
@@ -351,6 +356,20 @@ fn main() -> ExitCode {
         Command::Fuzz { target, seconds, jobs, list, seeds, if_nightly } => {
             fuzz(&root, target, FuzzRun { seconds, jobs, list, seeds, if_nightly })
         }
+        Command::Interop => match xtask::interop::run(&root) {
+            Ok(pairings) => {
+                print!("{}", xtask::interop::table(&pairings));
+                let failed = pairings.iter().filter(|p| p.passed == Some(false)).count();
+                let skipped = pairings.iter().filter(|p| p.passed.is_none()).count();
+                eprintln!("interop: {} pairings, {failed} failed, {skipped} skipped", pairings.len());
+                if failed > 0 {
+                    ExitCode::from(1)
+                } else {
+                    ExitCode::SUCCESS
+                }
+            }
+            Err(e) => fail(&format!("{e:#}")),
+        },
         Command::Miri { filter } => match xtask::fuzz::miri(&root, &filter) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&format!("{e:#}")),

@@ -1293,11 +1293,13 @@ impl V2ToV1 {
             ),
             v2::SessionUpdate::ToolCallUpdate(mut u) => {
                 let key = u.tool_call_id.as_str().to_owned();
-                // Content items with no v1 form are dropped here, at their
-                // pointer in this line, before the state keeps them: the tool
-                // call and its later updates still convert.
+                // The first update of a tool call is converted from the state:
+                // content items with no v1 form are dropped before the state
+                // keeps them, at their pointer in this line. A later update
+                // converts itself, which drops such items in place.
                 let mut dropped = Vec::new();
-                if let crate::patch::Patch::Set(items) = &mut u.content {
+                let known = self.sessions.get(&session).is_some_and(|s| s.tool_calls.contains(&key));
+                if let (crate::patch::Patch::Set(items), false) = (&mut u.content, known) {
                     keep_convertible(strict, "/params/update/content", items, &mut dropped)?;
                 }
                 let s = self.session(&session);

@@ -378,13 +378,23 @@ pub(crate) fn diff_files(
     let paired_new = |n: &str| pairs.iter().any(|(_, a, _)| a.name == n);
     for r in removed.iter().filter(|r| !paired_old(&r.name)) {
         match &r.method {
+            // The peers that break are the old callers: they send the request
+            // (or notification) and read the response.
             Some(m) => d.push(
                 &r.name,
                 "method_removed",
                 &m.name,
                 (Side::Old, &r.pointer),
-                Verdict::same(Level::Breaking),
-                format!("the {:?} of `{}` was removed: old peers call or answer it", m.kind, m.name).to_lowercase(),
+                if m.kind == crate::model::MethodKind::Response {
+                    Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking }
+                } else {
+                    Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible }
+                },
+                format!(
+                    "the {:?} of `{}` was removed: the old peers that call the method still use it",
+                    m.kind, m.name
+                )
+                .to_lowercase(),
                 (RustLevel::Breaking, "the payload type and its dispatch variant are removed"),
             ),
             None => d.push(
