@@ -402,7 +402,9 @@ pub fn run(o: Options) -> i32 {
     }
     drop(to_agent);
     let status = child.wait();
-    let _ = writer.join();
+    // Not joined: with the client's input still open, the writer waits on a
+    // queue the client's reader can still feed; the process ends here.
+    drop(writer);
     let mut code = match status {
         Ok(s) => s.code().unwrap_or(1),
         Err(e) => {

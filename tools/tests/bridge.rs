@@ -161,6 +161,22 @@ fn the_bridge_exits_with_the_agent_status() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(3));
+    // The agent exits while the client still holds its end open: the bridge exits too.
+    let mut child = Command::new(bridge())
+        .args(["--client", "v2", "--agent", "v1", "--", "sh", "-c", "exit 4"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _open = child.stdin.take();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "the bridge did not exit with its agent");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(4));
     let o = Command::new(bridge()).args(["--client", "v2", "--agent", "v1", "--", "/no/such/agent"]).output().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot start the agent `/no/such/agent`"));
