@@ -108,7 +108,7 @@ try {
   await Promise.race([turn, agentGone.then((reason) => Promise.reject(new Error(reason)))]);
 } catch (error) {
   child.kill();
-  fail(error?.message ?? String(error));
+  fail(`the turn did not end: ${error?.message ?? error}`);
 }
 clearTimeout(timer);
 child.stdin.end(); // the agent sees the end of its input and exits
