@@ -50,46 +50,43 @@ pub(super) fn changes(old: &Value, new: &Value) -> Vec<Change> {
     let has = |list: &[(String, String)], p: &str| list.iter().any(|(q, _)| q == p);
     // A family whose parent is added or removed with it is part of that change.
     let parent_kept = |p: &str, other: &[(String, String)]| p.rfind('/').is_none_or(|i| i == 0 || has(other, &p[..i]));
+    let change = |kind: &'static str, p: &str, at: &str, side: Side, level: Level, reason: String, rust: Rust| Change {
+        level,
+        kind,
+        def: p.trim_start_matches('/').to_owned(),
+        member: String::new(),
+        pointer: at.to_owned(),
+        side,
+        breaks: if level == Level::Compatible { Vec::new() } else { senders(p) },
+        reason,
+        rust,
+        fingerprint: fingerprint(&[kind, p, "", level.as_str()]),
+        area: "messages".into(),
+        convert: None,
+    };
     for (p, at) in a.iter().filter(|(p, _)| !has(&b, p) && parent_kept(p, &b)) {
-        let level = Level::Breaking;
-        out.push(Change {
-            level,
-            kind: "message_family_removed",
-            def: p.trim_start_matches('/').to_owned(),
-            member: String::new(),
-            pointer: at.clone(),
-            side: Side::Old,
-            breaks: senders(p),
-            reason: format!(
-                "the message family `{}` was removed from the root: readers on the new schema reject what peers on the old one send as it",
-                p.trim_start_matches('/')
-            ),
-            rust: Rust {
-                level: RustLevel::Breaking,
-                items: Vec::new(),
-                note: "the message types of the family are removed".into(),
-            },
-            fingerprint: fingerprint(&["message_family_removed", p, "", level.as_str()]),
-            area: "messages".into(),
-            convert: None,
-        });
+        let name = p.trim_start_matches('/');
+        out.push(change(
+            "message_family_removed",
+            p,
+            at,
+            Side::Old,
+            Level::Breaking,
+            format!("the message family `{name}` was removed from the root: readers on the new schema reject what peers on the old one send as it"),
+            Rust { level: RustLevel::Breaking, items: Vec::new(), note: "the message types of the family are removed".into() },
+        ));
     }
     for (p, at) in b.iter().filter(|(p, _)| !has(&a, p) && parent_kept(p, &a)) {
-        let level = Level::Compatible;
-        out.push(Change {
-            level,
-            kind: "message_family_added",
-            def: p.trim_start_matches('/').to_owned(),
-            member: String::new(),
-            pointer: at.clone(),
-            side: Side::New,
-            breaks: Vec::new(),
-            reason: format!("the message family `{}` was added to the root", p.trim_start_matches('/')),
-            rust: Rust { level: RustLevel::Additive, items: Vec::new(), note: "new message types".into() },
-            fingerprint: fingerprint(&["message_family_added", p, "", level.as_str()]),
-            area: "messages".into(),
-            convert: None,
-        });
+        let name = p.trim_start_matches('/');
+        out.push(change(
+            "message_family_added",
+            p,
+            at,
+            Side::New,
+            Level::Compatible,
+            format!("the message family `{name}` was added to the root"),
+            Rust { level: RustLevel::Additive, items: Vec::new(), note: "new message types".into() },
+        ));
     }
     out
 }

@@ -80,7 +80,7 @@ impl<'a> Differ<'a> {
     /// The generated items a change touches: the definition's item, and the
     /// field or variant `member` names in it.
     fn items(&self, def: &str, member: &str) -> Vec<String> {
-        let Some(d) = self.either(def).or_else(|| self.old.get(def).copied()) else {
+        let Some(d) = self.either(def) else {
             return Vec::new();
         };
         let item = d.rust_name.clone();
@@ -88,7 +88,7 @@ impl<'a> Differ<'a> {
             return vec![item];
         }
         let member = member.split(':').next().unwrap_or(member);
-        let sides = [self.new.get(def), self.old.get(self.old_name(def)), self.old.get(def)];
+        let sides = [self.new.get(def), self.old.get(self.old_name(def))];
         for x in sides.into_iter().flatten() {
             let found = match &x.kind {
                 Kind::Struct(s) => s.fields.iter().find(|f| f.name == member).map(|f| f.rust_name.clone()),

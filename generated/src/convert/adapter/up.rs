@@ -1,0 +1,595 @@
+//! `V1ToV2`: a v1 connection's messages as v2 (the choices are in the parent module's docs).
+
+use super::*;
+
+// =====================================================================================
+// v1 -> v2
+// =====================================================================================
+
+#[derive(Debug, Clone)]
+struct Pending1 {
+    method: String,
+    session: Option<String>,
+    /// The mode a `session/set_mode` asks for.
+    mode: Option<v1::SessionModeId>,
+    /// The request produced no output: its response has none either.
+    failed: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Session1 {
+    /// The current run of chunks: its update type and message id.
+    run: Option<(&'static str, String)>,
+    /// Tool-call titles by id.
+    titles: HashMap<String, String>,
+    /// v1 modes: the current one and the available ones.
+    modes: Option<v1::SessionModeState>,
+    /// The v2 config options the session has (without the mode option).
+    options: Vec<v2::SessionConfigOption>,
+}
+
+/// Converts one v1 connection's messages to v2 (see the module docs).
+#[derive(Debug, Default)]
+pub struct V1ToV2 {
+    strict: bool,
+    pending: Open<Pending1>,
+    sessions: HashMap<String, Session1>,
+    ids: u64,
+}
+
+impl Method for Pending1 {
+    fn method(&self) -> &str {
+        &self.method
+    }
+}
+
+impl V1ToV2 {
+    /// An adapter that reports losses and goes on.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An adapter for which any loss is an error.
+    pub fn strict() -> Self {
+        V1ToV2 { strict: true, ..Self::default() }
+    }
+
+    fn fresh_id(&mut self) -> String {
+        self.ids += 1;
+        format!("converted-{}", self.ids)
+    }
+
+    /// Converts one v1 message (JSON text).
+    pub fn convert(&mut self, text: &str) -> Result<Adapted, AdaptError> {
+        let (msg, side) = self.pending.decode(text, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))))?;
+        let side = side.unwrap_or_default();
+        let strict = self.strict;
+        match msg {
+            v1::rpc::Message::Request { id, request, form } => {
+                let key = id_key(&id);
+                let (method, side) = (request.method().to_owned(), request.side());
+                let session = session_of_v1_request(&request);
+                let mode = match &request {
+                    v1::rpc::Request::Agent(v1::rpc::RequestToAgent::SessionSetMode(p)) => Some(p.mode_id.clone()),
+                    _ => None,
+                };
+                let r = self.request(id, request, form);
+                self.pending.insert(side, key, Pending1 { method, session, mode, failed: r.is_err() });
+                let (out, losses) = r?;
+                Ok(Adapted { messages: out, losses })
+            }
+            v1::rpc::Message::Notification { notification, form } => {
+                let (out, losses) = self.notification(notification, form)?;
+                Ok(Adapted { messages: out, losses })
+            }
+            v1::rpc::Message::Response { id, response, form } => {
+                let pending = self.pending.take(&side, &id_key(&id)).expect("decoded against an open request");
+                if pending.failed {
+                    return Err(unanswered(&pending.method));
+                }
+                let (out, losses) = self.response(id, response, form, pending)?;
+                Ok(Adapted { messages: out, losses })
+            }
+            v1::rpc::Message::Error { id, error } => {
+                let pending = id.as_ref().and_then(|i| self.pending.take_only(&id_key(i)));
+                if let Some(p) = pending.as_ref().filter(|p| p.failed) {
+                    return Err(unanswered(&p.method));
+                }
+                if let Some(p) = pending.filter(|p| p.method == "session/prompt") {
+                    // The acknowledgement was sent: the turn ends with `error`.
+                    let (e, losses) = run(strict, "/error", |cx| error.to_v2(cx))?;
+                    let session = p.session.unwrap_or_default();
+                    let idle = json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "error", "error": to_value(&e)});
+                    return Ok(Adapted { messages: vec![update(&session, idle)], losses });
+                }
+                let ((id, e), losses) = run(strict, "", |cx| {
+                    let id = match id {
+                        Some(i) => Some(cx.at("id", |cx| i.to_v2(cx))?),
+                        None => None,
+                    };
+                    Ok((id, cx.at("error", |cx| error.to_v2(cx))?))
+                })?;
+                let m = v2::rpc::Message::Error { id, error: e };
+                Ok(Adapted { messages: vec![m.to_value().unwrap_or(Value::Null)], losses })
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(AdaptError::NotConverted(ConvertError {
+                losses: vec![Loss {
+                    pointer: String::new(),
+                    kind: LossKind::Unconvertible,
+                    detail: "unknown message".into(),
+                }],
+            })),
+        }
+    }
+
+    #[allow(unreachable_patterns)]
+    fn request(
+        &mut self,
+        id: v1::RequestId,
+        request: v1::rpc::Request,
+        form: ParamsForm,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{Request as A, RequestToAgent as AA, RequestToClient as AC};
+        use v2::rpc::{Request as B, RequestToAgent as BA, RequestToClient as BC};
+        let strict = self.strict;
+        let (id2, mut losses) = run(strict, "/id", |cx| id.to_v2(cx))?;
+        let mut after = Vec::new();
+        let (req, more) = match request {
+            A::Agent(AA::SessionPrompt(p)) => {
+                let session = p.session_id.as_str().to_owned();
+                let (p, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
+                // The echo carries the converted prompt.
+                let prompt = to_value(&p.prompt);
+                // The acknowledgement, the echo of the prompt, and `running`.
+                let message_id = self.fresh_id();
+                after.push(response(to_value(&id2), json!({"messageId": message_id})));
+                after.push(update(
+                    &session,
+                    json!({"sessionUpdate": "user_message", "messageId": message_id, "content": prompt}),
+                ));
+                after.push(update(&session, json!({"sessionUpdate": "state_update", "state": "running"})));
+                self.session(&session).run = None;
+                (B::Agent(BA::SessionPrompt(p)), l)
+            }
+            A::Agent(AA::SessionLoad(p)) => {
+                let (p, l) = run(strict, "/params", |cx| {
+                    let mut r = v2::ResumeSessionRequest::new(
+                        cx.at("sessionId", |cx| p.session_id.to_v2(cx))?,
+                        v2::AbsolutePath(crate::convert::id(p.cwd)),
+                    );
+                    r.additional_directories = p
+                        .additional_directories
+                        .map(|d| d.into_iter().map(|s| v2::AbsolutePath(crate::convert::id(s))).collect());
+                    r.mcp_servers = Some(cx.at("mcpServers", |cx| p.mcp_servers.to_v2(cx))?);
+                    r.replay_from = Nullable::Value(v2::ReplayFrom::Start(v2::ReplayFromStart::default()));
+                    r.meta = p.meta;
+                    r.additional_properties = cx.extras_for(&r, p.additional_properties)?;
+                    Ok(r)
+                })?;
+                (B::Agent(BA::SessionResume(p)), l)
+            }
+            A::Agent(AA::SessionSetMode(p)) => {
+                let (p, l) = run(strict, "/params", |cx| {
+                    let value = json!({"sessionId": p.session_id.as_str(), "configId": MODE_CONFIG_ID, "type": "id", "value": p.mode_id.as_str()});
+                    let mut r: v2::SetSessionConfigOptionRequest = crate::convert::redecode(cx, value, "the mode")?;
+                    r.meta = p.meta;
+                    // A request beside a flattened union keeps unknown properties in its arm.
+                    if let v2::SetSessionConfigOptionRequestType::Id(id) = &mut r.r#type {
+                        id.additional_properties = cx.extras_for(&*id, p.additional_properties)?;
+                    }
+                    Ok(r)
+                })?;
+                (B::Agent(BA::SessionSetConfigOption(p)), l)
+            }
+            A::Client(AC::SessionRequestPermission(mut p)) => {
+                // The title is the tool call's accumulated title: converted as
+                // if the update carried it, then taken out of the update again
+                // (the update itself did not change the title).
+                let known = match p.tool_call.title {
+                    Nullable::Absent => self
+                        .sessions
+                        .get(p.session_id.as_str())
+                        .and_then(|s| s.titles.get(p.tool_call.tool_call_id.as_str()))
+                        .cloned(),
+                    _ => None,
+                };
+                let borrowed = known.is_some();
+                if let Some(t) = known {
+                    p.tool_call.title = Nullable::Value(t);
+                }
+                let (mut r, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
+                if borrowed {
+                    if let Nullable::Value(v2::RequestPermissionSubject::ToolCall(s)) = &mut r.subject {
+                        s.tool_call.title = crate::patch::Patch::Keep;
+                    }
+                }
+                (B::Client(BC::SessionRequestPermission(r)), l)
+            }
+            A::Agent(AA::Initialize(p)) => conv(strict, p, |p| B::Agent(BA::Initialize(p)))?,
+            A::Agent(AA::Authenticate(p)) => conv(strict, p, |p| B::Agent(BA::AuthLogin(p)))?,
+            A::Agent(AA::Logout(p)) => conv(strict, p, |p| B::Agent(BA::AuthLogout(p)))?,
+            A::Agent(AA::SessionNew(p)) => conv(strict, p, |p| B::Agent(BA::SessionNew(p)))?,
+            A::Agent(AA::SessionList(p)) => conv(strict, p, |p| B::Agent(BA::SessionList(p)))?,
+            A::Agent(AA::SessionDelete(p)) => conv(strict, p, |p| B::Agent(BA::SessionDelete(p)))?,
+            A::Agent(AA::SessionResume(p)) => conv(strict, p, |p| B::Agent(BA::SessionResume(p)))?,
+            A::Agent(AA::SessionClose(p)) => conv(strict, p, |p| B::Agent(BA::SessionClose(p)))?,
+            A::Agent(AA::SessionSetConfigOption(p)) => conv(strict, p, |p| B::Agent(BA::SessionSetConfigOption(p)))?,
+            A::Client(AC::ElicitationCreate(p)) => conv(strict, p, |p| B::Client(BC::ElicitationCreate(p)))?,
+            A::Extension(e) => (B::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v2")),
+        };
+        losses.extend(more);
+        let m = v2::rpc::Message::Request { id: id2, request: req, form };
+        let mut out = vec![m.to_value().unwrap_or(Value::Null)];
+        out.extend(after);
+        Ok((out, losses))
+    }
+
+    fn session(&mut self, id: &str) -> &mut Session1 {
+        self.sessions.entry(id.to_owned()).or_default()
+    }
+
+    #[allow(unreachable_patterns)]
+    fn notification(
+        &mut self,
+        n: v1::rpc::Notification,
+        form: ParamsForm,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{
+            Notification as A, NotificationToAgent as AA, NotificationToAnySide as AS, NotificationToClient as AC,
+        };
+        use v2::rpc::{
+            Notification as B, NotificationToAgent as BA, NotificationToAnySide as BS, NotificationToClient as BC,
+        };
+        let strict = self.strict;
+        let (n, losses) = match n {
+            A::Client(AC::SessionUpdate(n)) => return self.session_update(n),
+            A::Agent(AA::SessionCancel(p)) => conv(strict, p, |p| B::Agent(BA::SessionCancel(p)))?,
+            A::Protocol(AS::CancelRequest(p)) => conv(strict, p, |p| B::Protocol(BS::CancelRequest(p)))?,
+            A::Client(AC::ElicitationComplete(p)) => conv(strict, p, |p| B::Client(BC::ElicitationComplete(p)))?,
+            A::Extension(e) => (B::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v2")),
+        };
+        let m = v2::rpc::Message::Notification { notification: n, form };
+        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+    }
+
+    fn session_update(&mut self, n: v1::SessionNotification) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        let strict = self.strict;
+        let session = n.session_id.as_str().to_owned();
+        // The message id of a chunk without one: one per run of chunks of a type.
+        let chunk_tag = match &n.update {
+            v1::SessionUpdate::UserMessageChunk(_) => Some("user_message_chunk"),
+            v1::SessionUpdate::AgentMessageChunk(_) => Some("agent_message_chunk"),
+            v1::SessionUpdate::AgentThoughtChunk(_) => Some("agent_thought_chunk"),
+            _ => None,
+        };
+        let mut n = n;
+        match chunk_tag {
+            Some(tag) => {
+                let needs = match &n.update {
+                    v1::SessionUpdate::UserMessageChunk(c)
+                    | v1::SessionUpdate::AgentMessageChunk(c)
+                    | v1::SessionUpdate::AgentThoughtChunk(c) => !matches!(c.message_id, Nullable::Value(_)),
+                    _ => false,
+                };
+                if needs {
+                    let current = self.sessions.get(&session).and_then(|s| s.run.clone());
+                    let id = match current {
+                        Some((t, id)) if t == tag => id,
+                        _ => {
+                            let id = self.fresh_id();
+                            self.session(&session).run = Some((tag, id.clone()));
+                            id
+                        }
+                    };
+                    if let v1::SessionUpdate::UserMessageChunk(c)
+                    | v1::SessionUpdate::AgentMessageChunk(c)
+                    | v1::SessionUpdate::AgentThoughtChunk(c) = &mut n.update
+                    {
+                        c.message_id = Nullable::Value(v1::MessageId(crate::convert::id(id)));
+                    }
+                } else {
+                    self.session(&session).run = None;
+                }
+            }
+            None => self.session(&session).run = None,
+        }
+        // Titles of tool calls, for permission requests: recorded once the
+        // update converted (a tool call the v2 side never saw lends nothing).
+        let title = match &n.update {
+            v1::SessionUpdate::ToolCall(t) => Some((t.tool_call_id.as_str().to_owned(), t.title.clone())),
+            v1::SessionUpdate::ToolCallUpdate(u) => match &u.title {
+                Nullable::Value(t) => Some((u.tool_call_id.as_str().to_owned(), t.clone())),
+                _ => None,
+            },
+            _ => None,
+        };
+        // A mode change: the whole option list, with the mode option current.
+        if let v1::SessionUpdate::CurrentModeUpdate(m) = &n.update {
+            let s = self.session(&session);
+            let Some(modes) = s.modes.as_mut() else {
+                return Err(AdaptError::NotConverted(ConvertError {
+                    losses: vec![Loss {
+                        pointer: "/params/update".into(),
+                        kind: LossKind::Unconvertible,
+                        detail: "a mode change in a session whose modes are not known (no session/new or session/load response seen)".into(),
+                    }],
+                }));
+            };
+            modes.current_mode_id = m.current_mode_id.clone();
+            let (options, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+            let mut u = json!({"sessionUpdate": "config_option_update", "configOptions": to_value(&options)});
+            if let Nullable::Value(meta) = &m.meta {
+                u["_meta"] = Value::Object((**meta).clone());
+            }
+            // The update's and the notification's other properties go with them.
+            for (k, v) in m.additional_properties.iter() {
+                if u.get(k).is_none() {
+                    u[k.as_str()] = v.clone();
+                }
+            }
+            let mut params = json!({"sessionId": session, "update": u});
+            if let Nullable::Value(meta) = &n.meta {
+                params["_meta"] = Value::Object((**meta).clone());
+            }
+            for (k, v) in n.additional_properties.iter() {
+                if params.get(k).is_none() {
+                    params[k.as_str()] = v.clone();
+                }
+            }
+            let losses = modes_loss(self.strict, "/params/update", why)?;
+            return Ok((vec![notification("session/update", params)], losses));
+        }
+        let (mut u, mut losses) = run(strict, "/params", |cx| {
+            let mut out = v2::UpdateSessionNotification::new(
+                cx.at("sessionId", |cx| n.session_id.to_v2(cx))?,
+                cx.at("update", |cx| n.update.to_v2(cx))?,
+            );
+            out.meta = n.meta;
+            out.additional_properties = cx.extras_for(&out, n.additional_properties)?;
+            Ok(out)
+        })?;
+        if let Some((id, t)) = title {
+            self.session(&session).titles.insert(id, t);
+        }
+        // v2 replaces the whole option list: the session's options, and the modes.
+        if let v2::SessionUpdate::ConfigOptionUpdate(c) = &mut u.update {
+            let s = self.session(&session);
+            s.options = c.config_options.clone();
+            let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+            c.config_options = all;
+            losses.extend(modes_loss(strict, "/params/update", why)?);
+        }
+        let m = v2::rpc::Message::Notification {
+            notification: v2::rpc::Notification::Client(v2::rpc::NotificationToClient::SessionUpdate(u)),
+            form: ParamsForm::Object,
+        };
+        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+    }
+
+    #[allow(unreachable_patterns)]
+    fn response(
+        &mut self,
+        id: v1::RequestId,
+        r: v1::rpc::Response,
+        form: ParamsForm,
+        pending: Pending1,
+    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        use v1::rpc::{Response as A, ResponseFromAgent as AA, ResponseFromClient as AC};
+        use v2::rpc::{Response as B, ResponseFromAgent as BA, ResponseFromClient as BC};
+        let strict = self.strict;
+        let (id2, mut losses) = run(strict, "/id", |cx| id.to_v2(cx))?;
+        let mut before = Vec::new();
+        let (r, more) = match r {
+            A::Agent(AA::SessionPrompt(p)) => {
+                // Acknowledged already: the stop reason ends the turn.
+                let session = pending.session.unwrap_or_default();
+                let mut idle =
+                    json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": to_value(&p.stop_reason)});
+                if let Nullable::Value(meta) = &p.meta {
+                    idle["_meta"] = Value::Object((**meta).clone());
+                }
+                // Unknown properties go with it (the idle state keeps them).
+                for (k, v) in p.additional_properties.iter() {
+                    if idle.get(k).is_none() {
+                        idle[k.as_str()] = v.clone();
+                    }
+                }
+                {
+                    use crate::convert::UnstableFields;
+                    losses.extend(run(strict, "/result", |cx| p.check_unstable(cx))?.1);
+                }
+                return Ok((vec![update(&session, idle)], losses));
+            }
+            A::Agent(AA::SessionNew(p)) => {
+                let session = p.session_id.as_str().to_owned();
+                let modes = match &p.modes {
+                    Nullable::Value(m) => Some(m.clone()),
+                    _ => None,
+                };
+                let (mut out, l) = run(strict, "/result", |cx| {
+                    let mut p = p;
+                    p.modes = Nullable::Absent;
+                    p.to_v2(cx)
+                })?;
+                let s = self.session(&session);
+                s.options = out.config_options.clone().unwrap_or_default();
+                s.modes = modes;
+                let mut l = l;
+                if s.modes.is_some() {
+                    let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                    out.config_options = Some(all);
+                    l.extend(modes_loss(strict, "/result/modes", why)?);
+                }
+                (B::Agent(BA::SessionNew(out)), l)
+            }
+            A::Agent(AA::SessionLoad(p)) => {
+                // A v2 resume response follows a `state_update` snapshot.
+                let session = pending.session.unwrap_or_default();
+                before.push(update(&session, json!({"sessionUpdate": "state_update", "state": "idle"})));
+                let modes = match &p.modes {
+                    Nullable::Value(m) => Some(m.clone()),
+                    _ => None,
+                };
+                let (options, l) = run(strict, "/result", |cx| match p.config_options {
+                    Nullable::Value(o) => cx.at("configOptions", |cx| o.to_v2(cx)),
+                    _ => Ok(Vec::new()),
+                })?;
+                let s = self.session(&session);
+                s.options = options;
+                s.modes = modes;
+                let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                let mut l = l;
+                l.extend(modes_loss(strict, "/result/modes", why)?);
+                let mut r = v2::ResumeSessionResponse::default();
+                if !all.is_empty() {
+                    r.config_options = Some(all);
+                }
+                r.meta = p.meta;
+                let (unknown, kept) = extras(strict, "/result", &r, p.additional_properties)?;
+                r.additional_properties = unknown;
+                l.extend(kept);
+                (B::Agent(BA::SessionResume(r)), l)
+            }
+            A::Agent(AA::SessionSetMode(p)) => {
+                // The mode asked for is now the current one.
+                let session = pending.session.unwrap_or_default();
+                let s = self.session(&session);
+                if let (Some(m), Some(modes)) = (pending.mode, s.modes.as_mut()) {
+                    modes.current_mode_id = m;
+                }
+                let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                let mut r = v2::SetSessionConfigOptionResponse::new(all);
+                r.meta = p.meta;
+                let (unknown, mut l) = extras(strict, "/result", &r, p.additional_properties)?;
+                r.additional_properties = unknown;
+                l.extend(modes_loss(strict, "/result", why)?);
+                (B::Agent(BA::SessionSetConfigOption(r)), l)
+            }
+            A::Agent(AA::SessionSetConfigOption(p)) => {
+                // The whole option list: the session's options, and the modes.
+                let session = pending.session.unwrap_or_default();
+                let (mut r, l) = conv_at(strict, "/result", p, |p| p)?;
+                let s = self.session(&session);
+                s.options = r.config_options.clone();
+                let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                r.config_options = all;
+                let mut l = l;
+                l.extend(modes_loss(strict, "/result", why)?);
+                (B::Agent(BA::SessionSetConfigOption(r)), l)
+            }
+            A::Agent(AA::Initialize(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::Initialize(p)))?,
+            A::Agent(AA::Authenticate(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogin(p)))?,
+            A::Agent(AA::Logout(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogout(p)))?,
+            A::Agent(AA::SessionList(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionList(p)))?,
+            A::Agent(AA::SessionDelete(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionDelete(p)))?,
+            A::Agent(AA::SessionResume(mut p)) => {
+                let session = pending.session.unwrap_or_default();
+                before.push(update(&session, json!({"sessionUpdate": "state_update", "state": "idle"})));
+                // Modes become the mode option, as for session/load.
+                let modes = match std::mem::take(&mut p.modes) {
+                    Nullable::Value(m) => Some(m),
+                    _ => None,
+                };
+                let (mut r, mut l) = conv_at(strict, "/result", p, |p| p)?;
+                let s = self.session(&session);
+                s.options = r.config_options.clone().unwrap_or_default();
+                s.modes = modes;
+                if s.modes.is_some() {
+                    let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+                    r.config_options = Some(all);
+                    l.extend(modes_loss(strict, "/result/modes", why)?);
+                }
+                (B::Agent(BA::SessionResume(r)), l)
+            }
+            A::Agent(AA::SessionClose(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionClose(p)))?,
+            A::Client(AC::SessionRequestPermission(p)) => {
+                conv_at(strict, "/result", p, |p| B::Client(BC::SessionRequestPermission(p)))?
+            }
+            A::Client(AC::ElicitationCreate(p)) => {
+                conv_at(strict, "/result", p, |p| B::Client(BC::ElicitationCreate(p)))?
+            }
+            A::Extension(e) => (B::Extension(e), Vec::new()),
+            other => return Err(unconvertible_method(other.method(), "v2")),
+        };
+        losses.extend(more);
+        let m = v2::rpc::Message::Response { id: id2, response: r, form };
+        before.push(m.to_value().unwrap_or(Value::Null));
+        Ok((before, losses))
+    }
+}
+
+fn session_of_v1_request(r: &v1::rpc::Request) -> Option<String> {
+    use v1::rpc::{Request as A, RequestToAgent as AA};
+    match r {
+        A::Agent(AA::SessionPrompt(p)) => Some(p.session_id.as_str().to_owned()),
+        A::Agent(AA::SessionLoad(p)) => Some(p.session_id.as_str().to_owned()),
+        A::Agent(AA::SessionResume(p)) => Some(p.session_id.as_str().to_owned()),
+        A::Agent(AA::SessionSetMode(p)) => Some(p.session_id.as_str().to_owned()),
+        A::Agent(AA::SessionSetConfigOption(p)) => Some(p.session_id.as_str().to_owned()),
+        _ => None,
+    }
+}
+
+/// The v2 config options of a session plus the mode option made from v1
+/// modes. The second value says why the modes could not be added (no
+/// available mode, or the agent has a mode option of its own), for a loss.
+fn config_options_with_modes(
+    options: &[v2::SessionConfigOption],
+    modes: Option<&v1::SessionModeState>,
+) -> (Vec<v2::SessionConfigOption>, Option<&'static str>) {
+    let mut out: Vec<v2::SessionConfigOption> = options.to_vec();
+    let Some(m) = modes else {
+        return (out, None);
+    };
+    if m.available_modes.is_empty() {
+        return (out, Some("no available modes: a v2 select option needs at least one value"));
+    }
+    let has_mode = options.iter().any(|o| {
+        o.config_id.as_str() == MODE_CONFIG_ID
+            || matches!(o.category, Nullable::Value(v2::SessionConfigOptionCategory::Mode))
+    });
+    if has_mode {
+        return (out, Some("the agent has a mode config option of its own; its v1 modes are not added as another"));
+    }
+    let values: Vec<Value> = m
+        .available_modes
+        .iter()
+        .map(|mode| {
+            let mut o = json!({"value": mode.id.as_str(), "name": mode.name});
+            if let Nullable::Value(d) = &mode.description {
+                o["description"] = Value::from(d.clone());
+            }
+            if let Nullable::Value(meta) = &mode.meta {
+                o["_meta"] = Value::Object((**meta).clone());
+            }
+            o
+        })
+        .collect();
+    let mut option = json!({
+        "configId": MODE_CONFIG_ID,
+        "name": "Mode",
+        "category": "mode",
+        "type": "select",
+        "currentValue": m.current_mode_id.as_str(),
+        "options": values,
+    });
+    if let Nullable::Value(meta) = &m.meta {
+        option["_meta"] = Value::Object((**meta).clone());
+    }
+    match serde_json::from_value(option) {
+        Ok(o) => out.push(o),
+        Err(_) => return (out, Some("the modes do not make a valid v2 select option")),
+    }
+    (out, None)
+}
+
+/// Records the loss of v1 modes that could not become a v2 option.
+fn modes_loss(strict: bool, at: &str, why: Option<&'static str>) -> Result<Vec<Loss>, AdaptError> {
+    match why {
+        None => Ok(Vec::new()),
+        Some(w) => run(strict, at, |cx| cx.dropped(w)).map(|(_, l)| l),
+    }
+}
