@@ -29,9 +29,18 @@ fuzz_target!(|data: &[u8]| {
     for line in text.split('\n') {
         let parsed: Option<Value> = serde_json::from_str(line).ok();
         valid &= parsed.as_ref().is_some_and(|m| source.message(m).is_empty());
-        let r = if from == "v1" { up.convert(line) } else { down.convert(line) };
+        // The typed output, as the crate's encoder writes it.
+        let r = if from == "v1" {
+            up.convert(line).map(|a| (a.encode(), a.losses))
+        } else {
+            down.convert(line).map(|a| (a.encode(), a.losses))
+        };
         let (messages, losses) = match r {
-            Ok(a) => (a.messages, a.losses),
+            Ok((texts, losses)) => {
+                let texts = texts.expect("typed messages encode");
+                let values: Vec<Value> = texts.iter().map(|t| serde_json::from_str(t).expect("the encoder writes JSON")).collect();
+                (values, losses)
+            }
             Err(AdaptError::NotConverted(e)) => (Vec::new(), e.losses),
             Err(AdaptError::Rejected(e)) => {
                 assert!(!e.to_string().contains('\n'), "a rejection of more than one line: {e}");

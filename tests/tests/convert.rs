@@ -138,6 +138,11 @@ mod keep;
 
 // ---- the adapters, driven like a trace -------------------------------------------------
 
+/// An adapter's typed output as JSON, as the crate's encoder writes it.
+fn encoded<M: serde::Serialize>(a: &convert::Adapted<M>) -> Vec<Value> {
+    a.encode().expect("typed messages encode").iter().map(|t| serde_json::from_str(t).expect("JSON")).collect()
+}
+
 /// Feeds messages to an adapter; returns every output message (validated) and
 /// the losses as `line N: POINTER: KIND: detail`.
 fn drive(from: &str, messages: &[Value]) -> (Vec<Value>, Vec<String>) {
@@ -151,14 +156,18 @@ fn drive(from: &str, messages: &[Value]) -> (Vec<Value>, Vec<String>) {
     for (i, m) in messages.iter().enumerate() {
         source.message(from, m);
         let text = m.to_string();
-        let r = if from == "v1" { up.convert(&text) } else { down.convert(&text) };
+        let r = if from == "v1" {
+            up.convert(&text).map(|a| (encoded(&a), a.losses))
+        } else {
+            down.convert(&text).map(|a| (encoded(&a), a.losses))
+        };
         match r {
-            Ok(a) => {
-                for o in &a.messages {
+            Ok((messages, losses)) => {
+                for o in &messages {
                     target.message(to, o);
                 }
-                out.extend(a.messages);
-                report.extend(a.losses.iter().map(|l| format!("line {}: {l}", i + 1)));
+                out.extend(messages);
+                report.extend(losses.iter().map(|l| format!("line {}: {l}", i + 1)));
             }
             Err(AdaptError::NotConverted(e)) => report.extend(e.losses.iter().map(|l| format!("line {}: {l}", i + 1))),
             Err(AdaptError::Rejected(e)) => report.push(format!("line {}: rejected: {e}", i + 1)),
@@ -495,7 +504,7 @@ fn bad_input_is_reported_and_the_trace_goes_on() {
     let mut errs = Vec::new();
     for t in &m {
         match down.convert(&t.to_string()) {
-            Ok(a) => outs.extend(a.messages),
+            Ok(a) => outs.extend(encoded(&a)),
             Err(e) => errs.push(e.to_string()),
         }
     }

@@ -21,8 +21,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 
-use acp_bindings::convert::{AdaptError, Adapted, V1ToV2, V2ToV1};
+use acp_bindings::convert::AdaptError;
 use acp_bindings::runtime::rpc::Side;
+
+use crate::convert::{Adapter, Direction, Message, Role};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -80,23 +82,11 @@ pub struct Step {
     pub reports: Vec<Report>,
 }
 
-enum Adapter {
-    Up(V1ToV2),
-    Down(V2ToV1),
-}
-
 impl Adapter {
-    fn new(from: Version) -> Adapter {
+    fn of(from: Version) -> Adapter {
         match from {
-            Version::V1 => Adapter::Up(V1ToV2::new()),
-            Version::V2 => Adapter::Down(V2ToV1::new()),
-        }
-    }
-
-    fn convert(&mut self, text: &str) -> Result<Adapted, AdaptError> {
-        match self {
-            Adapter::Up(a) => a.convert(text),
-            Adapter::Down(a) => a.convert(text),
+            Version::V1 => Adapter::new(Direction::V1ToV2, false),
+            Version::V2 => Adapter::new(Direction::V2ToV1, false),
         }
     }
 }
@@ -121,7 +111,7 @@ impl Bridge {
     /// A bridge; `strict` refuses any message that would lose something.
     pub fn new(client: Version, agent: Version, strict: bool) -> Bridge {
         let (to_agent, to_client) =
-            if client == agent { (None, None) } else { (Some(Adapter::new(client)), Some(Adapter::new(agent))) };
+            if client == agent { (None, None) } else { (Some(Adapter::of(client)), Some(Adapter::of(agent))) };
         Bridge {
             client,
             agent,
@@ -226,16 +216,16 @@ impl Bridge {
             // What the adapter says on behalf of the other peer (the v2
             // acknowledgement of a v1 client's prompt) is left out: that
             // peer is real here and says it itself.
-            if from_of(m, target, &self.client_ids, &self.agent_ids, from) != Some(from) {
+            if from_of(m, &self.client_ids, &self.agent_ids, from) != Some(from) {
                 continue;
             }
-            let text = m.to_string();
+            let text = m.text();
             // Shown to the other direction's adapter: its state follows the
             // whole connection; what it adds on the sender's behalf goes back.
             if let Ok(more) = secondary.convert(&text) {
                 for o in more.messages {
-                    if from_of(&o, peer_version, &self.client_ids, &self.agent_ids, from) != Some(from) {
-                        push_back(&mut step, from, o.to_string());
+                    if from_of(&o, &self.client_ids, &self.agent_ids, from) != Some(from) {
+                        push_back(&mut step, from, o.text());
                     }
                 }
             }
@@ -263,46 +253,23 @@ fn push_back(step: &mut Step, from: Peer, line: String) {
     }
 }
 
-/// Which peer a message of version `v` comes from: a request or notification
+/// Which peer a converted message comes from: a request or notification
 /// by the side that handles its method; a response by the side that did not
 /// send its request. `None` when it cannot be told (an extension; a response
 /// to an id both sides used): treated as the sender's own message given back.
-fn from_of(
-    m: &Value,
-    v: Version,
-    client_ids: &HashSet<String>,
-    agent_ids: &HashSet<String>,
-    sender: Peer,
-) -> Option<Peer> {
-    let Some(id) = m.get("id").filter(|_| m.get("method").is_none()) else {
-        let handler = handler(v, &m.to_string())?;
-        return match handler {
+fn from_of(m: &Message, client_ids: &HashSet<String>, agent_ids: &HashSet<String>, sender: Peer) -> Option<Peer> {
+    match m.role() {
+        Role::Call(side) => match side? {
             Side::Agent => Some(Peer::Client),
             Side::Client => Some(Peer::Agent),
             _ => Some(sender),
-        };
-    };
-    let id = id.to_string();
-    match (client_ids.contains(&id), agent_ids.contains(&id)) {
-        (true, false) => Some(Peer::Agent),
-        (false, true) => Some(Peer::Client),
-        _ => Some(sender),
-    }
-}
-
-/// The side that handles the method of a request or notification.
-fn handler(v: Version, text: &str) -> Option<Side> {
-    match v {
-        Version::V1 => match acp_bindings::v1::rpc::Message::decode(text, |_| None).ok()? {
-            acp_bindings::v1::rpc::Message::Request { request, .. } => request.side(),
-            acp_bindings::v1::rpc::Message::Notification { notification, .. } => notification.side(),
-            _ => None,
         },
-        Version::V2 => match acp_bindings::v2::rpc::Message::decode(text, |_| None).ok()? {
-            acp_bindings::v2::rpc::Message::Request { request, .. } => request.side(),
-            acp_bindings::v2::rpc::Message::Notification { notification, .. } => notification.side(),
-            _ => None,
+        Role::Answer(Some(id)) => match (client_ids.contains(&id), agent_ids.contains(&id)) {
+            (true, false) => Some(Peer::Agent),
+            (false, true) => Some(Peer::Client),
+            _ => Some(sender),
         },
+        Role::Answer(None) => Some(sender),
     }
 }
 

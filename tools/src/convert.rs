@@ -4,6 +4,8 @@ use std::io::Write;
 use std::path::Path;
 
 use acp_bindings::convert::{AdaptError, Adapted, V1ToV2, V2ToV1};
+use acp_bindings::runtime::rpc::Side;
+use acp_bindings::{v1, v2};
 use serde::Serialize;
 
 /// One reported line of a conversion: a loss, or a rejected message.
@@ -50,29 +52,94 @@ pub enum Direction {
     V2ToV1,
 }
 
-enum Adapter {
+/// An adapter of either direction (used here and by the bridge).
+pub(crate) enum Adapter {
     Up(V1ToV2),
     Down(V2ToV1),
 }
 
+impl Adapter {
+    /// The adapter for messages of version `from`.
+    pub(crate) fn new(from: Direction, strict: bool) -> Adapter {
+        match (from, strict) {
+            (Direction::V1ToV2, false) => Adapter::Up(V1ToV2::new()),
+            (Direction::V1ToV2, true) => Adapter::Up(V1ToV2::strict()),
+            (Direction::V2ToV1, false) => Adapter::Down(V2ToV1::new()),
+            (Direction::V2ToV1, true) => Adapter::Down(V2ToV1::strict()),
+        }
+    }
+
+    /// Converts one message (JSON text).
+    pub(crate) fn convert(&mut self, text: &str) -> Result<Adapted<Message>, AdaptError> {
+        let (messages, losses) = match self {
+            Adapter::Up(a) => {
+                let a = a.convert(text)?;
+                (a.messages.into_iter().map(Message::V2).collect(), a.losses)
+            }
+            Adapter::Down(a) => {
+                let a = a.convert(text)?;
+                (a.messages.into_iter().map(Message::V1).collect(), a.losses)
+            }
+        };
+        Ok(Adapted { messages, losses })
+    }
+}
+
+/// A converted message of either version.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Message {
+    V1(v1::rpc::Message),
+    V2(v2::rpc::Message),
+}
+
+/// What a message is, for routing it.
+pub(crate) enum Role {
+    /// A request or notification, and the side that handles its method.
+    Call(Option<Side>),
+    /// A response or error, and the id of the request it answers (JSON text;
+    /// `None` for an error with a `null` id).
+    Answer(Option<String>),
+}
+
+impl Message {
+    /// One line of JSON, written by the bindings' encoder.
+    pub(crate) fn text(&self) -> String {
+        match self {
+            Message::V1(m) => acp_bindings::json::to_string(m),
+            Message::V2(m) => acp_bindings::json::to_string(m),
+        }
+        .expect("a typed message encodes")
+    }
+
+    pub(crate) fn role(&self) -> Role {
+        fn id<T: Serialize>(id: &T) -> String {
+            serde_json::to_string(id).expect("a request id encodes")
+        }
+        match self {
+            Message::V1(v1::rpc::Message::Request { request, .. }) => Role::Call(request.side()),
+            Message::V1(v1::rpc::Message::Notification { notification, .. }) => Role::Call(notification.side()),
+            Message::V1(v1::rpc::Message::Response { id: i, .. }) => Role::Answer(Some(id(i))),
+            Message::V1(v1::rpc::Message::Error { id: i, .. }) => Role::Answer(i.as_ref().map(id)),
+            Message::V2(v2::rpc::Message::Request { request, .. }) => Role::Call(request.side()),
+            Message::V2(v2::rpc::Message::Notification { notification, .. }) => Role::Call(notification.side()),
+            Message::V2(v2::rpc::Message::Response { id: i, .. }) => Role::Answer(Some(id(i))),
+            Message::V2(v2::rpc::Message::Error { id: i, .. }) => Role::Answer(i.as_ref().map(id)),
+            #[allow(unreachable_patterns)]
+            _ => Role::Call(None),
+        }
+    }
+}
+
 /// Converts a trace (one JSON-RPC message a line; blank lines are skipped).
 pub fn convert_text(text: &str, direction: Direction, strict: bool) -> Outcome {
-    let mut adapter = match (direction, strict) {
-        (Direction::V1ToV2, false) => Adapter::Up(V1ToV2::new()),
-        (Direction::V1ToV2, true) => Adapter::Up(V1ToV2::strict()),
-        (Direction::V2ToV1, false) => Adapter::Down(V2ToV1::new()),
-        (Direction::V2ToV1, true) => Adapter::Down(V2ToV1::strict()),
-    };
+    let mut adapter = Adapter::new(direction, strict);
     let mut out = Outcome::default();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let line_no = i + 1;
-        let r: Result<Adapted, AdaptError> = match &mut adapter {
-            Adapter::Up(a) => a.convert(line),
-            Adapter::Down(a) => a.convert(line),
-        };
+        let r = adapter.convert(line);
         let loss = |l: acp_bindings::convert::Loss| Report {
             line: line_no,
             pointer: l.pointer,
@@ -81,7 +148,7 @@ pub fn convert_text(text: &str, direction: Direction, strict: bool) -> Outcome {
         };
         match r {
             Ok(a) => {
-                out.messages.extend(a.messages.iter().map(|m| m.to_string()));
+                out.messages.extend(a.messages.iter().map(Message::text));
                 out.reports.extend(a.losses.into_iter().map(loss));
             }
             Err(AdaptError::Rejected(e)) => {

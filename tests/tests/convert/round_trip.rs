@@ -59,8 +59,8 @@ proptest! {
         for u in &updates {
             let m = note("session/update", json!({"sessionId": "s", "update": u}));
             let v2 = up.convert(&m.to_string()).unwrap();
-            for o in v2.messages {
-                back.extend(down.convert(&o.to_string()).unwrap().messages);
+            for o in v2.encode().unwrap() {
+                back.extend(encoded(&down.convert(&o).unwrap()));
             }
         }
         let got: Vec<Value> = back.iter().map(|m| m["params"]["update"].clone()).collect();

@@ -27,8 +27,9 @@ struct Session2 {
     seen_messages: HashSet<String>,
     /// The content of each tool call as the v1 side has it (v1 updates carry it whole).
     v1_content: HashMap<String, Vec<v1::ToolCallContent>>,
-    /// The held prompt: its request id (JSON) and the acknowledged message id.
-    prompt: Option<(Value, Option<String>, Value)>,
+    /// The held prompt: its request id, the acknowledged message id and the
+    /// prompt as sent (to recognise its echo).
+    prompt: Option<(v2::RequestId, Option<String>, Vec<v2::ContentBlock>)>,
 }
 
 /// Converts one v2 connection's messages to v1 (see the module docs).
@@ -72,8 +73,8 @@ impl V2ToV1 {
         self.sessions.entry(id.to_owned()).or_default()
     }
 
-    /// Converts one v2 message (JSON text).
-    pub fn convert(&mut self, text: &str) -> Result<Adapted, AdaptError> {
+    /// Converts one v2 message (JSON text) to typed v1 messages.
+    pub fn convert(&mut self, text: &str) -> Result<Adapted<v1::rpc::Message>, AdaptError> {
         let (msg, side) = self.pending.decode(text, |t, f| v2::rpc::Message::decode(t, |id| f(id_key(id))))?;
         let side = side.unwrap_or_default();
         let strict = self.strict;
@@ -89,14 +90,14 @@ impl V2ToV1 {
                     _ => None,
                 };
                 let prompt = match &request {
-                    v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionPrompt(p)) => Some(to_value(&p.prompt)),
+                    v2::rpc::Request::Agent(v2::rpc::RequestToAgent::SessionPrompt(p)) => Some(p.prompt.clone()),
                     _ => None,
                 };
-                let id_json = to_value(&id);
+                let held_id = id.clone();
                 let r = self.request(id, request, form);
                 // A prompt the v1 side received is held until its turn ends.
                 if let (Some(content), Some(s), true) = (prompt, &session, r.is_ok()) {
-                    self.session(s).prompt = Some((id_json, None, content));
+                    self.session(s).prompt = Some((held_id, None, content));
                 }
                 self.pending.insert(side, key, Pending2 { method, session, target, failed: r.is_err() });
                 let (out, losses) = r?;
@@ -131,8 +132,7 @@ impl V2ToV1 {
                     };
                     Ok((id, cx.at("error", |cx| error.to_v1(cx))?))
                 })?;
-                let m = v1::rpc::Message::Error { id, error: e };
-                Ok(Adapted { messages: vec![m.to_value().unwrap_or(Value::Null)], losses })
+                Ok(Adapted { messages: vec![v1::rpc::Message::Error { id, error: e }], losses })
             }
             #[allow(unreachable_patterns)]
             _ => Err(AdaptError::NotConverted(ConvertError {
@@ -146,12 +146,7 @@ impl V2ToV1 {
     }
 
     #[allow(unreachable_patterns)]
-    fn request(
-        &mut self,
-        id: v2::RequestId,
-        request: v2::rpc::Request,
-        form: ParamsForm,
-    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+    fn request(&mut self, id: v2::RequestId, request: v2::rpc::Request, form: ParamsForm) -> Out<v1::rpc::Message> {
         use v1::rpc::{Request as A, RequestToAgent as AA, RequestToClient as AC};
         use v2::rpc::{Request as B, RequestToAgent as BA, RequestToClient as BC};
         let strict = self.strict;
@@ -226,16 +221,11 @@ impl V2ToV1 {
             other => return Err(unconvertible_method(other.method(), "v1")),
         };
         losses.extend(more);
-        let m = v1::rpc::Message::Request { id: id1, request: req, form };
-        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+        Ok((vec![v1::rpc::Message::Request { id: id1, request: req, form }], losses))
     }
 
     #[allow(unreachable_patterns)]
-    fn notification(
-        &mut self,
-        n: v2::rpc::Notification,
-        form: ParamsForm,
-    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+    fn notification(&mut self, n: v2::rpc::Notification, form: ParamsForm) -> Out<v1::rpc::Message> {
         use v1::rpc::{
             Notification as A, NotificationToAgent as AA, NotificationToAnySide as AS, NotificationToClient as AC,
         };
@@ -253,11 +243,10 @@ impl V2ToV1 {
             B::Extension(e) => (A::Extension(e), Vec::new()),
             other => return Err(unconvertible_method(other.method(), "v1")),
         };
-        let m = v1::rpc::Message::Notification { notification: n, form };
-        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+        Ok((vec![v1::rpc::Message::Notification { notification: n, form }], losses))
     }
 
-    fn session_update(&mut self, n: v2::UpdateSessionNotification) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+    fn session_update(&mut self, n: v2::UpdateSessionNotification) -> Out<v1::rpc::Message> {
         let strict = self.strict;
         let session = n.session_id.as_str().to_owned();
         let (notices, compaction) = (self.notices, self.compaction);
@@ -265,15 +254,11 @@ impl V2ToV1 {
                     sid: &v2::SessionId,
                     meta: &Nullable<Box<crate::runtime::JsonObject>>,
                     extra: &crate::runtime::Extra|
-         -> Value {
+         -> v1::rpc::Message {
             let mut out = v1::SessionNotification::new(v1::SessionId(sid.0.clone()), u);
             out.meta = meta.clone();
             out.additional_properties = extra.clone();
-            let m = v1::rpc::Message::Notification {
-                notification: v1::rpc::Notification::Client(v1::rpc::NotificationToClient::SessionUpdate(out)),
-                form: ParamsForm::Object,
-            };
-            m.to_value().unwrap_or(Value::Null)
+            notification(out)
         };
         let sid = n.session_id.clone();
         let meta = n.meta.clone();
@@ -294,7 +279,7 @@ impl V2ToV1 {
                 }
                 let mut turn_losses = Vec::new();
                 // The whole message converts to nothing: its pointer is "".
-                let dropped = |what: &str| -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+                let dropped = |what: &str| -> Out<v1::rpc::Message> {
                     run(strict, "", |cx| cx.dropped(what)).map(|(_, l)| (Vec::new(), l))
                 };
                 let (stop, turn_meta) = match state {
@@ -337,6 +322,8 @@ impl V2ToV1 {
                 let Some(req_id) = req_id else {
                     unreachable!("held");
                 };
+                // The prompt's id was converted when the request was.
+                let req_id = run(strict, "", |cx| req_id.to_v1(cx))?.0;
                 let out = match stop {
                     v2::IdleStateUpdateStopReason::Error(e) => {
                         let (err, losses) = run(strict, "/params/update", |cx| {
@@ -366,33 +353,39 @@ impl V2ToV1 {
                             );
                         }
                         turn_losses.extend(losses);
-                        (json!({"jsonrpc": "2.0", "id": req_id, "error": to_value(&err)}), turn_losses)
+                        (v1::rpc::Message::Error { id: Some(req_id), error: err }, turn_losses)
                     }
                     v2::IdleStateUpdateStopReason::None { .. } => unreachable!("matched above"),
                     other => {
-                        let r: Value = to_value(&other);
-                        let reason = r.get("stopReason").cloned().unwrap_or(r);
+                        use v2::IdleStateUpdateStopReason as B;
                         // An unknown v2 stop reason still ends the v1 turn, as `end_turn`.
                         let (reason, losses) = run(strict, "/params/update/stopReason", |cx| {
-                            match serde_json::from_value::<v1::StopReason>(reason.clone()) {
-                                Ok(r) => Ok(r),
-                                Err(_) => {
+                            Ok(match other {
+                                B::EndTurn => v1::StopReason::EndTurn,
+                                B::MaxTokens => v1::StopReason::MaxTokens,
+                                B::MaxTurnRequests => v1::StopReason::MaxTurnRequests,
+                                B::Refusal => v1::StopReason::Refusal,
+                                B::Cancelled => v1::StopReason::Cancelled,
+                                other => {
+                                    let name = serde_json::to_value(&other)
+                                        .ok()
+                                        .and_then(|v| v.get("stopReason").cloned())
+                                        .unwrap_or_default();
                                     cx.loss(
                                         LossKind::Approximated,
                                         format!(
-                                            "the stop reason {reason} has no v1 form: the v1 turn ends with `end_turn`"
+                                            "the stop reason {name} has no v1 form: the v1 turn ends with `end_turn`"
                                         ),
                                     )?;
-                                    Ok(v1::StopReason::EndTurn)
+                                    v1::StopReason::EndTurn
                                 }
-                            }
+                            })
                         })?;
-                        let mut result = json!({"stopReason": to_value(&reason)});
-                        if let Nullable::Value(m) = turn_meta {
-                            result["_meta"] = Value::Object(*m);
-                        }
+                        let mut result = v1::PromptResponse::new(reason);
+                        result.meta = turn_meta;
                         turn_losses.extend(losses);
-                        (response(req_id, result), turn_losses)
+                        let response = v1::rpc::Response::Agent(v1::rpc::ResponseFromAgent::SessionPrompt(result));
+                        (v1::rpc::Message::Response { id: req_id, response, form: ParamsForm::Object }, turn_losses)
                     }
                 };
                 self.session(&session).prompt = None;
@@ -539,8 +532,8 @@ impl V2ToV1 {
             &v2::SessionId,
             &Nullable<Box<crate::runtime::JsonObject>>,
             &crate::runtime::Extra,
-        ) -> Value,
-    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+        ) -> v1::rpc::Message,
+    ) -> Out<v1::rpc::Message> {
         let strict = self.strict;
         let s = self.session(sid.as_str());
         // The echo of a prompt the v1 client sent itself.
@@ -550,7 +543,7 @@ impl V2ToV1 {
             && match s.prompt.as_mut() {
                 Some((_, Some(m), _)) => m.as_str() == id.as_str(),
                 Some((_, m @ None, sent)) => {
-                    let same = matches!(&content, crate::patch::Patch::Set(b) if to_value(b) == *sent);
+                    let same = matches!(&content, crate::patch::Patch::Set(b) if b == sent);
                     if same {
                         *m = Some(id.as_str().to_owned());
                     }
@@ -615,7 +608,7 @@ impl V2ToV1 {
         r: v2::rpc::Response,
         form: ParamsForm,
         pending: Pending2,
-    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+    ) -> Out<v1::rpc::Message> {
         use v1::rpc::{Response as A, ResponseFromAgent as AA, ResponseFromClient as AC};
         use v2::rpc::{Response as B, ResponseFromAgent as BA, ResponseFromClient as BC};
         let strict = self.strict;
@@ -685,8 +678,7 @@ impl V2ToV1 {
             other => return Err(unconvertible_method(other.method(), "v1")),
         };
         losses.extend(more);
-        let m = v1::rpc::Message::Response { id: id1, response: r, form };
-        let mut out = vec![m.to_value().unwrap_or(Value::Null)];
+        let mut out = vec![v1::rpc::Message::Response { id: id1, response: r, form }];
         out.extend(after);
         Ok((out, losses))
     }
@@ -730,17 +722,21 @@ fn commands_update(
     session: &str,
     commands: Option<Vec<v2::AvailableCommand>>,
     losses: &mut Vec<Loss>,
-) -> Result<Option<Value>, AdaptError> {
+) -> Result<Option<v1::rpc::Message>, AdaptError> {
     let Some(commands) = commands else { return Ok(None) };
     let (commands, l) = run(strict, "/result/availableCommands", |cx| commands.to_v1(cx))?;
     losses.extend(l);
     let u = v1::SessionUpdate::AvailableCommandsUpdate(v1::AvailableCommandsUpdate::new(commands));
     let n = v1::SessionNotification::new(v1::SessionId(crate::convert::id(session.to_owned())), u);
-    let m = v1::rpc::Message::Notification {
+    Ok(Some(notification(n)))
+}
+
+/// A `session/update` notification.
+fn notification(n: v1::SessionNotification) -> v1::rpc::Message {
+    v1::rpc::Message::Notification {
         notification: v1::rpc::Notification::Client(v1::rpc::NotificationToClient::SessionUpdate(n)),
         form: ParamsForm::Object,
-    };
-    Ok(Some(m.to_value().unwrap_or(Value::Null)))
+    }
 }
 
 fn session_of_v2_request(r: &v2::rpc::Request) -> Option<String> {

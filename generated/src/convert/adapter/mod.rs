@@ -57,7 +57,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{ConvertError, Cx, Fail, Loss, LossKind, Properties, ToV1, ToV2, Unknown};
 use crate::runtime::rpc::{DispatchError, ParamsForm};
@@ -67,15 +67,35 @@ use crate::{v1, v2};
 /// The id of the v2 config option that carries v1 modes.
 pub const MODE_CONFIG_ID: &str = "mode";
 
-/// What one source message became.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Adapted {
+/// What one source message became: typed messages of the target version
+/// ([`v2::rpc::Message`] from [`V1ToV2`], [`v1::rpc::Message`] from
+/// [`V2ToV1`]), to be encoded with [`crate::json::to_string`] (or
+/// [`Adapted::encode`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Adapted<M> {
     /// The target version's messages, in order (none when the message is held
     /// or has no target form that loses nothing).
-    pub messages: Vec<Value>,
+    pub messages: Vec<M>,
     /// The losses, with pointers into the source message.
     pub losses: Vec<Loss>,
 }
+
+impl<M> Default for Adapted<M> {
+    fn default() -> Self {
+        Adapted { messages: Vec::new(), losses: Vec::new() }
+    }
+}
+
+impl<M: serde::Serialize> Adapted<M> {
+    /// The messages as JSON text, one line each, written by the crate's
+    /// encoder.
+    pub fn encode(&self) -> Result<Vec<String>, serde_json::Error> {
+        self.messages.iter().map(crate::json::to_string).collect()
+    }
+}
+
+/// One message's output: the target messages and the losses.
+type Out<M> = Result<(Vec<M>, Vec<Loss>), AdaptError>;
 
 /// Why a message produced no output.
 #[derive(Debug, Clone, PartialEq)]
@@ -198,22 +218,6 @@ impl<P: Method> Open<P> {
             ))),
         }
     }
-}
-
-fn to_value<T: serde::Serialize>(v: &T) -> Value {
-    serde_json::to_value(v).unwrap_or(Value::Null)
-}
-
-fn notification(method: &str, params: Value) -> Value {
-    json!({"jsonrpc": "2.0", "method": method, "params": params})
-}
-
-fn response(id: Value, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
-}
-
-fn update(session: &str, update: Value) -> Value {
-    notification("session/update", json!({"sessionId": session, "update": update}))
 }
 
 /// Runs a conversion in a fresh context whose pointers start at `base`.

@@ -59,8 +59,8 @@ impl V1ToV2 {
         format!("converted-{}", self.ids)
     }
 
-    /// Converts one v1 message (JSON text).
-    pub fn convert(&mut self, text: &str) -> Result<Adapted, AdaptError> {
+    /// Converts one v1 message (JSON text) to typed v2 messages.
+    pub fn convert(&mut self, text: &str) -> Result<Adapted<v2::rpc::Message>, AdaptError> {
         let (msg, side) = self.pending.decode(text, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))))?;
         let side = side.unwrap_or_default();
         let strict = self.strict;
@@ -99,8 +99,11 @@ impl V1ToV2 {
                     // The acknowledgement was sent: the turn ends with `error`.
                     let (e, losses) = run(strict, "/error", |cx| error.to_v2(cx))?;
                     let session = p.session.unwrap_or_default();
-                    let idle = json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "error", "error": to_value(&e)});
-                    return Ok(Adapted { messages: vec![update(&session, idle)], losses });
+                    let idle = v2::IdleStateUpdate::new(v2::IdleStateUpdateStopReason::Error(
+                        v2::ErrorStopReason::new().error(e),
+                    ));
+                    let m = update(&session, v2::SessionUpdate::StateUpdate(v2::StateUpdate::Idle(idle)));
+                    return Ok(Adapted { messages: vec![m], losses });
                 }
                 let ((id, e), losses) = run(strict, "", |cx| {
                     let id = match id {
@@ -109,8 +112,7 @@ impl V1ToV2 {
                     };
                     Ok((id, cx.at("error", |cx| error.to_v2(cx))?))
                 })?;
-                let m = v2::rpc::Message::Error { id, error: e };
-                Ok(Adapted { messages: vec![m.to_value().unwrap_or(Value::Null)], losses })
+                Ok(Adapted { messages: vec![v2::rpc::Message::Error { id, error: e }], losses })
             }
             #[allow(unreachable_patterns)]
             _ => Err(AdaptError::NotConverted(ConvertError {
@@ -124,12 +126,7 @@ impl V1ToV2 {
     }
 
     #[allow(unreachable_patterns)]
-    fn request(
-        &mut self,
-        id: v1::RequestId,
-        request: v1::rpc::Request,
-        form: ParamsForm,
-    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+    fn request(&mut self, id: v1::RequestId, request: v1::rpc::Request, form: ParamsForm) -> Out<v2::rpc::Message> {
         use v1::rpc::{Request as A, RequestToAgent as AA, RequestToClient as AC};
         use v2::rpc::{Request as B, RequestToAgent as BA, RequestToClient as BC};
         let strict = self.strict;
@@ -139,16 +136,19 @@ impl V1ToV2 {
             A::Agent(AA::SessionPrompt(p)) => {
                 let session = p.session_id.as_str().to_owned();
                 let (p, l) = run(strict, "/params", |cx| p.to_v2(cx))?;
-                // The echo carries the converted prompt.
-                let prompt = to_value(&p.prompt);
-                // The acknowledgement, the echo of the prompt, and `running`.
-                let message_id = self.fresh_id();
-                after.push(response(to_value(&id2), json!({"messageId": message_id})));
-                after.push(update(
-                    &session,
-                    json!({"sessionUpdate": "user_message", "messageId": message_id, "content": prompt}),
-                ));
-                after.push(update(&session, json!({"sessionUpdate": "state_update", "state": "running"})));
+                // The acknowledgement, the echo of the (converted) prompt, and `running`.
+                let message_id = v2::MessageId(crate::convert::id(self.fresh_id()));
+                after.push(v2::rpc::Message::Response {
+                    id: id2.clone(),
+                    response: v2::rpc::Response::Agent(v2::rpc::ResponseFromAgent::SessionPrompt(
+                        v2::PromptResponse::new(message_id.clone()),
+                    )),
+                    form: ParamsForm::Object,
+                });
+                let echo = v2::UserMessage::new(message_id).content(p.prompt.clone());
+                after.push(update(&session, v2::SessionUpdate::UserMessage(echo)));
+                let running = v2::StateUpdate::Running(v2::RunningStateUpdate::new());
+                after.push(update(&session, v2::SessionUpdate::StateUpdate(running)));
                 self.session(&session).run = None;
                 (B::Agent(BA::SessionPrompt(p)), l)
             }
@@ -220,8 +220,7 @@ impl V1ToV2 {
             other => return Err(unconvertible_method(other.method(), "v2")),
         };
         losses.extend(more);
-        let m = v2::rpc::Message::Request { id: id2, request: req, form };
-        let mut out = vec![m.to_value().unwrap_or(Value::Null)];
+        let mut out = vec![v2::rpc::Message::Request { id: id2, request: req, form }];
         out.extend(after);
         Ok((out, losses))
     }
@@ -231,11 +230,7 @@ impl V1ToV2 {
     }
 
     #[allow(unreachable_patterns)]
-    fn notification(
-        &mut self,
-        n: v1::rpc::Notification,
-        form: ParamsForm,
-    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+    fn notification(&mut self, n: v1::rpc::Notification, form: ParamsForm) -> Out<v2::rpc::Message> {
         use v1::rpc::{
             Notification as A, NotificationToAgent as AA, NotificationToAnySide as AS, NotificationToClient as AC,
         };
@@ -251,11 +246,10 @@ impl V1ToV2 {
             A::Extension(e) => (B::Extension(e), Vec::new()),
             other => return Err(unconvertible_method(other.method(), "v2")),
         };
-        let m = v2::rpc::Message::Notification { notification: n, form };
-        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+        Ok((vec![v2::rpc::Message::Notification { notification: n, form }], losses))
     }
 
-    fn session_update(&mut self, n: v1::SessionNotification) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+    fn session_update(&mut self, n: v1::SessionNotification) -> Out<v2::rpc::Message> {
         let strict = self.strict;
         let session = n.session_id.as_str().to_owned();
         // The message id of a chunk without one: one per run of chunks of a type.
@@ -320,27 +314,20 @@ impl V1ToV2 {
             };
             modes.current_mode_id = m.current_mode_id.clone();
             let (options, why) = config_options_with_modes(&s.options, s.modes.as_ref());
-            let mut u = json!({"sessionUpdate": "config_option_update", "configOptions": to_value(&options)});
-            if let Nullable::Value(meta) = &m.meta {
-                u["_meta"] = Value::Object((**meta).clone());
-            }
-            // The update's and the notification's other properties go with them.
-            for (k, v) in m.additional_properties.iter() {
-                if u.get(k).is_none() {
-                    u[k.as_str()] = v.clone();
-                }
-            }
-            let mut params = json!({"sessionId": session, "update": u});
-            if let Nullable::Value(meta) = &n.meta {
-                params["_meta"] = Value::Object((**meta).clone());
-            }
-            for (k, v) in n.additional_properties.iter() {
-                if params.get(k).is_none() {
-                    params[k.as_str()] = v.clone();
-                }
-            }
-            let losses = modes_loss(self.strict, "/params/update", why)?;
-            return Ok((vec![notification("session/update", params)], losses));
+            // The update's and the notification's `_meta` and other properties go with them.
+            let m = m.clone();
+            let (out, mut losses) = run(strict, "/params", |cx| {
+                let mut u = v2::ConfigOptionUpdate::new(options);
+                u.meta = m.meta;
+                u.additional_properties = cx.at("update", |cx| cx.extras_for(&u, m.additional_properties))?;
+                let sid = cx.at("sessionId", |cx| n.session_id.to_v2(cx))?;
+                let mut out = v2::UpdateSessionNotification::new(sid, v2::SessionUpdate::ConfigOptionUpdate(u));
+                out.meta = n.meta;
+                out.additional_properties = cx.extras_for(&out, n.additional_properties)?;
+                Ok(out)
+            })?;
+            losses.extend(modes_loss(strict, "/params/update", why)?);
+            return Ok((vec![notification(out)], losses));
         }
         let (mut u, mut losses) = run(strict, "/params", |cx| {
             let mut out = v2::UpdateSessionNotification::new(
@@ -362,11 +349,7 @@ impl V1ToV2 {
             c.config_options = all;
             losses.extend(modes_loss(strict, "/params/update", why)?);
         }
-        let m = v2::rpc::Message::Notification {
-            notification: v2::rpc::Notification::Client(v2::rpc::NotificationToClient::SessionUpdate(u)),
-            form: ParamsForm::Object,
-        };
-        Ok((vec![m.to_value().unwrap_or(Value::Null)], losses))
+        Ok((vec![notification(u)], losses))
     }
 
     #[allow(unreachable_patterns)]
@@ -376,7 +359,7 @@ impl V1ToV2 {
         r: v1::rpc::Response,
         form: ParamsForm,
         pending: Pending1,
-    ) -> Result<(Vec<Value>, Vec<Loss>), AdaptError> {
+    ) -> Out<v2::rpc::Message> {
         use v1::rpc::{Response as A, ResponseFromAgent as AA, ResponseFromClient as AC};
         use v2::rpc::{Response as B, ResponseFromAgent as BA, ResponseFromClient as BC};
         let strict = self.strict;
@@ -386,22 +369,25 @@ impl V1ToV2 {
             A::Agent(AA::SessionPrompt(p)) => {
                 // Acknowledged already: the stop reason ends the turn.
                 let session = pending.session.unwrap_or_default();
-                let mut idle =
-                    json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": to_value(&p.stop_reason)});
-                if let Nullable::Value(meta) = &p.meta {
-                    idle["_meta"] = Value::Object((**meta).clone());
-                }
-                // Unknown properties go with it (the idle state keeps them).
-                for (k, v) in p.additional_properties.iter() {
-                    if idle.get(k).is_none() {
-                        idle[k.as_str()] = v.clone();
-                    }
-                }
                 {
                     use crate::convert::UnstableFields;
                     losses.extend(run(strict, "/result", |cx| p.check_unstable(cx))?.1);
                 }
-                return Ok((vec![update(&session, idle)], losses));
+                let (idle, l) = run(strict, "/result", |cx| {
+                    let mut idle = v2::IdleStateUpdate::new(stop_reason(&p.stop_reason));
+                    idle.meta = p.meta;
+                    // A v2 idle state keeps no unknown properties.
+                    for (key, _) in p.additional_properties.iter() {
+                        cx.enter_owned(key.clone());
+                        let r = cx.dropped("a v2 idle state update has no place for other properties");
+                        cx.leave();
+                        r?;
+                    }
+                    Ok(idle)
+                })?;
+                losses.extend(l);
+                let m = update(&session, v2::SessionUpdate::StateUpdate(v2::StateUpdate::Idle(idle)));
+                return Ok((vec![m], losses));
             }
             A::Agent(AA::SessionNew(p)) => {
                 let session = p.session_id.as_str().to_owned();
@@ -428,7 +414,7 @@ impl V1ToV2 {
             A::Agent(AA::SessionLoad(p)) => {
                 // A v2 resume response follows a `state_update` snapshot.
                 let session = pending.session.unwrap_or_default();
-                before.push(update(&session, json!({"sessionUpdate": "state_update", "state": "idle"})));
+                before.push(snapshot(&session));
                 let modes = match &p.modes {
                     Nullable::Value(m) => Some(m.clone()),
                     _ => None,
@@ -487,7 +473,7 @@ impl V1ToV2 {
             A::Agent(AA::SessionDelete(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionDelete(p)))?,
             A::Agent(AA::SessionResume(mut p)) => {
                 let session = pending.session.unwrap_or_default();
-                before.push(update(&session, json!({"sessionUpdate": "state_update", "state": "idle"})));
+                before.push(snapshot(&session));
                 // Modes become the mode option, as for session/load.
                 let modes = match std::mem::take(&mut p.modes) {
                     Nullable::Value(m) => Some(m),
@@ -515,9 +501,40 @@ impl V1ToV2 {
             other => return Err(unconvertible_method(other.method(), "v2")),
         };
         losses.extend(more);
-        let m = v2::rpc::Message::Response { id: id2, response: r, form };
-        before.push(m.to_value().unwrap_or(Value::Null));
+        before.push(v2::rpc::Message::Response { id: id2, response: r, form });
         Ok((before, losses))
+    }
+}
+
+/// A `session/update` notification.
+fn notification(n: v2::UpdateSessionNotification) -> v2::rpc::Message {
+    v2::rpc::Message::Notification {
+        notification: v2::rpc::Notification::Client(v2::rpc::NotificationToClient::SessionUpdate(n)),
+        form: ParamsForm::Object,
+    }
+}
+
+/// A `session/update` notification of `session` carrying `u`.
+fn update(session: &str, u: v2::SessionUpdate) -> v2::rpc::Message {
+    notification(v2::UpdateSessionNotification::new(v2::SessionId(crate::convert::id(session.to_owned())), u))
+}
+
+/// The `state_update` snapshot (`idle`, no stop reason) v2 sends before a
+/// `session/resume` response.
+fn snapshot(session: &str) -> v2::rpc::Message {
+    let idle = v2::IdleStateUpdate::new(v2::IdleStateUpdateStopReason::None { explicit_null: false });
+    update(session, v2::SessionUpdate::StateUpdate(v2::StateUpdate::Idle(idle)))
+}
+
+/// A v1 stop reason as the stop reason of a v2 idle state (v1's are all v2's).
+fn stop_reason(r: &v1::StopReason) -> v2::IdleStateUpdateStopReason {
+    use v2::IdleStateUpdateStopReason as B;
+    match r {
+        v1::StopReason::EndTurn => B::EndTurn,
+        v1::StopReason::MaxTokens => B::MaxTokens,
+        v1::StopReason::MaxTurnRequests => B::MaxTurnRequests,
+        v1::StopReason::Refusal => B::Refusal,
+        v1::StopReason::Cancelled => B::Cancelled,
     }
 }
 
@@ -554,16 +571,16 @@ fn config_options_with_modes(
     if has_mode {
         return (out, Some("the agent has a mode config option of its own; its v1 modes are not added as another"));
     }
-    let values: Vec<Value> = m
+    let values: Vec<serde_json::Value> = m
         .available_modes
         .iter()
         .map(|mode| {
             let mut o = json!({"value": mode.id.as_str(), "name": mode.name});
             if let Nullable::Value(d) = &mode.description {
-                o["description"] = Value::from(d.clone());
+                o["description"] = serde_json::Value::from(d.clone());
             }
             if let Nullable::Value(meta) = &mode.meta {
-                o["_meta"] = Value::Object((**meta).clone());
+                o["_meta"] = serde_json::Value::Object((**meta).clone());
             }
             o
         })
@@ -577,7 +594,7 @@ fn config_options_with_modes(
         "options": values,
     });
     if let Nullable::Value(meta) = &m.meta {
-        option["_meta"] = Value::Object((**meta).clone());
+        option["_meta"] = serde_json::Value::Object((**meta).clone());
     }
     match serde_json::from_value(option) {
         Ok(o) => out.push(o),
