@@ -658,3 +658,20 @@ fn unknown_properties_the_target_names_are_dropped_not_written_twice() {
     assert!(call["params"]["update"]["title"].is_string(), "{call}");
     assert!(report.iter().any(|l| l.contains("/params/update/title") && l.contains("dropped")), "{report:?}");
 }
+#[test]
+fn zz_sizes() {
+    use acp_bindings::{v1, v2};
+    eprintln!(
+        "v2 Message {} v1 Message {} v2 SU {} v1 SU {} v2 USN {} v1 SN {} v2 TCU {} v1 TCU {} v1 TC {} Adapted {}",
+        std::mem::size_of::<v2::rpc::Message>(),
+        std::mem::size_of::<v1::rpc::Message>(),
+        std::mem::size_of::<v2::SessionUpdate>(),
+        std::mem::size_of::<v1::SessionUpdate>(),
+        std::mem::size_of::<v2::UpdateSessionNotification>(),
+        std::mem::size_of::<v1::SessionNotification>(),
+        std::mem::size_of::<v2::ToolCallUpdate>(),
+        std::mem::size_of::<v1::ToolCallUpdate>(),
+        std::mem::size_of::<v1::ToolCall>(),
+        std::mem::size_of::<Result<convert::Adapted<v1::rpc::Message>, AdaptError>>()
+    );
+}

@@ -179,7 +179,7 @@ impl Unknown for crate::runtime::JsonObject {
 /// so far, and whether a loss stops it (strict mode).
 #[derive(Debug, Default)]
 pub struct Cx {
-    base: String,
+    base: Cow<'static, str>,
     path: Vec<Seg>,
     losses: Vec<Loss>,
     strict: bool,
@@ -193,7 +193,7 @@ impl Cx {
     }
 
     /// A context whose pointers start with `base` (a pointer into a message).
-    pub fn at_pointer(base: impl Into<String>, strict: bool) -> Cx {
+    pub fn at_pointer(base: impl Into<Cow<'static, str>>, strict: bool) -> Cx {
         Cx { base: base.into(), strict, ..Cx::default() }
     }
 
@@ -237,12 +237,25 @@ impl Cx {
 
     /// The JSON pointer of the current position.
     pub fn pointer(&self) -> String {
-        let mut p = self.base.clone();
+        use std::fmt::Write as _;
+        let mut p = String::with_capacity(64);
+        p.push_str(&self.base);
         for s in &self.path {
             p.push('/');
             match s {
-                Seg::Key(k) => p.push_str(&k.replace('~', "~0").replace('/', "~1")),
-                Seg::Index(i) => p.push_str(&i.to_string()),
+                Seg::Key(k) if !k.contains(['~', '/']) => p.push_str(k),
+                Seg::Key(k) => {
+                    for c in k.chars() {
+                        match c {
+                            '~' => p.push_str("~0"),
+                            '/' => p.push_str("~1"),
+                            c => p.push(c),
+                        }
+                    }
+                }
+                Seg::Index(i) => {
+                    let _ = write!(p, "{i}");
+                }
             }
         }
         p

@@ -20,13 +20,15 @@ struct Pending2 {
 
 #[derive(Debug, Default)]
 struct Session2 {
-    reducer: v2::SessionReducer,
-    /// Tool calls the v1 side has seen (a `tool_call` was sent).
-    tool_calls: HashSet<String>,
+    /// The accumulated state of tool calls the v1 side has not seen yet
+    /// because their first update did not convert (the first it sees is a
+    /// `tool_call` with that state).
+    unseen_calls: HashMap<v2::ToolCallId, v2::ToolCall>,
     /// Messages the v1 side has content for.
-    seen_messages: HashSet<String>,
-    /// The content of each tool call as the v1 side has it (v1 updates carry it whole).
-    v1_content: HashMap<String, Vec<v1::ToolCallContent>>,
+    seen_messages: HashSet<v2::MessageId>,
+    /// The tool calls the v1 side has seen (a `tool_call` was sent), with
+    /// their content as it has it (v1 updates carry the content whole).
+    v1_content: HashMap<v2::ToolCallId, Vec<v1::ToolCallContent>>,
     /// The held prompt: its request id, the acknowledged message id and the
     /// prompt as sent (to recognise its echo).
     prompt: Option<(v2::RequestId, Option<String>, Vec<v2::ContentBlock>)>,
@@ -37,10 +39,81 @@ struct Session2 {
 pub struct V2ToV1 {
     strict: bool,
     pending: Open<Pending2>,
-    sessions: HashMap<String, Session2>,
+    sessions: Sessions,
     /// What the v1 client advertised in `initialize` (`session.notices`, `session.compaction`).
     notices: bool,
     compaction: bool,
+}
+
+/// The sessions of a connection, by id. The last one used is found without
+/// hashing its id: a stream is mostly one session's updates.
+#[derive(Debug, Default)]
+struct Sessions {
+    all: Vec<Session2>,
+    index: HashMap<v2::SessionId, usize>,
+    last: Option<(v2::SessionId, usize)>,
+}
+
+impl Sessions {
+    /// The session `id`, made empty if it is new.
+    fn get_mut(&mut self, id: &str) -> &mut Session2 {
+        if let Some((last, i)) = &self.last {
+            if last.as_str() == id {
+                return &mut self.all[*i];
+            }
+        }
+        let key = v2::SessionId(id.into());
+        let i = match self.index.get(&key) {
+            Some(i) => *i,
+            None => {
+                self.all.push(Session2::default());
+                self.index.insert(key.clone(), self.all.len() - 1);
+                self.all.len() - 1
+            }
+        };
+        self.last = Some((key, i));
+        &mut self.all[i]
+    }
+
+    fn get(&self, id: &str) -> Option<&Session2> {
+        match &self.last {
+            Some((last, i)) if last.as_str() == id => Some(&self.all[*i]),
+            _ => self.index.get(&v2::SessionId(id.into())).map(|i| &self.all[*i]),
+        }
+    }
+}
+
+impl Session2 {
+    /// The first the v1 side sees of tool call `id`: a v1 `tool_call` with
+    /// the state accumulated for it, which is then no longer kept (later
+    /// updates convert themselves). `first` records losses of the source
+    /// update itself; `unknown` are its unknown properties. A conversion that
+    /// fails leaves the state for the next update.
+    fn first_tool_call(
+        &mut self,
+        strict: bool,
+        state: v2::ToolCall,
+        first: impl FnOnce(&mut Cx) -> Result<(), Fail>,
+        unknown: crate::runtime::Extra,
+    ) -> Result<(v1::ToolCall, Vec<Loss>), AdaptError> {
+        let id = state.tool_call_id.clone();
+        let kept = state.clone();
+        let r = run(strict, "/params/update", |cx| {
+            first(cx)?;
+            let mut t = tool_call_from_state(state, cx)?;
+            t.additional_properties = cx.extras_for(&t, unknown)?;
+            Ok(t)
+        });
+        let (t, losses) = match r {
+            Ok(r) => r,
+            Err(e) => {
+                self.unseen_calls.insert(id, kept);
+                return Err(e);
+            }
+        };
+        self.v1_content.insert(id, t.content.clone().unwrap_or_default());
+        Ok((t, losses))
+    }
 }
 
 impl Method for Pending2 {
@@ -70,15 +143,20 @@ impl V2ToV1 {
     }
 
     fn session(&mut self, id: &str) -> &mut Session2 {
-        self.sessions.entry(id.to_owned()).or_default()
+        self.sessions.get_mut(id)
+    }
+
+    fn session_if_known(&self, id: &str) -> Option<&Session2> {
+        self.sessions.get(id)
     }
 
     /// Converts one v2 message (JSON text) to typed v1 messages.
     pub fn convert(&mut self, text: &str) -> Result<Adapted<v1::rpc::Message>, AdaptError> {
-        let (msg, side) = self.pending.decode(text, |t, f| v2::rpc::Message::decode(t, |id| f(id_key(id))))?;
+        let (msg, side) =
+            self.pending.decode(text, |t, f| v2::rpc::Message::decode(t, |id| f(id_key(id))).map(Box::new))?;
         let side = side.unwrap_or_default();
         let strict = self.strict;
-        match msg {
+        match *msg {
             v2::rpc::Message::Request { id, request, form } => {
                 let key = id_key(&id);
                 let (method, side) = (request.method().to_owned(), request.side());
@@ -248,7 +326,6 @@ impl V2ToV1 {
 
     fn session_update(&mut self, n: v2::UpdateSessionNotification) -> Out<v1::rpc::Message> {
         let strict = self.strict;
-        let session = n.session_id.as_str().to_owned();
         let (notices, compaction) = (self.notices, self.compaction);
         let wrap = |u: v1::SessionUpdate,
                     sid: &v2::SessionId,
@@ -260,12 +337,11 @@ impl V2ToV1 {
             out.additional_properties = extra.clone();
             notification(out)
         };
-        let sid = n.session_id.clone();
-        let meta = n.meta.clone();
-        let extra = &n.additional_properties.clone();
-        match n.update {
+        let v2::UpdateSessionNotification { session_id: sid, update, meta, additional_properties: extra, .. } = n;
+        let session = sid.as_str();
+        match update {
             v2::SessionUpdate::StateUpdate(state) => {
-                let held = self.sessions.get(&session).is_some_and(|s| s.prompt.is_some());
+                let held = self.session_if_known(session).is_some_and(|s| s.prompt.is_some());
                 // The snapshot v2 requires before the response to session/new
                 // or session/resume: v1 says the same by answering, and the
                 // spec says it is not a new completion. Nothing to send, no loss.
@@ -318,7 +394,7 @@ impl V2ToV1 {
                 };
                 // The prompt is released only once its v1 answer is built: a
                 // failed conversion leaves it held for a later `idle`.
-                let req_id = self.sessions.get(&session).and_then(|s| s.prompt.as_ref()).map(|(r, _, _)| r.clone());
+                let req_id = self.session_if_known(session).and_then(|s| s.prompt.as_ref()).map(|(r, _, _)| r.clone());
                 let Some(req_id) = req_id else {
                     unreachable!("held");
                 };
@@ -396,7 +472,7 @@ impl V2ToV1 {
                 &meta,
                 "user",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                extra,
+                &extra,
                 wrap,
             ),
             v2::SessionUpdate::AgentMessage(m) => self.whole_message(
@@ -404,7 +480,7 @@ impl V2ToV1 {
                 &meta,
                 "agent",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                extra,
+                &extra,
                 wrap,
             ),
             v2::SessionUpdate::AgentThought(m) => self.whole_message(
@@ -412,69 +488,70 @@ impl V2ToV1 {
                 &meta,
                 "thought",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                extra,
+                &extra,
                 wrap,
             ),
             v2::SessionUpdate::ToolCallUpdate(mut u) => {
-                let key = u.tool_call_id.as_str().to_owned();
-                // The first update of a tool call is converted from the state:
-                // content items with no v1 form are dropped before the state
-                // keeps them, at their pointer in this line. A later update
-                // converts itself, which drops such items in place.
-                let mut dropped = Vec::new();
-                let known = self.sessions.get(&session).is_some_and(|s| s.tool_calls.contains(&key));
-                if let (crate::patch::Patch::Set(items), false) = (&mut u.content, known) {
-                    keep_convertible(strict, "/params/update/content", items, &mut dropped)?;
+                let s = self.session(session);
+                if let Some(content) = s.v1_content.get_mut(&u.tool_call_id) {
+                    // The v1 side has the tool call: the update converts
+                    // itself (items with no v1 form are dropped in place).
+                    let (u, losses) = run(strict, "/params/update", |cx| u.to_v1(cx))?;
+                    if let Nullable::Value(c) = &u.content {
+                        content.clone_from(c);
+                    }
+                    return Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, &extra)], losses));
                 }
-                let s = self.session(&session);
-                s.reducer.apply(v2::SessionUpdate::ToolCallUpdate(u.clone()));
-                if !s.tool_calls.contains(&key) {
-                    // The first update of an id: a v1 `tool_call` with the state.
-                    let state = s.reducer.tool_calls.get(&u.tool_call_id).cloned().expect("applied");
-                    let (t, losses) = run(strict, "/params/update", |cx| {
-                        let mut t = tool_call_from_state(state, cx)?;
-                        t.additional_properties = cx.extras_for(&t, u.additional_properties)?;
-                        Ok(t)
-                    })?;
-                    s.v1_content.insert(key.clone(), t.content.clone().unwrap_or_default());
-                    s.tool_calls.insert(key);
-                    dropped.extend(losses);
-                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], dropped));
+                // The first update the v1 side sees: content items with no v1
+                // form are dropped before the state keeps them, at their
+                // pointer in this line.
+                let mut losses = Vec::new();
+                if let crate::patch::Patch::Set(items) = &mut u.content {
+                    keep_convertible(strict, "/params/update/content", items, &mut losses)?;
                 }
-                let (u, losses) = run(strict, "/params/update", |cx| u.to_v1(cx))?;
-                if let Nullable::Value(c) = &u.content {
-                    s.v1_content.insert(key, c.clone());
-                }
-                dropped.extend(losses);
-                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, extra)], dropped))
+                let unknown = std::mem::take(&mut u.additional_properties);
+                let state = match s.unseen_calls.remove(&u.tool_call_id) {
+                    Some(mut state) => {
+                        crate::patch::Patchable::apply(&mut state, u);
+                        state
+                    }
+                    None => crate::patch::Patchable::from_patch(u),
+                };
+                let (t, l) = s.first_tool_call(strict, state, |_| Ok(()), unknown)?;
+                losses.extend(l);
+                Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, &extra)], losses))
             }
-            v2::SessionUpdate::ToolCallContentChunk(c) => {
-                let id = c.tool_call_id.clone();
-                let key = id.as_str().to_owned();
-                let s = self.session(&session);
-                s.reducer.apply(v2::SessionUpdate::ToolCallContentChunk(c.clone()));
-                if !s.tool_calls.contains(&key) {
-                    let state = s.reducer.tool_calls.get(&id).cloned().expect("applied");
-                    let (t, losses) = run(strict, "/params/update", |cx| {
-                        if !c.meta.is_absent() {
-                            cx.loss_at(
+            v2::SessionUpdate::ToolCallContentChunk(mut c) => {
+                let s = self.session(session);
+                let chunk_meta = !c.meta.is_absent();
+                let Some(content) = s.v1_content.get_mut(&c.tool_call_id) else {
+                    // The first the v1 side sees of the tool call.
+                    let unknown = std::mem::take(&mut c.additional_properties);
+                    let id = c.tool_call_id;
+                    let mut state = s
+                        .unseen_calls
+                        .remove(&id)
+                        .unwrap_or_else(|| crate::patch::Patchable::from_patch(v2::ToolCallUpdate::new(id)));
+                    state.content.push(c.content);
+                    let (t, losses) = s.first_tool_call(
+                        strict,
+                        state,
+                        |cx| match chunk_meta {
+                            true => cx.loss_at(
                                 "_meta",
                                 LossKind::Dropped,
                                 "a v1 tool call has no place for a content chunk's `_meta`",
-                            )?;
-                        }
-                        let mut t = tool_call_from_state(state, cx)?;
-                        t.additional_properties = cx.extras_for(&t, c.additional_properties)?;
-                        Ok(t)
-                    })?;
-                    s.v1_content.insert(key.clone(), t.content.clone().unwrap_or_default());
-                    s.tool_calls.insert(key);
-                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, extra)], losses));
-                }
+                            ),
+                            false => Ok(()),
+                        },
+                        unknown,
+                    )?;
+                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, &extra)], losses));
+                };
                 // v1 replaces content whole: the update carries all of it, the
                 // new block converted once and appended to what v1 already has.
                 let (block, mut losses) = run(strict, "/params/update/content", |cx| c.content.to_v1(cx))?;
-                if !c.meta.is_absent() {
+                if chunk_meta {
                     losses.extend(
                         run(strict, "/params/update/_meta", |cx| {
                             cx.dropped("a v1 tool-call update has no place for a content chunk's `_meta`")
@@ -482,14 +559,13 @@ impl V2ToV1 {
                         .1,
                     );
                 }
-                let content = s.v1_content.entry(key).or_default();
                 content.push(block);
-                let mut u = v1::ToolCallUpdate::new(v1::ToolCallId(id.0.clone()));
+                let mut u = v1::ToolCallUpdate::new(v1::ToolCallId(c.tool_call_id.0));
                 u.content = Nullable::Value(content.clone());
                 let (unknown, kept) = extras(strict, "/params/update", &u, c.additional_properties)?;
                 u.additional_properties = unknown;
                 losses.extend(kept);
-                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, extra)], losses))
+                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, &extra)], losses))
             }
             update => {
                 // Chunks mark their message as seen by the v1 side.
@@ -497,8 +573,10 @@ impl V2ToV1 {
                 | v2::SessionUpdate::AgentMessageChunk(c)
                 | v2::SessionUpdate::AgentThoughtChunk(c) = &update
                 {
-                    let id = c.message_id.as_str().to_owned();
-                    self.session(&session).seen_messages.insert(id);
+                    let seen = &mut self.session(session).seen_messages;
+                    if !seen.contains(&c.message_id) {
+                        seen.insert(c.message_id.clone());
+                    }
                 }
                 let gated = match &update {
                     v2::SessionUpdate::Notice(_) => !notices,
@@ -514,7 +592,7 @@ impl V2ToV1 {
                     return Ok((Vec::new(), losses));
                 }
                 let (u, losses) = run(strict, "/params/update", |cx| update.to_v1(cx))?;
-                Ok((vec![wrap(u, &sid, &meta, extra)], losses))
+                Ok((vec![wrap(u, &sid, &meta, &extra)], losses))
             }
         }
     }
@@ -552,7 +630,7 @@ impl V2ToV1 {
                 None => false,
             };
         if echo {
-            s.seen_messages.insert(id.as_str().to_owned());
+            s.seen_messages.insert(id.clone());
             return Ok((Vec::new(), Vec::new()));
         }
         let blocks = match content {
@@ -570,7 +648,7 @@ impl V2ToV1 {
                 return Ok((Vec::new(), l));
             }
         };
-        if !s.seen_messages.insert(id.as_str().to_owned()) {
+        if !s.seen_messages.insert(id.clone()) {
             let (_, l) = run(strict, "/params/update", |cx| {
                 cx.dropped("the v1 client already has content for this message; v1 cannot replace it")
             })?;
@@ -585,7 +663,7 @@ impl V2ToV1 {
             losses.extend(l);
         }
         for (i, b) in blocks.into_iter().enumerate() {
-            let (chunk, l) = run(strict, &format!("/params/update/content/{i}"), |cx| {
+            let (chunk, l) = run(strict, format!("/params/update/content/{i}"), |cx| {
                 let mut c = v1::ContentChunk::new(b.to_v1(cx)?);
                 c.message_id = Nullable::Value(v1::MessageId(id.0.clone()));
                 Ok(c)
@@ -689,7 +767,7 @@ impl V2ToV1 {
 /// (in strict mode it fails the message).
 fn keep_convertible<T: ToV1 + Clone>(
     strict: bool,
-    base: &str,
+    base: &'static str,
     items: &mut Vec<T>,
     losses: &mut Vec<Loss>,
 ) -> Result<(), AdaptError> {
@@ -732,6 +810,7 @@ fn commands_update(
 }
 
 /// A `session/update` notification.
+#[inline]
 fn notification(n: v1::SessionNotification) -> v1::rpc::Message {
     v1::rpc::Message::Notification {
         notification: v1::rpc::Notification::Client(v1::rpc::NotificationToClient::SessionUpdate(n)),

@@ -221,7 +221,12 @@ impl<P: Method> Open<P> {
 }
 
 /// Runs a conversion in a fresh context whose pointers start at `base`.
-fn run<T>(strict: bool, base: &str, f: impl FnOnce(&mut Cx) -> Result<T, Fail>) -> Result<(T, Vec<Loss>), AdaptError> {
+#[inline]
+fn run<T>(
+    strict: bool,
+    base: impl Into<std::borrow::Cow<'static, str>>,
+    f: impl FnOnce(&mut Cx) -> Result<T, Fail>,
+) -> Result<(T, Vec<Loss>), AdaptError> {
     let mut cx = Cx::at_pointer(base, strict);
     let r = f(&mut cx);
     cx.finish(r).map(|c| (c.value, c.losses)).map_err(AdaptError::NotConverted)
@@ -231,7 +236,7 @@ fn run<T>(strict: bool, base: &str, f: impl FnOnce(&mut Cx) -> Result<T, Fail>) 
 /// source object at `base` that `target` can keep, and the losses.
 fn extras<T: Properties, E: Unknown>(
     strict: bool,
-    base: &str,
+    base: &'static str,
     target: &T,
     extra: E,
 ) -> Result<(E, Vec<Loss>), AdaptError> {
@@ -265,7 +270,7 @@ fn conv<S: ToV2, T>(strict: bool, p: S, wrap: impl FnOnce(S::V2) -> T) -> Result
 
 fn conv_at<S: ToV2, T>(
     strict: bool,
-    base: &str,
+    base: &'static str,
     p: S,
     wrap: impl FnOnce(S::V2) -> T,
 ) -> Result<(T, Vec<Loss>), AdaptError> {
@@ -275,7 +280,7 @@ fn conv_at<S: ToV2, T>(
 
 fn conv1<S: ToV1, T>(
     strict: bool,
-    base: &str,
+    base: &'static str,
     p: S,
     wrap: impl FnOnce(S::V1) -> T,
 ) -> Result<(T, Vec<Loss>), AdaptError> {

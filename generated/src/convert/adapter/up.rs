@@ -61,10 +61,11 @@ impl V1ToV2 {
 
     /// Converts one v1 message (JSON text) to typed v2 messages.
     pub fn convert(&mut self, text: &str) -> Result<Adapted<v2::rpc::Message>, AdaptError> {
-        let (msg, side) = self.pending.decode(text, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))))?;
+        let (msg, side) =
+            self.pending.decode(text, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))).map(Box::new))?;
         let side = side.unwrap_or_default();
         let strict = self.strict;
-        match msg {
+        match *msg {
             v1::rpc::Message::Request { id, request, form } => {
                 let key = id_key(&id);
                 let (method, side) = (request.method().to_owned(), request.side());
@@ -604,7 +605,7 @@ fn config_options_with_modes(
 }
 
 /// Records the loss of v1 modes that could not become a v2 option.
-fn modes_loss(strict: bool, at: &str, why: Option<&'static str>) -> Result<Vec<Loss>, AdaptError> {
+fn modes_loss(strict: bool, at: &'static str, why: Option<&'static str>) -> Result<Vec<Loss>, AdaptError> {
     match why {
         None => Ok(Vec::new()),
         Some(w) => run(strict, at, |cx| cx.dropped(w)).map(|(_, l)| l),
