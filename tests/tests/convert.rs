@@ -253,6 +253,24 @@ fn v1_prompt_is_acknowledged_echoed_and_ends_with_idle() {
 }
 
 #[test]
+fn a_v1_prompt_response_keeps_its_meta_and_reports_what_a_v2_idle_state_cannot_hold() {
+    let mut m = v1_session();
+    m.push(req(2, "session/prompt", json!({"sessionId": "s1", "prompt": [{"type": "text", "text": "hi"}]})));
+    m.push(res(2, json!({"stopReason": "max_tokens", "_meta": {"trace": "t1"}, "vendorStat": 3})));
+    let (out, report) = drive("v1", &m);
+    assert_eq!(
+        out.last().unwrap()["params"]["update"],
+        json!({"sessionUpdate": "state_update", "state": "idle", "stopReason": "max_tokens", "_meta": {"trace": "t1"}})
+    );
+    let last = format!("line {}: ", m.len());
+    let of_last: Vec<&String> = report.iter().filter(|l| l.starts_with(&last)).collect();
+    assert_eq!(
+        of_last,
+        [&format!("{last}/result/vendorStat: dropped: a v2 idle state update has no place for other properties")]
+    );
+}
+
+#[test]
 fn v1_error_response_to_a_prompt_ends_the_turn_with_stop_reason_error() {
     let mut m = v1_session();
     m.push(req(2, "session/prompt", json!({"sessionId": "s1", "prompt": [{"type": "text", "text": "hi"}]})));
@@ -657,21 +675,4 @@ fn unknown_properties_the_target_names_are_dropped_not_written_twice() {
     let call = out.iter().rev().find(|o| o["params"]["update"]["sessionUpdate"] == "tool_call").expect("a tool call");
     assert!(call["params"]["update"]["title"].is_string(), "{call}");
     assert!(report.iter().any(|l| l.contains("/params/update/title") && l.contains("dropped")), "{report:?}");
-}
-#[test]
-fn zz_sizes() {
-    use acp_bindings::{v1, v2};
-    eprintln!(
-        "v2 Message {} v1 Message {} v2 SU {} v1 SU {} v2 USN {} v1 SN {} v2 TCU {} v1 TCU {} v1 TC {} Adapted {}",
-        std::mem::size_of::<v2::rpc::Message>(),
-        std::mem::size_of::<v1::rpc::Message>(),
-        std::mem::size_of::<v2::SessionUpdate>(),
-        std::mem::size_of::<v1::SessionUpdate>(),
-        std::mem::size_of::<v2::UpdateSessionNotification>(),
-        std::mem::size_of::<v1::SessionNotification>(),
-        std::mem::size_of::<v2::ToolCallUpdate>(),
-        std::mem::size_of::<v1::ToolCallUpdate>(),
-        std::mem::size_of::<v1::ToolCall>(),
-        std::mem::size_of::<Result<convert::Adapted<v1::rpc::Message>, AdaptError>>()
-    );
 }

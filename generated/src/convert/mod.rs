@@ -175,9 +175,14 @@ impl Unknown for crate::runtime::JsonObject {
     }
 }
 
+thread_local! {
+    /// A spare path buffer for the next [`Cx`] made on this thread.
+    static SPARE_PATH: std::cell::Cell<Vec<Seg>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// The state of one conversion: where in the source value it is, the losses
 /// so far, and whether a loss stops it (strict mode).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Cx {
     base: Cow<'static, str>,
     path: Vec<Seg>,
@@ -186,15 +191,35 @@ pub struct Cx {
     ids: u64,
 }
 
+impl Default for Cx {
+    fn default() -> Cx {
+        Cx::new(false)
+    }
+}
+
+impl Drop for Cx {
+    fn drop(&mut self) {
+        let mut path = std::mem::take(&mut self.path);
+        // Small buffers only: one deep conversion does not keep a large one.
+        if path.capacity() != 0 && path.capacity() <= 32 {
+            path.clear();
+            SPARE_PATH.with(|s| s.set(path));
+        }
+    }
+}
+
 impl Cx {
     /// A context; `strict` turns every loss into a failure.
     pub fn new(strict: bool) -> Cx {
-        Cx { strict, ..Cx::default() }
+        Cx::at_pointer("", strict)
     }
 
     /// A context whose pointers start with `base` (a pointer into a message).
     pub fn at_pointer(base: impl Into<Cow<'static, str>>, strict: bool) -> Cx {
-        Cx { base: base.into(), strict, ..Cx::default() }
+        // The path buffer of the last context dropped on this thread: a
+        // stream of small conversions does not allocate one each.
+        let path = SPARE_PATH.with(|s| s.take());
+        Cx { base: base.into(), path, losses: Vec::new(), strict, ids: 0 }
     }
 
     /// Whether any loss stops the conversion.

@@ -26,6 +26,9 @@ struct Session2 {
     unseen_calls: HashMap<v2::ToolCallId, v2::ToolCall>,
     /// Messages the v1 side has content for.
     seen_messages: HashSet<v2::MessageId>,
+    /// The last message added to `seen_messages` (a run of chunks is one
+    /// message's: its id is not hashed again for each chunk).
+    last_seen: Option<v2::MessageId>,
     /// The tool calls the v1 side has seen (a `tool_call` was sent), with
     /// their content as it has it (v1 updates carry the content whole).
     v1_content: HashMap<v2::ToolCallId, Vec<v1::ToolCallContent>>,
@@ -152,11 +155,19 @@ impl V2ToV1 {
 
     /// Converts one v2 message (JSON text) to typed v1 messages.
     pub fn convert(&mut self, text: &str) -> Result<Adapted<v1::rpc::Message>, AdaptError> {
-        let (msg, side) =
-            self.pending.decode(text, |t, f| v2::rpc::Message::decode(t, |id| f(id_key(id))).map(Box::new))?;
+        let mut side = None;
+        let msg = self.pending.decode(text, &mut side, |t, f| v2::rpc::Message::decode(t, |id| f(id_key(id))))?;
         let side = side.unwrap_or_default();
         let strict = self.strict;
-        match *msg {
+        match msg {
+            // The stream's bulk, straight to its conversion.
+            v2::rpc::Message::Notification {
+                notification: v2::rpc::Notification::Client(v2::rpc::NotificationToClient::SessionUpdate(n)),
+                ..
+            } => {
+                let (out, losses) = self.session_update(n)?;
+                Ok(Adapted { messages: out, losses })
+            }
             v2::rpc::Message::Request { id, request, form } => {
                 let key = id_key(&id);
                 let (method, side) = (request.method().to_owned(), request.side());
@@ -333,8 +344,12 @@ impl V2ToV1 {
                     extra: &crate::runtime::Extra|
          -> v1::rpc::Message {
             let mut out = v1::SessionNotification::new(v1::SessionId(sid.0.clone()), u);
-            out.meta = meta.clone();
-            out.additional_properties = extra.clone();
+            if !meta.is_absent() {
+                out.meta = meta.clone();
+            }
+            if !extra.is_empty() {
+                out.additional_properties = extra.clone();
+            }
             notification(out)
         };
         let v2::UpdateSessionNotification { session_id: sid, update, meta, additional_properties: extra, .. } = n;
@@ -573,9 +588,10 @@ impl V2ToV1 {
                 | v2::SessionUpdate::AgentMessageChunk(c)
                 | v2::SessionUpdate::AgentThoughtChunk(c) = &update
                 {
-                    let seen = &mut self.session(session).seen_messages;
-                    if !seen.contains(&c.message_id) {
-                        seen.insert(c.message_id.clone());
+                    let s = self.session(session);
+                    if s.last_seen.as_ref() != Some(&c.message_id) {
+                        s.seen_messages.insert(c.message_id.clone());
+                        s.last_seen = Some(c.message_id.clone());
                     }
                 }
                 let gated = match &update {

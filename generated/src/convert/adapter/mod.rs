@@ -175,23 +175,22 @@ impl<P: Method> Open<P> {
         }
     }
 
-    /// Decodes a message, pairing a response with its request. Returns the
-    /// side of the paired request (for [`Open::take`]).
+    /// Decodes a message, pairing a response with its request; `side` is set
+    /// to the side of the paired request (for [`Open::take`]).
     fn decode<M>(
         &self,
         text: &str,
+        side: &mut Option<String>,
         decode: impl Fn(&str, &mut dyn FnMut(String) -> Option<String>) -> Result<M, DispatchError>,
-    ) -> Result<(M, Option<String>), AdaptError> {
-        let seen: std::cell::RefCell<Vec<(String, String)>> = Default::default();
+    ) -> Result<M, AdaptError> {
+        let mut cands = Vec::new();
         let first = decode(text, &mut |id| {
-            let c = self.candidates(&id);
-            let m = c.first().map(|(_, m)| m.clone());
-            *seen.borrow_mut() = c;
-            m
+            cands = self.candidates(&id);
+            cands.first().map(|(_, m)| m.clone())
         });
-        let cands = seen.into_inner();
         if cands.len() < 2 {
-            return first.map(|m| (m, cands.first().map(|(s, _)| s.clone()))).map_err(AdaptError::Rejected);
+            *side = cands.into_iter().next().map(|(s, _)| s);
+            return first.map_err(AdaptError::Rejected);
         }
         // The same id is open in both directions: the response belongs to the
         // request whose result it decodes as.
@@ -207,8 +206,9 @@ impl<P: Method> Open<P> {
         }
         match fits.len() {
             1 => {
-                let (m, side) = fits.pop().expect("one");
-                Ok((m, Some(side)))
+                let (m, s) = fits.pop().expect("one");
+                *side = Some(s);
+                Ok(m)
             }
             0 => Err(AdaptError::Rejected(first_error.expect("a failed candidate"))),
             _ => Err(AdaptError::Rejected(DispatchError::new(

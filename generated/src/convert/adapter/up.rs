@@ -61,11 +61,11 @@ impl V1ToV2 {
 
     /// Converts one v1 message (JSON text) to typed v2 messages.
     pub fn convert(&mut self, text: &str) -> Result<Adapted<v2::rpc::Message>, AdaptError> {
-        let (msg, side) =
-            self.pending.decode(text, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))).map(Box::new))?;
+        let mut side = None;
+        let msg = self.pending.decode(text, &mut side, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))))?;
         let side = side.unwrap_or_default();
         let strict = self.strict;
-        match *msg {
+        match msg {
             v1::rpc::Message::Request { id, request, form } => {
                 let key = id_key(&id);
                 let (method, side) = (request.method().to_owned(), request.side());
