@@ -479,7 +479,7 @@ impl V2ToV1 {
                         (v1::rpc::Message::Response { id: req_id, response, form: ParamsForm::Object }, turn_losses)
                     }
                 };
-                self.session(&session).prompt = None;
+                self.session(session).prompt = None;
                 Ok((vec![out.0], out.1))
             }
             v2::SessionUpdate::UserMessage(m) => self.whole_message(
