@@ -676,3 +676,18 @@ fn unknown_properties_the_target_names_are_dropped_not_written_twice() {
     assert!(call["params"]["update"]["title"].is_string(), "{call}");
     assert!(report.iter().any(|l| l.contains("/params/update/title") && l.contains("dropped")), "{report:?}");
 }
+
+#[test]
+fn loss_pointers_escape_keys_and_write_indexes() {
+    let mut cx = convert::Cx::at_pointer("/params", false);
+    cx.enter("update");
+    cx.enter_owned("a/b~c".to_owned());
+    cx.enter_index(0);
+    cx.enter_index(1207);
+    assert_eq!(cx.pointer(), "/params/update/a~1b~0c/0/1207");
+    cx.leave();
+    cx.leave();
+    cx.leave();
+    assert_eq!(cx.pointer(), "/params/update");
+    assert_eq!(convert::Cx::new(false).pointer(), "");
+}

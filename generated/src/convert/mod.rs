@@ -180,6 +180,21 @@ thread_local! {
     static SPARE_PATH: std::cell::Cell<Vec<Seg>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// Appends `i` in decimal (a pointer's array index), without the formatting machinery.
+fn push_index(p: &mut String, mut i: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    p.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
+}
+
 /// The state of one conversion: where in the source value it is, the losses
 /// so far, and whether a loss stops it (strict mode).
 #[derive(Debug)]
@@ -189,6 +204,8 @@ pub struct Cx {
     losses: Vec<Loss>,
     strict: bool,
     ids: u64,
+    /// How many [`Cx::or_drop`] calls are running.
+    dropping: u32,
 }
 
 impl Default for Cx {
@@ -219,7 +236,7 @@ impl Cx {
         // The path buffer of the last context dropped on this thread: a
         // stream of small conversions does not allocate one each.
         let path = SPARE_PATH.with(|s| s.take());
-        Cx { base: base.into(), path, losses: Vec::new(), strict, ids: 0 }
+        Cx { base: base.into(), path, losses: Vec::new(), strict, ids: 0, dropping: 0 }
     }
 
     /// Whether any loss stops the conversion.
@@ -262,13 +279,12 @@ impl Cx {
 
     /// The JSON pointer of the current position.
     pub fn pointer(&self) -> String {
-        use std::fmt::Write as _;
-        let mut p = String::with_capacity(64);
+        let mut p = String::with_capacity(self.base.len() + 12 * self.path.len());
         p.push_str(&self.base);
         for s in &self.path {
             p.push('/');
             match s {
-                Seg::Key(k) if !k.contains(['~', '/']) => p.push_str(k),
+                Seg::Key(k) if !k.bytes().any(|b| b == b'~' || b == b'/') => p.push_str(k),
                 Seg::Key(k) => {
                     for c in k.chars() {
                         match c {
@@ -278,9 +294,7 @@ impl Cx {
                         }
                     }
                 }
-                Seg::Index(i) => {
-                    let _ = write!(p, "{i}");
-                }
+                Seg::Index(i) => push_index(&mut p, *i),
             }
         }
         p
@@ -288,7 +302,7 @@ impl Cx {
 
     /// Records a loss at the current position. In strict mode it fails.
     pub fn loss(&mut self, kind: LossKind, detail: impl Into<String>) -> Result<(), Fail> {
-        self.losses.push(Loss { pointer: self.pointer(), kind, detail: detail.into() });
+        self.losses.push(Loss { pointer: self.failure_pointer(kind), kind, detail: detail.into() });
         if self.strict || kind == LossKind::Unconvertible {
             Err(Fail(()))
         } else {
@@ -303,8 +317,20 @@ impl Cx {
 
     /// Records that the value at the current position has no target form.
     pub fn unconvertible(&mut self, detail: impl Into<String>) -> Fail {
-        self.losses.push(Loss { pointer: self.pointer(), kind: LossKind::Unconvertible, detail: detail.into() });
+        let pointer = self.failure_pointer(LossKind::Unconvertible);
+        self.losses.push(Loss { pointer, kind: LossKind::Unconvertible, detail: detail.into() });
         Fail(())
+    }
+
+    /// The pointer of a loss of `kind` here. An `unconvertible` loss inside
+    /// [`Cx::or_drop`] outside strict mode is caught by it and replaced by its
+    /// `dropped` loss (only its detail is kept), so its pointer is not built.
+    fn failure_pointer(&self, kind: LossKind) -> String {
+        if kind == LossKind::Unconvertible && self.dropping > 0 && !self.strict {
+            String::new()
+        } else {
+            self.pointer()
+        }
     }
 
     /// Runs `f` on a value that can be left out (an item of a list, a map
@@ -314,15 +340,18 @@ impl Cx {
     /// conversion of what holds it goes on (`Ok(None)`).
     pub fn or_drop<R>(&mut self, f: impl FnOnce(&mut Cx) -> Result<R, Fail>) -> Result<Option<R>, Fail> {
         let (mark, depth) = (self.losses.len(), self.path.len());
-        match f(self) {
+        self.dropping += 1;
+        let r = f(self);
+        self.dropping -= 1;
+        match r {
             Ok(v) => Ok(Some(v)),
             Err(e) if self.strict => Err(e),
             Err(_) => {
                 self.path.truncate(depth);
                 let why = self.losses[mark..]
-                    .iter()
+                    .iter_mut()
                     .find(|l| l.kind == LossKind::Unconvertible)
-                    .map(|l| l.detail.clone())
+                    .map(|l| std::mem::take(&mut l.detail))
                     .unwrap_or_else(|| "it has no form in the target version".into());
                 self.losses.truncate(mark);
                 self.dropped(format!("left out on its own: {why}"))?;
