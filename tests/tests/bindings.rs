@@ -25,33 +25,38 @@ fn corpus_dir(version: &str) -> PathBuf {
 
 #[test]
 fn v1_corpus_round_trips() {
-    let n = corpus::run(&corpus_dir("v1"), acp_tools::registry::v1::reencode);
+    let n = corpus::run(&corpus_dir("v1"), acp_tools::registry::v1::reencode, true);
     assert!(n >= 20, "the v1 corpus has only {n} cases");
 }
 
 #[test]
 fn v2_corpus_round_trips() {
-    let n = corpus::run(&corpus_dir("v2"), acp_tools::registry::v2::reencode);
+    let n = corpus::run(&corpus_dir("v2"), acp_tools::registry::v2::reencode, true);
     assert!(n >= 20, "the v2 corpus has only {n} cases");
 }
 
 /// The corpus again, in a crate that depends on `acp-bindings` alone, outside
 /// this workspace: no feature another workspace member switches on for a
 /// shared dependency (`serde_json`'s `preserve_order`, enabled by `xtask`)
-/// reaches it, exactly as for a user. Built in `target/standalone`.
+/// reaches it, exactly as for a user. Built in `target/standalone`, twice:
+/// with the bindings' default features, and without them (`preserve_order`
+/// off, as a user who turns it off builds them).
 #[test]
 fn corpus_round_trips_as_a_user_builds_the_bindings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = std::process::Command::new(cargo)
-        .args(["test", "--quiet", "--locked", "--manifest-path"])
-        .arg(root.join("standalone/Cargo.toml"))
-        .arg("--target-dir")
-        .arg(root.parent().unwrap().join("target/standalone"))
-        .env_remove("CARGO_TARGET_DIR")
-        .output()
-        .expect("cargo runs");
-    let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "the standalone corpus test failed:\n{log}");
-    assert!(log.contains("test result: ok. 4 passed"), "{log}");
+    for features in [&[][..], &["--no-default-features", "--features", "unstable"][..]] {
+        let out = std::process::Command::new(&cargo)
+            .args(["test", "--quiet", "--locked", "--manifest-path"])
+            .arg(root.join("standalone/Cargo.toml"))
+            .args(features)
+            .arg("--target-dir")
+            .arg(root.parent().unwrap().join("target/standalone"))
+            .env_remove("CARGO_TARGET_DIR")
+            .output()
+            .expect("cargo runs");
+        let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "the standalone corpus test ({features:?}) failed:\n{log}");
+        assert!(log.contains("test result: ok. 4 passed"), "{features:?}: {log}");
+    }
 }

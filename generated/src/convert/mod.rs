@@ -171,7 +171,10 @@ impl Unknown for crate::runtime::JsonObject {
         self.is_empty()
     }
     fn take(&mut self, key: &str) -> bool {
-        self.shift_remove(key).is_some()
+        #[cfg(feature = "preserve_order")]
+        return self.shift_remove(key).is_some();
+        #[cfg(not(feature = "preserve_order"))]
+        return self.remove(key).is_some();
     }
 }
 

@@ -46,7 +46,11 @@ impl Extra {
 
     /// Removes one, keeping the order of the others.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.0.as_mut()?.shift_remove(key)
+        let map = self.0.as_mut()?;
+        #[cfg(feature = "preserve_order")]
+        return map.shift_remove(key);
+        #[cfg(not(feature = "preserve_order"))]
+        return map.remove(key);
     }
 
     /// The properties in order.

@@ -40,8 +40,10 @@ fn corpus(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Runs every case of the corpus directory `dir` (named after its version);
-/// returns how many there were.
-pub fn run(dir: &Path, reencode: Reencode) -> usize {
+/// returns how many there were. `key_order`: whether the bindings keep the
+/// key order of free-form objects (their `preserve_order` feature); without
+/// it the cases that check the bytes (`order`) compare values only.
+pub fn run(dir: &Path, reencode: Reencode, key_order: bool) -> usize {
     let version = dir.file_name().unwrap().to_string_lossy();
     let files = corpus(dir);
     let mut failures = Vec::new();
@@ -59,7 +61,7 @@ pub fn run(dir: &Path, reencode: Reencode) -> usize {
             (Ok(out), None) => {
                 let want = case.expect.as_ref().unwrap_or(&case.input);
                 let text = |v: &Value| serde_json::to_string(v).expect("a Value encodes");
-                if &out != want || (case.order && text(&out) != text(want)) {
+                if &out != want || (key_order && case.order && text(&out) != text(want)) {
                     failures.push(format!("{name} ({}):\n  want {want}\n  got  {out}", case.note));
                 }
             }
