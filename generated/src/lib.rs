@@ -49,3 +49,8 @@ pub mod v2;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The crate README's example (the page on crates.io), run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeDoctests;
