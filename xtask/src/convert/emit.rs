@@ -1,0 +1,701 @@
+//! Emission of the conversions of one pair: field by field, value by value,
+//! arm by arm (the pairing and the shapes are in the parent module).
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+use super::*;
+
+use crate::plan::Repr;
+
+/// The direction of a conversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Dir {
+    ToV2,
+    ToV1,
+}
+
+impl Dir {
+    fn src(self) -> TokenStream {
+        match self {
+            Dir::ToV2 => quote!(crate::v1),
+            Dir::ToV1 => quote!(crate::v2),
+        }
+    }
+    fn dst(self) -> TokenStream {
+        match self {
+            Dir::ToV2 => quote!(crate::v2),
+            Dir::ToV1 => quote!(crate::v1),
+        }
+    }
+    fn tr(self) -> TokenStream {
+        match self {
+            Dir::ToV2 => quote!(crate::convert::ToV2),
+            Dir::ToV1 => quote!(crate::convert::ToV1),
+        }
+    }
+    fn f(self) -> Ident {
+        Ident::new(if self == Dir::ToV2 { "to_v2" } else { "to_v1" }, Span::call_site())
+    }
+    fn assoc(self) -> Ident {
+        Ident::new(if self == Dir::ToV2 { "V2" } else { "V1" }, Span::call_site())
+    }
+    fn target(self) -> &'static str {
+        if self == Dir::ToV2 {
+            "v2"
+        } else {
+            "v1"
+        }
+    }
+}
+
+/// One version's definitions in one build.
+pub(super) struct View<'m> {
+    defs: BTreeMap<&'m str, &'m Def>,
+}
+
+impl<'m> View<'m> {
+    pub(super) fn new(defs: &[&'m Def]) -> View<'m> {
+        View { defs: defs.iter().flat_map(|d| d.walk()).map(|d| (d.name.as_str(), d)).collect() }
+    }
+    pub(super) fn get(&self, name: &str) -> Option<&'m Def> {
+        self.defs.get(name).copied()
+    }
+    /// Follows aliases without a method (`pub type`) to the definition they name.
+    fn resolve(&self, name: &str) -> String {
+        let mut n = name.to_owned();
+        for _ in 0..16 {
+            match self.get(&n).map(|d| (&d.kind, d.method.is_some())) {
+                Some((Kind::Alias(t), false)) => n = t.clone(),
+                _ => break,
+            }
+        }
+        n
+    }
+}
+
+/// How a struct field holds its value in Rust (the plan's [`Repr`], with the
+/// upsert state rule of patch fields).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Form {
+    Value,
+    Opt,
+    Nullable,
+    Patch(crate::plan::StateRepr),
+}
+
+pub(super) fn form(def: &Def, f: &crate::model::Field) -> Form {
+    use crate::plan::StateRepr;
+    if let Some(u) = &def.upsert {
+        match StateRepr::of(f, u) {
+            StateRepr::Key | StateRepr::Required => {}
+            s => return Form::Patch(s),
+        }
+    }
+    match Repr::of(f) {
+        Repr::Value => Form::Value,
+        Repr::RequiredNullable | Repr::Optional | Repr::OptionalAny => Form::Opt,
+        Repr::Nullable => Form::Nullable,
+        Repr::Patch => unreachable!("Repr::of never plans a patch"),
+    }
+}
+
+/// A value conversion between two value types.
+#[derive(Clone)]
+enum Conv {
+    /// The same Rust type.
+    Id,
+    /// An expression of type `Result<T, Fail>`.
+    Fallible(std::rc::Rc<dyn Fn(&TokenStream) -> TokenStream>),
+    /// An expression of type `Result<T, String>`: a range check whose failure
+    /// drops an optional value and makes a required one unconvertible.
+    Checked(std::rc::Rc<dyn Fn(&TokenStream) -> TokenStream>),
+}
+
+/// Why a pair cannot be generated.
+type Why = String;
+
+pub(super) struct Gen<'a, 'm> {
+    pub(super) dir: Dir,
+    pub(super) src: &'a View<'m>,
+    pub(super) dst: &'a View<'m>,
+    /// Source name -> target name, for every pair of this build.
+    pub(super) names: &'a BTreeMap<String, String>,
+    /// Field renames of this direction: definition (source name) -> source wire name -> target wire name.
+    pub(super) fields: &'a BTreeMap<String, BTreeMap<String, String>>,
+}
+
+pub(super) fn rust_ident(name: &str) -> Ident {
+    crate::emit::ident(name)
+}
+
+impl Gen<'_, '_> {
+    fn ty_path(&self, def: &Def, dst: bool) -> TokenStream {
+        let m = if dst { self.dir.dst() } else { self.dir.src() };
+        let i = rust_ident(&def.rust_name);
+        quote!(#m::#i)
+    }
+
+    fn string_newtype(&self, view: &View, name: &str) -> Option<bool> {
+        match view.get(&view.resolve(name)).map(|d| &d.kind) {
+            Some(Kind::Newtype(t @ Type::String { .. })) => Some(t.string_rule().is_none()),
+            _ => None,
+        }
+    }
+
+    /// The conversion of a value of type `a` (source) to `b` (target).
+    fn conv(&self, a: &Type, b: &Type) -> std::result::Result<Conv, Why> {
+        let (tr, f) = (self.dir.tr(), self.dir.f());
+        let trait_call = move || -> Conv { Conv::Fallible(std::rc::Rc::new(move |x| quote!(#tr::#f(#x, cx)))) };
+        match (a, b) {
+            (Type::Ref(x), Type::Ref(y)) => {
+                let (x, y) = (self.src.resolve(x), self.dst.resolve(y));
+                if self.names.get(&x) == Some(&y) {
+                    Ok(trait_call())
+                } else {
+                    Err(format!("`{x}` does not convert to `{y}`"))
+                }
+            }
+            (Type::String { .. }, Type::Ref(y)) => match self.string_newtype(self.dst, y) {
+                Some(true) => {
+                    let d = self.dst.get(&self.dst.resolve(y)).expect("resolved");
+                    let p = self.ty_path(d, true);
+                    Ok(Conv::Fallible(std::rc::Rc::new(
+                        move |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#p(crate::convert::id(#x)))),
+                    )))
+                }
+                _ => Err(format!("a string does not convert to `{y}`")),
+            },
+            (Type::Ref(x), Type::String { .. }) => match self.string_newtype(self.src, x) {
+                Some(_) if b.string_rule().is_none() => Ok(Conv::Fallible(std::rc::Rc::new(
+                    |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(::std::string::String::from(&*#x.0))),
+                ))),
+                _ => Err(format!("`{x}` does not convert to a string")),
+            },
+            (Type::String { .. }, Type::Base64) => Ok(Conv::Fallible(std::rc::Rc::new(
+                |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(crate::runtime::Base64String::from(#x))),
+            ))),
+            (Type::Base64, Type::String { .. }) if b.string_rule().is_none() => Ok(Conv::Fallible(std::rc::Rc::new(
+                |x| quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#x.as_str().to_owned())),
+            ))),
+            (
+                Type::String { min_length: m1, max_length: x1, pattern: p1, .. },
+                Type::String { min_length: m2, max_length: x2, pattern: p2, .. },
+            ) => {
+                let shorter = x2.is_some_and(|x2| x1.is_none_or(|x1| x2 < x1));
+                if (m2.unwrap_or(0) > m1.unwrap_or(0)) || shorter || (p2.is_some() && p2 != p1) {
+                    Err("the target string has a rule the source lacks".into())
+                } else {
+                    Ok(Conv::Id)
+                }
+            }
+            (Type::Integer { format: f1, min: lo1, max: hi1 }, Type::Integer { format: f2, min: lo2, max: hi2 }) => {
+                let (r1, r2) = (f1.range(), f2.range());
+                let lo_src = lo1.unwrap_or(r1.0).max(r1.0);
+                let hi_src = hi1.unwrap_or(r1.1).min(r1.1);
+                let lo_dst = lo2.unwrap_or(r2.0).max(r2.0);
+                let hi_dst = hi2.unwrap_or(r2.1).min(r2.1);
+                if f1 == f2 && lo_dst <= lo_src && hi_dst >= hi_src {
+                    return Ok(Conv::Id);
+                }
+                let t = crate::emit::int_type(*f2);
+                let lo = Literal::i128_unsuffixed(lo_dst);
+                let hi = Literal::i128_unsuffixed(hi_dst);
+                Ok(Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::int::<_, #t>(#x, #lo, #hi)))))
+            }
+            (Type::Number { min: lo1, max: hi1, .. }, Type::Number { min: lo2, max: hi2, .. }) => {
+                let tighter = |s: Option<f64>, d: Option<f64>, lower: bool| match (s, d) {
+                    (_, None) => false,
+                    (None, Some(_)) => true,
+                    (Some(s), Some(d)) => {
+                        if lower {
+                            d > s
+                        } else {
+                            d < s
+                        }
+                    }
+                };
+                if !tighter(*lo1, *lo2, true) && !tighter(*hi1, *hi2, false) {
+                    return Ok(Conv::Id);
+                }
+                let opt = |v: Option<f64>| match v {
+                    Some(v) => quote!(::core::option::Option::Some(#v)),
+                    None => quote!(::core::option::Option::None),
+                };
+                let (lo, hi) = (opt(*lo2), opt(*hi2));
+                Ok(Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::number(#x, #lo, #hi)))))
+            }
+            (
+                Type::Array { items: i1, min_items: m1, nullable_items: false, .. },
+                Type::Array { items: i2, min_items: m2, nullable_items: false, .. },
+            ) => {
+                let item = self.conv(i1, i2)?;
+                let need = m2.unwrap_or(0) > m1.unwrap_or(0);
+                let n = Literal::usize_unsuffixed(m2.unwrap_or(0) as usize);
+                let check = move |v: TokenStream| {
+                    if need {
+                        quote!({ let items = #v; crate::convert::min_items(cx, items, #n) })
+                    } else {
+                        quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#v))
+                    }
+                };
+                match item {
+                    Conv::Id if !need => Ok(Conv::Id),
+                    Conv::Id => Ok(Conv::Fallible(std::rc::Rc::new(move |x| check(x.clone())))),
+                    Conv::Fallible(g) => Ok(Conv::Fallible(std::rc::Rc::new(move |x| {
+                        let one = g(&quote!(v));
+                        let body = quote! {{
+                            let mut out = ::std::vec::Vec::with_capacity(#x.len());
+                            for (i, v) in #x.into_iter().enumerate() {
+                                cx.enter_index(i);
+                                // An item with no target form is dropped on its own.
+                                let r = cx.or_drop(|cx| #one);
+                                cx.leave();
+                                out.extend(r?);
+                            }
+                            out
+                        }};
+                        check(body)
+                    }))),
+                    Conv::Checked(g) => Ok(Conv::Fallible(std::rc::Rc::new(move |x| {
+                        let one = g(&quote!(v));
+                        let body = quote! {{
+                            let mut out = ::std::vec::Vec::with_capacity(#x.len());
+                            for (i, v) in #x.into_iter().enumerate() {
+                                cx.enter_index(i);
+                                let r = cx.or_drop(|cx| match #one { ::core::result::Result::Ok(v) => ::core::result::Result::Ok(v), ::core::result::Result::Err(d) => ::core::result::Result::Err(cx.unconvertible(d)) });
+                                cx.leave();
+                                out.extend(r?);
+                            }
+                            out
+                        }};
+                        check(body)
+                    }))),
+                }
+            }
+            (Type::Map { values: v1, nullable_values: false }, Type::Map { values: v2, nullable_values: false }) => {
+                match self.conv(v1, v2)? {
+                    Conv::Id => Ok(Conv::Id),
+                    Conv::Fallible(_) if matches!(**v1, Type::Ref(_)) => Ok(trait_call()),
+                    _ => Err("map values that need a conversion".into()),
+                }
+            }
+            (x, y) if x == y && !matches!(x, Type::Ref(_)) => Ok(Conv::Id),
+            (x, y) => Err(format!("{} does not convert to {}", x.describe(), y.describe())),
+        }
+    }
+
+    /// An expression of the target type from a present source value.
+    fn one_req(c: &Conv, v: &TokenStream) -> TokenStream {
+        match c {
+            Conv::Id => v.clone(),
+            Conv::Fallible(g) => {
+                let e = g(v);
+                quote!((#e)?)
+            }
+            Conv::Checked(g) => {
+                let e = g(v);
+                quote!(match #e {
+                    ::core::result::Result::Ok(v) => v,
+                    ::core::result::Result::Err(d) => return ::core::result::Result::Err(cx.unconvertible(d)),
+                })
+            }
+        }
+    }
+
+    /// An `Option` of the target type from a present source value of an
+    /// optional field (a failed range check drops it).
+    fn one_opt(c: &Conv, v: &TokenStream) -> TokenStream {
+        match c {
+            Conv::Checked(g) => {
+                let e = g(v);
+                quote!(match #e {
+                    ::core::result::Result::Ok(v) => ::core::option::Option::Some(v),
+                    ::core::result::Result::Err(d) => { cx.dropped(d)?; ::core::option::Option::None }
+                })
+            }
+            _ => {
+                let e = Self::one_req(c, v);
+                quote!(::core::option::Option::Some(#e))
+            }
+        }
+    }
+
+    /// The target field's value from the source field's.
+    fn field(
+        &self,
+        src_def: &Def,
+        a: &crate::model::Field,
+        dst_def: &Def,
+        b: &crate::model::Field,
+    ) -> std::result::Result<TokenStream, Why> {
+        let c = self.conv(&a.ty, &b.ty).map_err(|w| format!("property `{}`: {w}", a.name))?;
+        let x = {
+            let i = rust_ident(&a.rust_name);
+            quote!(self.#i)
+        };
+        let (fa, fb) = (form(src_def, a), form(dst_def, b));
+        if matches!(c, Conv::Id) && fa == fb && !matches!(fa, Form::Patch(_)) {
+            return Ok(x);
+        }
+        let collection = matches!(b.ty, Type::Array { .. } | Type::Map { .. });
+        let some = |v: TokenStream| Self::one_opt(&c, &v);
+        let req = |v: TokenStream| Self::one_req(&c, &v);
+        let n = quote!(crate::runtime::Nullable);
+        let p = quote!(crate::Patch);
+        let none = quote!(::core::option::Option::None);
+        // A patch may hold its value boxed (`#[acp(boxed)]` on the state field).
+        let boxed = |f: &Form, field: &crate::model::Field, view: &View| matches!(f, Form::Patch(s) if s.boxed_in_patch(&field.ty, |r| view.get(r).is_some_and(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_)))));
+        let pset =
+            if boxed(&fb, b, self.dst) { quote!(#p::Set(::std::boxed::Box::new(v))) } else { quote!(#p::Set(v)) };
+        let unbox = if boxed(&fa, a, self.src) { quote!(let v = *v;) } else { quote!() };
+        let body = match (&fa, &fb) {
+            (Form::Value, Form::Value) => req(x.clone()),
+            (Form::Value, Form::Opt) => some(x.clone()),
+            (Form::Value, Form::Nullable) => {
+                let s = some(x.clone());
+                quote!(match #s { ::core::option::Option::Some(v) => #n::Value(v), ::core::option::Option::None => #n::Absent })
+            }
+            (Form::Value, Form::Patch(_)) => {
+                let s = some(x.clone());
+                quote!(match #s { ::core::option::Option::Some(v) => #pset, ::core::option::Option::None => #p::Keep })
+            }
+            (Form::Opt, Form::Value) if collection => {
+                let r = req(quote!(v));
+                quote!(match #x { ::core::option::Option::Some(v) => #r, ::core::option::Option::None => ::core::default::Default::default() })
+            }
+            (Form::Nullable, Form::Value) if collection => {
+                let r = req(quote!(v));
+                quote!(match #x { #n::Value(v) => #r, _ => ::core::default::Default::default() })
+            }
+            (Form::Opt, Form::Opt) => {
+                let s = some(quote!(v));
+                quote!(match #x { ::core::option::Option::Some(v) => #s, ::core::option::Option::None => #none })
+            }
+            (Form::Opt, Form::Nullable) => {
+                let s = some(quote!(v));
+                quote!(match #x { ::core::option::Option::Some(v) => match #s { ::core::option::Option::Some(v) => #n::Value(v), ::core::option::Option::None => #n::Absent }, ::core::option::Option::None => #n::Absent })
+            }
+            (Form::Opt, Form::Patch(_)) => {
+                let s = some(quote!(v));
+                quote!(match #x { ::core::option::Option::Some(v) => match #s { ::core::option::Option::Some(v) => #pset, ::core::option::Option::None => #p::Keep }, ::core::option::Option::None => #p::Keep })
+            }
+            (Form::Nullable, Form::Opt) => {
+                let s = some(quote!(v));
+                quote!(match #x { #n::Value(v) => #s, _ => #none })
+            }
+            (Form::Nullable, Form::Nullable) => {
+                let s = some(quote!(v));
+                quote!(match #x { #n::Value(v) => match #s { ::core::option::Option::Some(v) => #n::Value(v), ::core::option::Option::None => #n::Absent }, #n::Null => #n::Null, #n::Absent => #n::Absent })
+            }
+            (Form::Nullable, Form::Patch(_)) => {
+                let s = some(quote!(v));
+                quote!(match #x { #n::Value(v) => match #s { ::core::option::Option::Some(v) => #pset, ::core::option::Option::None => #p::Keep }, #n::Null => #p::Clear, #n::Absent => #p::Keep })
+            }
+            (Form::Patch(state), Form::Opt | Form::Nullable) => {
+                use crate::plan::StateRepr;
+                let wrap = |v: TokenStream| -> TokenStream {
+                    if fb == Form::Nullable {
+                        quote!(match #v { ::core::option::Option::Some(v) => #n::Value(v), ::core::option::Option::None => #n::Absent })
+                    } else {
+                        v
+                    }
+                };
+                let keep = if fb == Form::Nullable { quote!(#n::Absent) } else { none.clone() };
+                // A clear: `[]` for a list, the reset value for a field that
+                // resets, otherwise a loss (v1 cannot express a clear; its
+                // `null` reads as "not given").
+                let clear = match state {
+                    StateRepr::List => wrap(quote!(::core::option::Option::Some(::std::vec::Vec::new()))),
+                    StateRepr::Reset(value) => {
+                        let st = self.src_value_type(&a.ty)?;
+                        let json = Literal::string(&value.to_string());
+                        wrap(some(quote!(crate::convert::reset::<#st>(#json))))
+                    }
+                    _ => {
+                        let detail = Literal::string(&format!(
+                            "`{}: null` clears the value; {} cannot express a clear",
+                            a.name,
+                            self.dir.target()
+                        ));
+                        quote!({ cx.loss(crate::convert::LossKind::Dropped, #detail)?; #keep })
+                    }
+                };
+                let set = wrap(some(quote!(v)));
+                quote!(match #x { #p::Set(v) => { #unbox #set } #p::Clear => #clear, _ => #keep })
+            }
+            (fa, fb) => return Err(format!("property `{}`: {fa:?} -> {fb:?}", a.name)),
+        };
+        if matches!(c, Conv::Id) && body.to_string() == x.to_string() {
+            return Ok(body);
+        }
+        let wire = Literal::string(&a.name);
+        Ok(quote!({ cx.enter(#wire); let v = #body; cx.leave(); v }))
+    }
+
+    /// The Rust type of a source value type (for reset values).
+    fn src_value_type(&self, t: &Type) -> std::result::Result<TokenStream, Why> {
+        match t {
+            Type::Ref(r) => {
+                let d = self.src.get(&self.src.resolve(r)).ok_or_else(|| format!("unknown `{r}`"))?;
+                Ok(self.ty_path(d, false))
+            }
+            _ => Err("a reset value of a non-definition type".into()),
+        }
+    }
+
+    /// The whole `impl` of one pair in this direction.
+    pub(super) fn pair(&self, a: &Def, b: &Def) -> std::result::Result<Option<TokenStream>, Why> {
+        let (sp, dp) = (self.ty_path(a, false), self.ty_path(b, true));
+        let (tr, f, assoc) = (self.dir.tr(), self.dir.f(), self.dir.assoc());
+        let body = match (&a.kind, &b.kind) {
+            (Kind::Alias(_), Kind::Alias(_)) if a.method.is_none() && b.method.is_none() => return Ok(None),
+            (Kind::Alias(x), Kind::Alias(y)) => {
+                let c = self.conv(&Type::Ref(x.clone()), &Type::Ref(y.clone()))?;
+                let v = Self::one_req(&c, &quote!(self.0));
+                quote!(::core::result::Result::Ok(#dp(#v)))
+            }
+            (Kind::Any, Kind::Any) => quote!(::core::result::Result::Ok(#dp(self.0))),
+            (Kind::Newtype(x), Kind::Newtype(y)) => {
+                let c = self.conv(x, y)?;
+                let v = Self::one_req(&c, &quote!(self.0));
+                quote!(::core::result::Result::Ok(#dp(#v)))
+            }
+            (Kind::Struct(x), Kind::Struct(y)) => self.structure(a, x, b, y)?,
+            (Kind::Enum(x), Kind::Enum(y)) => self.enumeration(a, x, y)?,
+            (Kind::Union(x), Kind::Union(y)) => self.union(a, x, b, y)?,
+            _ => return Err("the kind of definition differs".into()),
+        };
+        Ok(Some(quote! {
+            impl #tr for #sp {
+                type #assoc = #dp;
+                #[allow(unused_variables, clippy::needless_question_mark, clippy::needless_match, clippy::manual_map, clippy::manual_unwrap_or_default)]
+                fn #f(self, cx: &mut crate::convert::Cx) -> ::core::result::Result<#dp, crate::convert::Fail> {
+                    #body
+                }
+            }
+        }))
+    }
+
+    fn structure(
+        &self,
+        a: &Def,
+        x: &crate::model::Struct,
+        b: &Def,
+        y: &crate::model::Struct,
+    ) -> std::result::Result<TokenStream, Why> {
+        let dp = self.ty_path(b, true);
+        let renames = self.fields.get(&a.name);
+        let target_of = |name: &str| renames.and_then(|r| r.get(name)).cloned().unwrap_or_else(|| name.to_owned());
+        let mut drops = Vec::new();
+        for fa in &x.fields {
+            if y.fields.iter().any(|fb| fb.name == target_of(&fa.name)) {
+                continue;
+            }
+            let i = rust_ident(&fa.rust_name);
+            let present = match form(a, fa) {
+                Form::Value => quote!(true),
+                Form::Opt => quote!(self.#i.is_some()),
+                Form::Nullable => quote!(!self.#i.is_absent()),
+                Form::Patch(_) => quote!(!self.#i.is_keep()),
+            };
+            let wire = Literal::string(&fa.name);
+            let detail = Literal::string(&format!("`{}` has no {} form", fa.name, self.dir.target()));
+            drops.push(quote! {
+                if #present { cx.loss_at(#wire, crate::convert::LossKind::Dropped, #detail)?; }
+            });
+        }
+        let mut inits = Vec::new();
+        for fb in &y.fields {
+            let i = rust_ident(&fb.rust_name);
+            match x.fields.iter().find(|fa| target_of(&fa.name) == fb.name) {
+                Some(fa) => {
+                    let v = self.field(a, fa, b, fb)?;
+                    inits.push(quote!(#i: #v));
+                }
+                None => match form(b, fb) {
+                    Form::Opt => inits.push(quote!(#i: ::core::option::Option::None)),
+                    Form::Nullable => inits.push(quote!(#i: crate::runtime::Nullable::Absent)),
+                    Form::Patch(_) => inits.push(quote!(#i: ::core::default::Default::default())),
+                    Form::Value => {
+                        return Err(format!(
+                            "{} requires `{}`, which the source does not have",
+                            self.dir.target(),
+                            fb.name
+                        ))
+                    }
+                },
+            }
+        }
+        match (&x.flatten, &y.flatten) {
+            (None, None) => {}
+            (Some(fa), Some(fb)) => {
+                let c = self.conv(&Type::Ref(fa.union.clone()), &Type::Ref(fb.union.clone()))?;
+                let (ia, ib) = (rust_ident(&fa.rust_name), rust_ident(&fb.rust_name));
+                let v = Self::one_req(&c, &quote!(self.#ia));
+                inits.push(quote!(#ib: #v));
+            }
+            _ => return Err("one side flattens a union into the object".into()),
+        }
+        // Unknown properties: `Extra` beside plain fields (and in upsert
+        // patches), a `JsonObject` beside a flattened union, none when the
+        // schema says `additionalProperties: false`.
+        let rest = |d: &Def, s: &crate::model::Struct| -> u8 {
+            if d.upsert.is_some() || s.keeps_rest() {
+                1
+            } else if s.keeps_unknown() {
+                2
+            } else {
+                0
+            }
+        };
+        match (rest(a, x), rest(b, y)) {
+            (0, 0) => {}
+            (r1, r2) if r1 == r2 => {
+                inits.push(quote!(additional_properties: cx.extras::<#dp, _>(self.additional_properties)?))
+            }
+            (_, 0) => drops.push(quote! {
+                for (k, _) in self.additional_properties.iter() {
+                    cx.enter_owned(k.clone());
+                    cx.dropped("a property the target's schema does not allow")?;
+                    cx.leave();
+                }
+            }),
+            (0, _) => inits.push(quote!(additional_properties: ::core::default::Default::default())),
+            _ => return Err("unknown properties are kept differently".into()),
+        }
+        Ok(quote! {
+            #(#drops)*
+            ::core::result::Result::Ok(#dp { #(#inits,)* })
+        })
+    }
+
+    fn enumeration(
+        &self,
+        a: &Def,
+        x: &crate::model::Enum,
+        y: &crate::model::Enum,
+    ) -> std::result::Result<TokenStream, Why> {
+        let (sp, dp) = (self.ty_path(a, false), self.dst_path_of(a));
+        let mut arms = Vec::new();
+        for v in &x.variants {
+            let vn = rust_ident(&v.rust_name);
+            match y.variants.iter().find(|w| w.value == v.value) {
+                Some(w) => {
+                    let wn = rust_ident(&w.rust_name);
+                    arms.push(quote!(#sp::#vn => #dp::#wn));
+                }
+                None => {
+                    let detail = Literal::string(&format!("the value {} has no {} form", v.value, self.dir.target()));
+                    arms.push(quote!(#sp::#vn => return ::core::result::Result::Err(cx.unconvertible(#detail))));
+                }
+            }
+        }
+        if let Some(fb) = &x.fallback {
+            let fnm = rust_ident(&fb.rust_name);
+            let json = match x.repr {
+                crate::model::EnumRepr::String => quote!(::serde_json::Value::from(u.as_str())),
+                crate::model::EnumRepr::Integer(_) => quote!(::serde_json::Value::from(u.get())),
+            };
+            let _ = y;
+            arms.push(quote!(#sp::#fnm(u) => crate::convert::redecode::<#dp>(cx, #json, "the unknown value")?));
+        }
+        Ok(quote!(::core::result::Result::Ok(match self { #(#arms,)* })))
+    }
+
+    fn dst_path_of(&self, a: &Def) -> TokenStream {
+        let name = self.names.get(&a.name).cloned().unwrap_or_else(|| a.name.clone());
+        let d = self.dst.get(&name).expect("paired");
+        self.ty_path(d, true)
+    }
+
+    fn union(
+        &self,
+        a: &Def,
+        x: &crate::model::Union,
+        b: &Def,
+        y: &crate::model::Union,
+    ) -> std::result::Result<TokenStream, Why> {
+        let (sp, dp) = (self.ty_path(a, false), self.ty_path(b, true));
+        if x.tag.as_ref().map(|t| &t.property) != y.tag.as_ref().map(|t| &t.property) {
+            return Err("the discriminator differs".into());
+        }
+        let key = |v: &crate::model::Variant| match &v.tag {
+            Some(t) => format!("tag {t}"),
+            None => format!("arm {}", v.rust_name),
+        };
+        // An arm only the source has is unconvertible, unless the target also
+        // has arms the source lacks: then the arms may have been renamed or
+        // retagged, which only a reviewed rule can say.
+        let gone: Vec<String> =
+            x.variants.iter().filter(|v| !y.variants.iter().any(|w| key(w) == key(v))).map(key).collect();
+        let new: Vec<String> =
+            y.variants.iter().filter(|w| !x.variants.iter().any(|v| key(v) == key(w))).map(key).collect();
+        if !gone.is_empty() && !new.is_empty() {
+            return Err(format!("arms {} have no counterpart and arms {} are new", gone.join(", "), new.join(", ")));
+        }
+        let mut arms = Vec::new();
+        for v in &x.variants {
+            let vn = rust_ident(&v.rust_name);
+            let pat_any = match &v.payload {
+                Payload::Unit => quote!(#sp::#vn),
+                Payload::Type(_) => quote!(#sp::#vn(..)),
+                Payload::NoTag => quote!(#sp::#vn { .. }),
+            };
+            let Some(w) = y.variants.iter().find(|w| key(w) == key(v)) else {
+                let what = match &v.tag {
+                    Some(t) => format!("the `{t}` variant has no {} form", self.dir.target()),
+                    None => format!("the `{}` arm has no {} form", v.rust_name, self.dir.target()),
+                };
+                let detail = Literal::string(&what);
+                arms.push(quote!(#pat_any => return ::core::result::Result::Err(cx.unconvertible(#detail))));
+                continue;
+            };
+            let wn = rust_ident(&w.rust_name);
+            arms.push(match (&v.payload, &w.payload) {
+                (Payload::Unit, Payload::Unit) => quote!(#sp::#vn => #dp::#wn),
+                (Payload::NoTag, Payload::NoTag) => {
+                    quote!(#sp::#vn { explicit_null } => #dp::#wn { explicit_null })
+                }
+                (Payload::Type(t1), Payload::Type(t2)) => {
+                    let c = self.conv(t1, t2).map_err(|e| format!("{}: {e}", key(v)))?;
+                    let e = Self::one_req(&c, &quote!(v));
+                    quote!(#sp::#vn(v) => #dp::#wn(#e))
+                }
+                _ => return Err(format!("{}: the arm's payload changes kind", key(v))),
+            });
+        }
+        if let Some(c) = &x.catch_all {
+            let cn = rust_ident(&c.rust_name);
+            arms.push(quote!(#sp::#cn(u) => crate::convert::redecode::<#dp>(cx, ::serde_json::Value::Object(u.into_object()), "the unknown variant")?));
+        }
+        Ok(quote!(::core::result::Result::Ok(match self { #(#arms,)* })))
+    }
+}
+
+impl Gen<'_, '_> {
+    /// The impl of a pair the generator cannot state, in the unstable build:
+    /// converting a value is reported as `unconvertible`.
+    pub(super) fn unconvertible(&self, a: &Def, b: &Def) -> Option<TokenStream> {
+        if matches!((&a.kind, &b.kind), (Kind::Alias(_), Kind::Alias(_))) && a.method.is_none() && b.method.is_none() {
+            return None;
+        }
+        let (sp, dp) = (self.ty_path(a, false), self.ty_path(b, true));
+        let (tr, f, assoc) = (self.dir.tr(), self.dir.f(), self.dir.assoc());
+        let detail = Literal::string(&format!(
+            "no conversion rule for `{}` to {} (its unstable shapes differ)",
+            a.name,
+            self.dir.target()
+        ));
+        Some(quote! {
+            impl #tr for #sp {
+                type #assoc = #dp;
+                fn #f(self, cx: &mut crate::convert::Cx) -> ::core::result::Result<#dp, crate::convert::Fail> {
+                    ::core::result::Result::Err(cx.unconvertible(#detail))
+                }
+            }
+        })
+    }
+}
