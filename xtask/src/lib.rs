@@ -28,5 +28,6 @@ pub mod model;
 pub mod plan;
 pub mod pull;
 pub mod rpc;
+pub mod update;
 pub mod upserts;
 pub mod write;

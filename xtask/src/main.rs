@@ -1,6 +1,6 @@
 //! `cargo xtask`: the maintainer command line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -183,7 +183,7 @@ enum SchemaCommand {
 
 /// The upsert configuration of a `--schema` preview: the given file, or the
 /// project's reviewed one; entries that do not fit are warnings.
-fn preview_upserts(root: &std::path::Path, file: Option<PathBuf>) -> xtask::load::UpsertFile {
+fn preview_upserts(root: &Path, file: Option<PathBuf>) -> xtask::load::UpsertFile {
     xtask::load::UpsertFile { path: file.unwrap_or_else(|| root.join("schema/upserts.json")), strict: false }
 }
 
@@ -198,161 +198,18 @@ fn main() -> ExitCode {
     let root = repo_root();
     match cli.command {
         Command::Codegen { check, schema: Some(file), out: Some(out), upserts, lenient } if file.is_file() => {
-            if upserts.is_some() {
-                eprintln!(
-                    "error: `--upserts` configures an ACP schema directory (by protocol version), not one schema file"
-                );
-                return ExitCode::from(2);
-            }
-            let mode = if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict };
-            let base = std::env::current_dir().unwrap_or_default();
-            let (module, text) = match codegen::single_file(&base, &file, mode) {
-                Ok(r) => r,
-                Err(e) => return fail(&e),
-            };
-            for w in &module.warnings {
-                eprintln!("warning: {w}");
-            }
-            let path = out.join(format!("{}.rs", codegen::module_stem(&file)));
-            println!("{}: {} defs read", file.display(), module.defs.len());
-            if check {
-                if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
-                    println!("generated code is up to date");
-                    return ExitCode::SUCCESS;
-                }
-                eprintln!("stale: {}", path.display());
-                eprintln!("error: generated code is out of date: run the same command without `--check`");
-                return ExitCode::from(1);
-            }
-            if let Err(e) = xtask::write::write_all(&[(path.clone(), text.into_bytes())], &[]) {
-                return fail(&e);
-            }
-            println!("wrote {}", path.display());
-            ExitCode::SUCCESS
+            codegen_file(check, &file, &out, upserts.is_some(), lenient)
         }
         Command::Codegen { check, schema, out, upserts, lenient } => {
-            let layout = match (schema, out) {
-                (Some(schema_dir), Some(out_dir)) => Layout {
-                    root: std::env::current_dir().unwrap_or_default(),
-                    schema_dir,
-                    locked: false,
-                    upserts: preview_upserts(&root, upserts),
-                    out_dir,
-                    fixtures: None,
-                    convert: None,
-                    mode: if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict },
-                    registry: None,
-                },
-                _ => Layout::repo(&root),
-            };
-            let output = match codegen::generate(&layout) {
-                Ok(o) => o,
-                Err(e) => return fail(&e),
-            };
-            for s in &output.stats {
-                println!("{s}");
-            }
-            if let Some(c) = &output.convert {
-                println!("{c}");
-            }
-            for w in &output.warnings {
-                eprintln!("warning: {w}");
-            }
-            if check {
-                let stale = codegen::stale_files(&output);
-                if stale.is_empty() {
-                    println!("generated code is up to date");
-                    return ExitCode::SUCCESS;
-                }
-                for p in &stale {
-                    eprintln!("stale: {}", p.strip_prefix(&root).unwrap_or(p).display());
-                }
-                eprintln!("error: generated code is out of date: run `cargo xtask codegen`");
-                return ExitCode::from(1);
-            }
-            if let Err(e) = codegen::write_all(&output) {
-                return fail(&e);
-            }
-            println!("wrote {} files", output.files.len());
-            ExitCode::SUCCESS
+            codegen(&root, check, schema, out, upserts, lenient)
         }
         Command::Ir { schema, version, unstable, plan, upserts, defs } => {
-            let preview = schema.is_some();
-            let (dir, lock) = match schema {
-                Some(dir) => (dir, None),
-                None => {
-                    let dir = root.join("schema");
-                    match xtask::lock::Lock::read(&dir) {
-                        Ok(lock) => (dir, Some(lock)),
-                        Err(e) => return fail(&e),
-                    }
-                }
-            };
-            let upserts = if preview { preview_upserts(&root, upserts) } else { xtask::load::UpsertFile::beside(&dir) };
-            // The file of that version the directory has (either layout).
-            let held = xtask::load::versions(&dir).into_iter().find(|v| v.version == version);
-            let rel = match held.and_then(|v| if unstable { v.unstable } else { v.stable }) {
-                Some(rel) => rel.to_owned(),
-                None => format!("{version}/{}", if unstable { "schema.unstable.json" } else { "schema.json" }),
-            };
-            let base = if dir.starts_with(&root) { root.clone() } else { std::env::current_dir().unwrap_or_default() };
-            let rendered = if plan {
-                xtask::ir::render_plan(&base, &dir, &version, lock.as_ref(), &upserts, &defs)
-            } else {
-                xtask::ir::render(&base, &dir, &rel, lock.as_ref(), &upserts, &defs)
-            };
-            match rendered {
-                Ok(text) => {
-                    println!("{text}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => fail(&e),
-            }
+            ir(&root, schema, &version, unstable, plan, upserts, &defs)
         }
         Command::CheckMessages { args } => forward(&root, "check-messages", &args),
         Command::Replay { args } => forward(&root, "replay", &args),
         Command::Convert { args } => forward(&root, "convert", &args),
-        Command::Diff { old, new, format, fail_on, accept } => {
-            let sides =
-                xtask::diff::resolve_side(&root, &old).and_then(|o| Ok((o, xtask::diff::resolve_side(&root, &new)?)));
-            let (old, new) = match sides {
-                Ok(s) => s,
-                Err(e) => return fail(&e),
-            };
-            let reports = match xtask::diff::diff_sides(&root, &old, &new) {
-                Ok(r) => r,
-                Err(e) => return fail(&e),
-            };
-            let accepted = match accept.as_deref().map(xtask::diff::read_accepted).transpose() {
-                Ok(a) => a.unwrap_or_default(),
-                Err(e) => return fail(&e),
-            };
-            if format == "json" {
-                match serde_json::to_string_pretty(&reports) {
-                    Ok(t) => println!("{t}"),
-                    Err(e) => return fail(&e),
-                }
-            } else if format == "github" {
-                print!("{}", xtask::diff::github(&root, &reports));
-            } else {
-                print!("{}", xtask::diff::markdown(&reports));
-            }
-            let failing = |c: &xtask::diff::Change| {
-                fail_on.iter().any(|f| match f.as_str() {
-                    "breaking" => c.level >= xtask::diff::Level::Breaking,
-                    "dangerous" => c.level >= xtask::diff::Level::Dangerous,
-                    "rust-breaking" => c.rust.level == xtask::diff::RustLevel::Breaking,
-                    _ => false,
-                })
-            };
-            let fails =
-                reports.iter().flat_map(|r| &r.changes).filter(|c| !accepted.contains(&c.fingerprint)).any(failing);
-            if fails {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
+        Command::Diff { old, new, format, fail_on, accept } => diff(&root, &old, &new, &format, &fail_on, accept),
         Command::Fuzz { target, seconds, jobs, list, seeds, if_nightly } => {
             fuzz(&root, target, FuzzRun { seconds, jobs, list, seeds, if_nightly })
         }
@@ -375,46 +232,14 @@ fn main() -> ExitCode {
             Err(e) => fail(&format!("{e:#}")),
         },
         Command::Schema { command: SchemaCommand::Update { version, from } } => {
-            let schema = root.join("schema");
-            // The schema vendored now, kept aside for the diff.
-            let before = std::env::temp_dir().join(format!("acp-schema-before-{}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&before);
-            for rel in xtask::lock::ALL_FILES {
-                let src = schema.join(rel);
-                if src.is_file() {
-                    let dst = before.join(rel);
-                    if let Err(e) =
-                        std::fs::create_dir_all(dst.parent().unwrap_or(&before)).and_then(|_| std::fs::copy(&src, &dst))
-                    {
-                        return fail(&format!("{}: {e}", src.display()));
+            let source = from.map_or(Source::Npm, Source::Local);
+            match xtask::update::update(&root, &version, &source) {
+                Ok(u) => {
+                    println!("vendored {}", u.vendored);
+                    for line in &u.stats {
+                        println!("{line}");
                     }
-                }
-            }
-            let previous = xtask::lock::Lock::read(&schema).map(|l| l.version).unwrap_or_else(|_| "unknown".into());
-            let result = (|| -> Result<String, String> {
-                let source = from.map_or(Source::Npm, Source::Local);
-                let lock = pull::pull(&schema, &version, &source).map_err(|e| format!("{e:#}"))?;
-                println!("vendored {}@{} ({} files)", lock.package, lock.version, lock.files.len());
-                let output = codegen::generate(&Layout::repo(&root)).map_err(|e| e.to_string())?;
-                codegen::write_all(&output).map_err(|e| e.to_string())?;
-                for s in &output.stats {
-                    println!("{s}");
-                }
-                if let Some(c) = &output.convert {
-                    println!("{c}");
-                }
-                let mut reports = xtask::diff::diff_sides(&root, &before, &schema).map_err(|e| e.to_string())?;
-                // Name the old side by the version it was, not the scratch copy.
-                let prefix = before.display().to_string();
-                for r in &mut reports {
-                    r.old = r.old.replace(&prefix, &format!("schema@{previous}"));
-                }
-                Ok(xtask::diff::markdown(&reports))
-            })();
-            let _ = std::fs::remove_dir_all(&before);
-            match result {
-                Ok(md) => {
-                    println!("\n{md}");
+                    println!("\n{}", u.diff);
                     println!(
                         "next: `cargo test --workspace`, then `cargo insta review` and `git diff schema/ generated/`"
                     );
@@ -437,8 +262,179 @@ fn main() -> ExitCode {
     }
 }
 
-/// `cargo xtask fuzz`: builds the targets once, then runs each in turn and
-/// prints its executions and coverage.
+/// `cargo xtask codegen --schema FILE --out DIR`: one module from one schema file.
+fn codegen_file(check: bool, file: &Path, out: &Path, upserts: bool, lenient: bool) -> ExitCode {
+    if upserts {
+        eprintln!("error: `--upserts` configures an ACP schema directory (by protocol version), not one schema file");
+        return ExitCode::from(2);
+    }
+    let mode = if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict };
+    let base = std::env::current_dir().unwrap_or_default();
+    let (module, text) = match codegen::single_file(&base, file, mode) {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
+    for w in &module.warnings {
+        eprintln!("warning: {w}");
+    }
+    let path = out.join(format!("{}.rs", codegen::module_stem(file)));
+    println!("{}: {} defs read", file.display(), module.defs.len());
+    if check {
+        if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+            println!("generated code is up to date");
+            return ExitCode::SUCCESS;
+        }
+        eprintln!("stale: {}", path.display());
+        eprintln!("error: generated code is out of date: run the same command without `--check`");
+        return ExitCode::from(1);
+    }
+    if let Err(e) = xtask::write::write_all(&[(path.clone(), text.into_bytes())], &[]) {
+        return fail(&e);
+    }
+    println!("wrote {}", path.display());
+    ExitCode::SUCCESS
+}
+
+/// `cargo xtask codegen`: the vendored schema (or a directory given with
+/// `--schema` and `--out`) into the bindings, or `--check` that they are current.
+fn codegen(
+    root: &Path,
+    check: bool,
+    schema: Option<PathBuf>,
+    out: Option<PathBuf>,
+    upserts: Option<PathBuf>,
+    lenient: bool,
+) -> ExitCode {
+    let layout = match (schema, out) {
+        (Some(schema_dir), Some(out_dir)) => Layout {
+            root: std::env::current_dir().unwrap_or_default(),
+            schema_dir,
+            locked: false,
+            upserts: preview_upserts(root, upserts),
+            out_dir,
+            fixtures: None,
+            convert: None,
+            mode: if lenient { xtask::lower::Mode::Lenient } else { xtask::lower::Mode::Strict },
+            registry: None,
+        },
+        _ => Layout::repo(root),
+    };
+    let output = match codegen::generate(&layout) {
+        Ok(o) => o,
+        Err(e) => return fail(&e),
+    };
+    for s in &output.stats {
+        println!("{s}");
+    }
+    if let Some(c) = &output.convert {
+        println!("{c}");
+    }
+    for w in &output.warnings {
+        eprintln!("warning: {w}");
+    }
+    if check {
+        let stale = codegen::stale_files(&output);
+        if stale.is_empty() {
+            println!("generated code is up to date");
+            return ExitCode::SUCCESS;
+        }
+        for p in &stale {
+            eprintln!("stale: {}", p.strip_prefix(root).unwrap_or(p).display());
+        }
+        eprintln!("error: generated code is out of date: run `cargo xtask codegen`");
+        return ExitCode::from(1);
+    }
+    if let Err(e) = codegen::write_all(&output) {
+        return fail(&e);
+    }
+    println!("wrote {} files", output.files.len());
+    ExitCode::SUCCESS
+}
+
+/// `cargo xtask ir`: the schema model (or, with `--plan`, the Rust plan) of one version.
+fn ir(
+    root: &Path,
+    schema: Option<PathBuf>,
+    version: &str,
+    unstable: bool,
+    plan: bool,
+    upserts: Option<PathBuf>,
+    defs: &[String],
+) -> ExitCode {
+    let preview = schema.is_some();
+    let (dir, lock) = match schema {
+        Some(dir) => (dir, None),
+        None => {
+            let dir = root.join("schema");
+            match xtask::lock::Lock::read(&dir) {
+                Ok(lock) => (dir, Some(lock)),
+                Err(e) => return fail(&e),
+            }
+        }
+    };
+    let upserts = if preview { preview_upserts(root, upserts) } else { xtask::load::UpsertFile::beside(&dir) };
+    // The file of that version the directory has (either layout).
+    let held = xtask::load::versions(&dir).into_iter().find(|v| v.version == version);
+    let rel = match held.and_then(|v| if unstable { v.unstable } else { v.stable }) {
+        Some(rel) => rel.to_owned(),
+        None => format!("{version}/{}", if unstable { "schema.unstable.json" } else { "schema.json" }),
+    };
+    let base = if dir.starts_with(root) { root.to_path_buf() } else { std::env::current_dir().unwrap_or_default() };
+    let rendered = if plan {
+        xtask::ir::render_plan(&base, &dir, version, lock.as_ref(), &upserts, defs)
+    } else {
+        xtask::ir::render(&base, &dir, &rel, lock.as_ref(), &upserts, defs)
+    };
+    match rendered {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&e),
+    }
+}
+
+/// `cargo xtask diff OLD NEW`: the schema diff in a format, and its exit code by the gates.
+fn diff(root: &Path, old: &str, new: &str, format: &str, fail_on: &[String], accept: Option<PathBuf>) -> ExitCode {
+    let sides = xtask::diff::resolve_side(root, old).and_then(|o| Ok((o, xtask::diff::resolve_side(root, new)?)));
+    let (old, new) = match sides {
+        Ok(s) => s,
+        Err(e) => return fail(&e),
+    };
+    let reports = match xtask::diff::diff_sides(root, &old, &new) {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
+    let accepted = match accept.as_deref().map(xtask::diff::read_accepted).transpose() {
+        Ok(a) => a.unwrap_or_default(),
+        Err(e) => return fail(&e),
+    };
+    if format == "json" {
+        match serde_json::to_string_pretty(&reports) {
+            Ok(t) => println!("{t}"),
+            Err(e) => return fail(&e),
+        }
+    } else if format == "github" {
+        print!("{}", xtask::diff::github(root, &reports));
+    } else {
+        print!("{}", xtask::diff::markdown(&reports));
+    }
+    let failing = |c: &xtask::diff::Change| {
+        fail_on.iter().any(|f| match f.as_str() {
+            "breaking" => c.level >= xtask::diff::Level::Breaking,
+            "dangerous" => c.level >= xtask::diff::Level::Dangerous,
+            "rust-breaking" => c.rust.level == xtask::diff::RustLevel::Breaking,
+            _ => false,
+        })
+    };
+    let fails = reports.iter().flat_map(|r| &r.changes).filter(|c| !accepted.contains(&c.fingerprint)).any(failing);
+    if fails {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// The options of `cargo xtask fuzz`.
 struct FuzzRun {
     seconds: u64,
@@ -448,7 +444,9 @@ struct FuzzRun {
     if_nightly: bool,
 }
 
-fn fuzz(root: &std::path::Path, target: Option<String>, run: FuzzRun) -> ExitCode {
+/// `cargo xtask fuzz`: builds the targets once, then runs each in turn and
+/// prints its executions and coverage.
+fn fuzz(root: &Path, target: Option<String>, run: FuzzRun) -> ExitCode {
     use xtask::fuzz::{self, TARGETS};
     let FuzzRun { seconds, jobs, list, seeds, if_nightly } = run;
     if list {
@@ -501,7 +499,7 @@ fn fuzz(root: &std::path::Path, target: Option<String>, run: FuzzRun) -> ExitCod
 
 /// Runs an `acp-tools` command. The tools live in their own package so that
 /// the generator never depends on the code it generates.
-fn forward(root: &std::path::Path, command: &str, args: &[String]) -> ExitCode {
+fn forward(root: &Path, command: &str, args: &[String]) -> ExitCode {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = std::process::Command::new(cargo);
     cmd.args(["run", "--quiet", "--package", "acp-tools", "--manifest-path"]).arg(root.join("Cargo.toml"));
