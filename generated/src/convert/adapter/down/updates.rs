@@ -4,254 +4,54 @@
 
 use super::*;
 
+/// The parts of a `session/update` notification every v1 notification made
+/// from it carries: the session id, the `_meta` and the unknown properties.
+struct Envelope<'a> {
+    sid: &'a v2::SessionId,
+    meta: &'a Nullable<Box<crate::runtime::JsonObject>>,
+    extra: &'a crate::runtime::Extra,
+}
+
+impl Envelope<'_> {
+    /// A v1 `session/update` notification carrying `u`.
+    fn wrap(&self, u: v1::SessionUpdate) -> v1::rpc::Message {
+        let mut out = v1::SessionNotification::new(v1::SessionId(self.sid.0.clone()), u);
+        if !self.meta.is_absent() {
+            out.meta = self.meta.clone();
+        }
+        if !self.extra.is_empty() {
+            out.additional_properties = self.extra.clone();
+        }
+        notification(out)
+    }
+}
+
 impl V2ToV1 {
     pub(super) fn session_update(&mut self, n: v2::UpdateSessionNotification) -> Out<v1::rpc::Message> {
         let strict = self.strict;
         let (notices, compaction) = (self.notices, self.compaction);
-        let wrap = |u: v1::SessionUpdate,
-                    sid: &v2::SessionId,
-                    meta: &Nullable<Box<crate::runtime::JsonObject>>,
-                    extra: &crate::runtime::Extra|
-         -> v1::rpc::Message {
-            let mut out = v1::SessionNotification::new(v1::SessionId(sid.0.clone()), u);
-            if !meta.is_absent() {
-                out.meta = meta.clone();
-            }
-            if !extra.is_empty() {
-                out.additional_properties = extra.clone();
-            }
-            notification(out)
-        };
         let v2::UpdateSessionNotification { session_id: sid, update, meta, additional_properties: extra, .. } = n;
         let session = sid.as_str();
+        let env = Envelope { sid: &sid, meta: &meta, extra: &extra };
         match update {
-            v2::SessionUpdate::StateUpdate(state) => {
-                let held = self.session_if_known(session).is_some_and(|s| s.prompt.is_some());
-                // The snapshot v2 requires before the response to session/new
-                // or session/resume: v1 says the same by answering, and the
-                // spec says it is not a new completion. Nothing to send, no loss.
-                let setting_up = self.pending.map.values().any(|p| {
-                    !p.failed
-                        && (p.method == "session/resume" || p.method == "session/new")
-                        && p.target.as_deref().is_none_or(|t| t == session)
-                });
-                if setting_up && !held {
-                    return Ok((Vec::new(), Vec::new()));
-                }
-                let mut turn_losses = Vec::new();
-                // The whole message converts to nothing: its pointer is "".
-                let dropped = |what: &str| -> Out<v1::rpc::Message> {
-                    run(strict, "", |cx| cx.dropped(what)).map(|(_, l)| (Vec::new(), l))
-                };
-                let (stop, turn_meta) = match state {
-                    // The v1 client knows its prompt is running: it sent it.
-                    v2::StateUpdate::Running(r) if held => {
-                        if r.background.is_absent() {
-                            return Ok((Vec::new(), Vec::new()));
-                        }
-                        return run(strict, "/params/update/background", |cx| cx.dropped("v1 has no background work"))
-                            .map(|(_, l)| (Vec::new(), l));
-                    }
-                    v2::StateUpdate::Idle(idle)
-                        if held && !matches!(idle.stop_reason, v2::IdleStateUpdateStopReason::None { .. }) =>
-                    {
-                        if !idle.background.is_absent() {
-                            turn_losses.extend(
-                                run(strict, "/params/update/background", |cx| cx.dropped("v1 has no background work"))?
-                                    .1,
-                            );
-                        }
-                        (idle.stop_reason, idle.meta)
-                    }
-                    v2::StateUpdate::Idle(_) if held => {
-                        return dropped("an idle state without a stop reason does not end a v1 prompt turn")
-                    }
-                    v2::StateUpdate::Idle(_) | v2::StateUpdate::Running(_) => {
-                        return dropped("v1 has no session state outside the response to a prompt")
-                    }
-                    v2::StateUpdate::RequiresAction(_) => {
-                        return dropped(
-                            "v1 has no requires_action state (the v1 client sees the request that needs it)",
-                        )
-                    }
-                    #[allow(unreachable_patterns)]
-                    _ => return dropped("this session state has no v1 form"),
-                };
-                // The prompt is released only once its v1 answer is built: a
-                // failed conversion leaves it held for a later `idle`.
-                let req_id = self.session_if_known(session).and_then(|s| s.prompt.as_ref()).map(|(r, _, _)| r.clone());
-                let Some(req_id) = req_id else {
-                    unreachable!("held");
-                };
-                // The prompt's id was converted when the request was.
-                let req_id = run(strict, "", |cx| req_id.to_v1(cx))?.0;
-                let out = match stop {
-                    v2::IdleStateUpdateStopReason::Error(e) => {
-                        let (err, losses) = run(strict, "/params/update", |cx| {
-                            if !e.additional_properties.is_empty() {
-                                cx.dropped("a v1 error response has no place for the stop reason's other properties")?;
-                            }
-                            cx.at("error", |cx| match e.error {
-                                Nullable::Value(err) => err.to_v1(cx),
-                                _ => {
-                                    cx.loss(
-                                        LossKind::Synthesized,
-                                        "a v1 error response needs an error; the turn's `error` stop reason has none",
-                                    )?;
-                                    Ok(v1::Error::new(
-                                        v1::ErrorCode::InternalError,
-                                        "the prompt turn ended with an error",
-                                    ))
-                                }
-                            })
-                        })?;
-                        if !turn_meta.is_absent() {
-                            turn_losses.extend(
-                                run(strict, "/params/update/_meta", |cx| {
-                                    cx.dropped("a v1 error response has no `_meta`")
-                                })?
-                                .1,
-                            );
-                        }
-                        turn_losses.extend(losses);
-                        (v1::rpc::Message::Error { id: Some(req_id), error: err }, turn_losses)
-                    }
-                    v2::IdleStateUpdateStopReason::None { .. } => unreachable!("matched above"),
-                    other => {
-                        use v2::IdleStateUpdateStopReason as B;
-                        // An unknown v2 stop reason still ends the v1 turn, as `end_turn`.
-                        let (reason, losses) = run(strict, "/params/update/stopReason", |cx| {
-                            Ok(match other {
-                                B::EndTurn => v1::StopReason::EndTurn,
-                                B::MaxTokens => v1::StopReason::MaxTokens,
-                                B::MaxTurnRequests => v1::StopReason::MaxTurnRequests,
-                                B::Refusal => v1::StopReason::Refusal,
-                                B::Cancelled => v1::StopReason::Cancelled,
-                                other => {
-                                    let name = serde_json::to_value(&other)
-                                        .ok()
-                                        .and_then(|v| v.get("stopReason").cloned())
-                                        .unwrap_or_default();
-                                    cx.loss(
-                                        LossKind::Approximated,
-                                        format!(
-                                            "the stop reason {name} has no v1 form: the v1 turn ends with `end_turn`"
-                                        ),
-                                    )?;
-                                    v1::StopReason::EndTurn
-                                }
-                            })
-                        })?;
-                        let mut result = v1::PromptResponse::new(reason);
-                        result.meta = turn_meta;
-                        turn_losses.extend(losses);
-                        let response = v1::rpc::Response::Agent(v1::rpc::ResponseFromAgent::SessionPrompt(result));
-                        (v1::rpc::Message::Response { id: req_id, response, form: ParamsForm::Object }, turn_losses)
-                    }
-                };
-                self.session(session).prompt = None;
-                Ok((vec![out.0], out.1))
-            }
+            v2::SessionUpdate::StateUpdate(state) => self.state_update(state, session),
             v2::SessionUpdate::UserMessage(m) => self.whole_message(
-                &sid,
-                &meta,
                 "user",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                &extra,
-                wrap,
+                &env,
             ),
             v2::SessionUpdate::AgentMessage(m) => self.whole_message(
-                &sid,
-                &meta,
                 "agent",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                &extra,
-                wrap,
+                &env,
             ),
             v2::SessionUpdate::AgentThought(m) => self.whole_message(
-                &sid,
-                &meta,
                 "thought",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                &extra,
-                wrap,
+                &env,
             ),
-            v2::SessionUpdate::ToolCallUpdate(mut u) => {
-                let s = self.session(session);
-                if let Some(content) = s.v1_content.get_mut(&u.tool_call_id) {
-                    // The v1 side has the tool call: the update converts
-                    // itself (items with no v1 form are dropped in place).
-                    let (u, losses) = run(strict, "/params/update", |cx| u.to_v1(cx))?;
-                    if let Nullable::Value(c) = &u.content {
-                        content.clone_from(c);
-                    }
-                    return Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, &extra)], losses));
-                }
-                // The first update the v1 side sees: content items with no v1
-                // form are dropped before the state keeps them, at their
-                // pointer in this line.
-                let mut losses = Vec::new();
-                if let crate::patch::Patch::Set(items) = &mut u.content {
-                    keep_convertible(strict, "/params/update/content", items, &mut losses)?;
-                }
-                let unknown = std::mem::take(&mut u.additional_properties);
-                let state = match s.unseen_calls.remove(&u.tool_call_id) {
-                    Some(mut state) => {
-                        crate::patch::Patchable::apply(&mut state, u);
-                        state
-                    }
-                    None => crate::patch::Patchable::from_patch(u),
-                };
-                let (t, l) = s.first_tool_call(strict, state, |_| Ok(()), unknown)?;
-                losses.extend(l);
-                Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, &extra)], losses))
-            }
-            v2::SessionUpdate::ToolCallContentChunk(mut c) => {
-                let s = self.session(session);
-                let chunk_meta = !c.meta.is_absent();
-                let Some(content) = s.v1_content.get_mut(&c.tool_call_id) else {
-                    // The first the v1 side sees of the tool call.
-                    let unknown = std::mem::take(&mut c.additional_properties);
-                    let id = c.tool_call_id;
-                    let mut state = s
-                        .unseen_calls
-                        .remove(&id)
-                        .unwrap_or_else(|| crate::patch::Patchable::from_patch(v2::ToolCallUpdate::new(id)));
-                    state.content.push(c.content);
-                    let (t, losses) = s.first_tool_call(
-                        strict,
-                        state,
-                        |cx| match chunk_meta {
-                            true => cx.loss_at(
-                                "_meta",
-                                LossKind::Dropped,
-                                "a v1 tool call has no place for a content chunk's `_meta`",
-                            ),
-                            false => Ok(()),
-                        },
-                        unknown,
-                    )?;
-                    return Ok((vec![wrap(v1::SessionUpdate::ToolCall(t), &sid, &meta, &extra)], losses));
-                };
-                // v1 replaces content whole: the update carries all of it, the
-                // new block converted once and appended to what v1 already has.
-                let (block, mut losses) = run(strict, "/params/update/content", |cx| c.content.to_v1(cx))?;
-                if chunk_meta {
-                    losses.extend(
-                        run(strict, "/params/update/_meta", |cx| {
-                            cx.dropped("a v1 tool-call update has no place for a content chunk's `_meta`")
-                        })?
-                        .1,
-                    );
-                }
-                content.push(block);
-                let mut u = v1::ToolCallUpdate::new(v1::ToolCallId(c.tool_call_id.0));
-                u.content = Nullable::Value(content.clone());
-                let (unknown, kept) = extras(strict, "/params/update", &u, c.additional_properties)?;
-                u.additional_properties = unknown;
-                losses.extend(kept);
-                Ok((vec![wrap(v1::SessionUpdate::ToolCallUpdate(u), &sid, &meta, &extra)], losses))
-            }
+            v2::SessionUpdate::ToolCallUpdate(u) => self.tool_call_update(u, session, &env),
+            v2::SessionUpdate::ToolCallContentChunk(c) => self.tool_call_content_chunk(c, session, &env),
             update => {
                 // Chunks mark their message as seen by the v1 side.
                 if let v2::SessionUpdate::UserMessageChunk(c)
@@ -278,28 +78,247 @@ impl V2ToV1 {
                     return Ok((Vec::new(), losses));
                 }
                 let (u, losses) = run(strict, "/params/update", |cx| update.to_v1(cx))?;
-                Ok((vec![wrap(u, &sid, &meta, &extra)], losses))
+                Ok((vec![env.wrap(u)], losses))
             }
         }
     }
 
+    /// A `state_update`: the end of a held prompt turn becomes its v1 response;
+    /// the snapshot before a session/new or resume response is dropped
+    /// silently; any other state has no v1 form.
+    fn state_update(&mut self, state: v2::StateUpdate, session: &str) -> Out<v1::rpc::Message> {
+        let strict = self.strict;
+        let held = self.session_if_known(session).is_some_and(|s| s.prompt.is_some());
+        // The snapshot v2 requires before the response to session/new
+        // or session/resume: v1 says the same by answering, and the
+        // spec says it is not a new completion. Nothing to send, no loss.
+        let setting_up = self.pending.map.values().any(|p| {
+            !p.failed
+                && (p.method == "session/resume" || p.method == "session/new")
+                && p.target.as_deref().is_none_or(|t| t == session)
+        });
+        if setting_up && !held {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let mut turn_losses = Vec::new();
+        // The whole message converts to nothing: its pointer is "".
+        let dropped = |what: &str| -> Out<v1::rpc::Message> {
+            run(strict, "", |cx| cx.dropped(what)).map(|(_, l)| (Vec::new(), l))
+        };
+        let (stop, turn_meta) = match state {
+            // The v1 client knows its prompt is running: it sent it.
+            v2::StateUpdate::Running(r) if held => {
+                if r.background.is_absent() {
+                    return Ok((Vec::new(), Vec::new()));
+                }
+                return run(strict, "/params/update/background", |cx| cx.dropped("v1 has no background work"))
+                    .map(|(_, l)| (Vec::new(), l));
+            }
+            v2::StateUpdate::Idle(idle)
+                if held && !matches!(idle.stop_reason, v2::IdleStateUpdateStopReason::None { .. }) =>
+            {
+                if !idle.background.is_absent() {
+                    turn_losses.extend(
+                        run(strict, "/params/update/background", |cx| cx.dropped("v1 has no background work"))?.1,
+                    );
+                }
+                (idle.stop_reason, idle.meta)
+            }
+            v2::StateUpdate::Idle(_) if held => {
+                return dropped("an idle state without a stop reason does not end a v1 prompt turn")
+            }
+            v2::StateUpdate::Idle(_) | v2::StateUpdate::Running(_) => {
+                return dropped("v1 has no session state outside the response to a prompt")
+            }
+            v2::StateUpdate::RequiresAction(_) => {
+                return dropped("v1 has no requires_action state (the v1 client sees the request that needs it)")
+            }
+            #[allow(unreachable_patterns)]
+            _ => return dropped("this session state has no v1 form"),
+        };
+        self.end_turn(session, stop, turn_meta, turn_losses)
+    }
+
+    /// The v1 answer to the held prompt of `session`: its response with the
+    /// stop reason, or an error response for stop reason `error`.
+    fn end_turn(
+        &mut self,
+        session: &str,
+        stop: v2::IdleStateUpdateStopReason,
+        turn_meta: Nullable<Box<crate::runtime::JsonObject>>,
+        mut turn_losses: Vec<Loss>,
+    ) -> Out<v1::rpc::Message> {
+        let strict = self.strict;
+        // The prompt is released only once its v1 answer is built: a
+        // failed conversion leaves it held for a later `idle`.
+        let req_id = self.session_if_known(session).and_then(|s| s.prompt.as_ref()).map(|(r, _, _)| r.clone());
+        let Some(req_id) = req_id else {
+            unreachable!("held");
+        };
+        // The prompt's id was converted when the request was.
+        let req_id = run(strict, "", |cx| req_id.to_v1(cx))?.0;
+        let out = match stop {
+            v2::IdleStateUpdateStopReason::Error(e) => {
+                let (err, losses) = run(strict, "/params/update", |cx| {
+                    if !e.additional_properties.is_empty() {
+                        cx.dropped("a v1 error response has no place for the stop reason's other properties")?;
+                    }
+                    cx.at("error", |cx| match e.error {
+                        Nullable::Value(err) => err.to_v1(cx),
+                        _ => {
+                            cx.loss(
+                                LossKind::Synthesized,
+                                "a v1 error response needs an error; the turn's `error` stop reason has none",
+                            )?;
+                            Ok(v1::Error::new(v1::ErrorCode::InternalError, "the prompt turn ended with an error"))
+                        }
+                    })
+                })?;
+                if !turn_meta.is_absent() {
+                    turn_losses.extend(
+                        run(strict, "/params/update/_meta", |cx| cx.dropped("a v1 error response has no `_meta`"))?.1,
+                    );
+                }
+                turn_losses.extend(losses);
+                (v1::rpc::Message::Error { id: Some(req_id), error: err }, turn_losses)
+            }
+            v2::IdleStateUpdateStopReason::None { .. } => unreachable!("matched above"),
+            other => {
+                use v2::IdleStateUpdateStopReason as B;
+                // An unknown v2 stop reason still ends the v1 turn, as `end_turn`.
+                let (reason, losses) = run(strict, "/params/update/stopReason", |cx| {
+                    Ok(match other {
+                        B::EndTurn => v1::StopReason::EndTurn,
+                        B::MaxTokens => v1::StopReason::MaxTokens,
+                        B::MaxTurnRequests => v1::StopReason::MaxTurnRequests,
+                        B::Refusal => v1::StopReason::Refusal,
+                        B::Cancelled => v1::StopReason::Cancelled,
+                        other => {
+                            let name = serde_json::to_value(&other)
+                                .ok()
+                                .and_then(|v| v.get("stopReason").cloned())
+                                .unwrap_or_default();
+                            cx.loss(
+                                LossKind::Approximated,
+                                format!("the stop reason {name} has no v1 form: the v1 turn ends with `end_turn`"),
+                            )?;
+                            v1::StopReason::EndTurn
+                        }
+                    })
+                })?;
+                let mut result = v1::PromptResponse::new(reason);
+                result.meta = turn_meta;
+                turn_losses.extend(losses);
+                let response = v1::rpc::Response::Agent(v1::rpc::ResponseFromAgent::SessionPrompt(result));
+                (v1::rpc::Message::Response { id: req_id, response, form: ParamsForm::Object }, turn_losses)
+            }
+        };
+        self.session(session).prompt = None;
+        Ok((vec![out.0], out.1))
+    }
+
+    /// A `tool_call_update`: the first the v1 side sees of a tool call becomes
+    /// a v1 `tool_call` with the accumulated state; a later one converts itself.
+    fn tool_call_update(
+        &mut self,
+        mut u: v2::ToolCallUpdate,
+        session: &str,
+        env: &Envelope<'_>,
+    ) -> Out<v1::rpc::Message> {
+        let strict = self.strict;
+        let s = self.session(session);
+        if let Some(content) = s.v1_content.get_mut(&u.tool_call_id) {
+            // The v1 side has the tool call: the update converts
+            // itself (items with no v1 form are dropped in place).
+            let (u, losses) = run(strict, "/params/update", |cx| u.to_v1(cx))?;
+            if let Nullable::Value(c) = &u.content {
+                content.clone_from(c);
+            }
+            return Ok((vec![env.wrap(v1::SessionUpdate::ToolCallUpdate(u))], losses));
+        }
+        // The first update the v1 side sees: content items with no v1
+        // form are dropped before the state keeps them, at their
+        // pointer in this line.
+        let mut losses = Vec::new();
+        if let crate::patch::Patch::Set(items) = &mut u.content {
+            keep_convertible(strict, "/params/update/content", items, &mut losses)?;
+        }
+        let unknown = std::mem::take(&mut u.additional_properties);
+        let state = match s.unseen_calls.remove(&u.tool_call_id) {
+            Some(mut state) => {
+                crate::patch::Patchable::apply(&mut state, u);
+                state
+            }
+            None => crate::patch::Patchable::from_patch(u),
+        };
+        let (t, l) = s.first_tool_call(strict, state, |_| Ok(()), unknown)?;
+        losses.extend(l);
+        Ok((vec![env.wrap(v1::SessionUpdate::ToolCall(t))], losses))
+    }
+
+    /// A `tool_call_content_chunk`: a v1 `tool_call_update` carrying all the
+    /// content the v1 side has of the tool call (or its first `tool_call`).
+    fn tool_call_content_chunk(
+        &mut self,
+        mut c: v2::ToolCallContentChunk,
+        session: &str,
+        env: &Envelope<'_>,
+    ) -> Out<v1::rpc::Message> {
+        let strict = self.strict;
+        let s = self.session(session);
+        let chunk_meta = !c.meta.is_absent();
+        let Some(content) = s.v1_content.get_mut(&c.tool_call_id) else {
+            // The first the v1 side sees of the tool call.
+            let unknown = std::mem::take(&mut c.additional_properties);
+            let id = c.tool_call_id;
+            let mut state = s
+                .unseen_calls
+                .remove(&id)
+                .unwrap_or_else(|| crate::patch::Patchable::from_patch(v2::ToolCallUpdate::new(id)));
+            state.content.push(c.content);
+            let (t, losses) = s.first_tool_call(
+                strict,
+                state,
+                |cx| match chunk_meta {
+                    true => cx.loss_at(
+                        "_meta",
+                        LossKind::Dropped,
+                        "a v1 tool call has no place for a content chunk's `_meta`",
+                    ),
+                    false => Ok(()),
+                },
+                unknown,
+            )?;
+            return Ok((vec![env.wrap(v1::SessionUpdate::ToolCall(t))], losses));
+        };
+        // v1 replaces content whole: the update carries all of it, the
+        // new block converted once and appended to what v1 already has.
+        let (block, mut losses) = run(strict, "/params/update/content", |cx| c.content.to_v1(cx))?;
+        if chunk_meta {
+            losses.extend(
+                run(strict, "/params/update/_meta", |cx| {
+                    cx.dropped("a v1 tool-call update has no place for a content chunk's `_meta`")
+                })?
+                .1,
+            );
+        }
+        content.push(block);
+        let mut u = v1::ToolCallUpdate::new(v1::ToolCallId(c.tool_call_id.0));
+        u.content = Nullable::Value(content.clone());
+        let (unknown, kept) = extras(strict, "/params/update", &u, c.additional_properties)?;
+        u.additional_properties = unknown;
+        losses.extend(kept);
+        Ok((vec![env.wrap(v1::SessionUpdate::ToolCallUpdate(u))], losses))
+    }
     /// A whole-message update as v1 chunks, if the v1 side has no content for it yet.
     fn whole_message(
         &mut self,
-        sid: &v2::SessionId,
-        meta: &Nullable<Box<crate::runtime::JsonObject>>,
         kind: &str,
         (id, content, has_more): (v2::MessageId, crate::patch::Patch<Vec<v2::ContentBlock>>, bool),
-        extra: &crate::runtime::Extra,
-        wrap: impl Fn(
-            v1::SessionUpdate,
-            &v2::SessionId,
-            &Nullable<Box<crate::runtime::JsonObject>>,
-            &crate::runtime::Extra,
-        ) -> v1::rpc::Message,
+        env: &Envelope<'_>,
     ) -> Out<v1::rpc::Message> {
         let strict = self.strict;
-        let s = self.session(sid.as_str());
+        let s = self.session(env.sid.as_str());
         // The echo of a prompt the v1 client sent itself.
         // It may come before the acknowledgement that names its id: then it is
         // recognised by its content (the prompt as sent) and its id kept.
@@ -360,7 +379,7 @@ impl V2ToV1 {
                 "agent" => v1::SessionUpdate::AgentMessageChunk(chunk),
                 _ => v1::SessionUpdate::AgentThoughtChunk(chunk),
             };
-            out.push(wrap(u, sid, meta, extra));
+            out.push(env.wrap(u));
         }
         Ok((out, losses))
     }
