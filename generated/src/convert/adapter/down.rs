@@ -217,23 +217,13 @@ impl V2ToV1 {
                         self.session(s).prompt = None;
                     }
                 }
-                let ((id, e), losses) = run(strict, "", |cx| {
-                    let id = match id {
-                        Some(i) => Some(cx.at("id", |cx| i.to_v1(cx))?),
-                        None => None,
-                    };
-                    Ok((id, cx.at("error", |cx| error.to_v1(cx))?))
-                })?;
-                Ok(Adapted { messages: vec![v1::rpc::Message::Error { id, error: e }], losses })
+                error_response(strict, (id, error), ToV1::to_v1, ToV1::to_v1, |id, error| v1::rpc::Message::Error {
+                    id,
+                    error,
+                })
             }
             #[allow(unreachable_patterns)]
-            _ => Err(AdaptError::NotConverted(ConvertError {
-                losses: vec![Loss {
-                    pointer: String::new(),
-                    kind: LossKind::Unconvertible,
-                    detail: "unknown message".into(),
-                }],
-            })),
+            _ => Err(unknown_message()),
         }
     }
 

@@ -254,6 +254,33 @@ fn unanswered(method: &str) -> AdaptError {
     })
 }
 
+/// A message kind this build's adapter does not know (the message enums are
+/// non-exhaustive).
+fn unknown_message() -> AdaptError {
+    AdaptError::NotConverted(ConvertError {
+        losses: vec![Loss { pointer: String::new(), kind: LossKind::Unconvertible, detail: "unknown message".into() }],
+    })
+}
+
+/// An error response in the target version: its id (at `/id`, `null` kept)
+/// and error (at `/error`) converted by their functions, then put together.
+fn error_response<I, E, J, F, M>(
+    strict: bool,
+    (id, error): (Option<I>, E),
+    convert_id: impl FnOnce(I, &mut Cx) -> Result<J, Fail>,
+    convert_error: impl FnOnce(E, &mut Cx) -> Result<F, Fail>,
+    message: impl FnOnce(Option<J>, F) -> M,
+) -> Result<Adapted<M>, AdaptError> {
+    let ((id, error), losses) = run(strict, "", |cx| {
+        let id = match id {
+            Some(i) => Some(cx.at("id", |cx| convert_id(i, cx))?),
+            None => None,
+        };
+        Ok((id, cx.at("error", |cx| convert_error(error, cx))?))
+    })?;
+    Ok(Adapted { messages: vec![message(id, error)], losses })
+}
+
 fn unconvertible_method(method: &str, target: &str) -> AdaptError {
     AdaptError::NotConverted(ConvertError {
         losses: vec![Loss {

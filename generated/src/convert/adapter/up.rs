@@ -106,23 +106,13 @@ impl V1ToV2 {
                     let m = update(&session, v2::SessionUpdate::StateUpdate(v2::StateUpdate::Idle(idle)));
                     return Ok(Adapted { messages: vec![m], losses });
                 }
-                let ((id, e), losses) = run(strict, "", |cx| {
-                    let id = match id {
-                        Some(i) => Some(cx.at("id", |cx| i.to_v2(cx))?),
-                        None => None,
-                    };
-                    Ok((id, cx.at("error", |cx| error.to_v2(cx))?))
-                })?;
-                Ok(Adapted { messages: vec![v2::rpc::Message::Error { id, error: e }], losses })
+                error_response(strict, (id, error), ToV2::to_v2, ToV2::to_v2, |id, error| v2::rpc::Message::Error {
+                    id,
+                    error,
+                })
             }
             #[allow(unreachable_patterns)]
-            _ => Err(AdaptError::NotConverted(ConvertError {
-                losses: vec![Loss {
-                    pointer: String::new(),
-                    kind: LossKind::Unconvertible,
-                    detail: "unknown message".into(),
-                }],
-            })),
+            _ => Err(unknown_message()),
         }
     }
 
