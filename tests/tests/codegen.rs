@@ -312,7 +312,8 @@ fn dispatch_follows_the_unstable_shape_of_a_changed_payload() {
 #[test]
 fn every_boxed_arm_exists_in_the_vendored_schemas() {
     let r = root();
-    for rel in ["v1/schema.json", "v2/schema.json"] {
+    // The unstable schemas hold every definition of the stable ones.
+    for rel in ["v1/schema.unstable.json", "v2/schema.unstable.json"] {
         let m = xtask::load::module(&r, &r.join("schema"), rel, None).unwrap();
         for (union, tag) in xtask::emit::unions::BOXED_ARMS {
             let def = m.defs.iter().find(|d| d.name == *union).unwrap_or_else(|| panic!("{rel}: no `{union}`"));

@@ -595,9 +595,11 @@ fn a_content_chunk_converts_only_its_block_and_a_failed_tool_call_is_not_seen() 
     m.push(upd(json!({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "c1", "content": {"type": "content", "content": {"type": "text", "text": "b"}}})));
     let (out, report) = drive("v2", &m);
     let u = updates(&out);
-    // The first update (`cancelled`) failed: the second is the v1 `tool_call`.
+    // The first update (`cancelled`) failed: the second is the v1 `tool_call`,
+    // with what the first one set (its state was kept, not taken apart).
     assert_eq!(u[0]["sessionUpdate"], "tool_call");
     assert_eq!(u[0]["status"], "completed");
+    assert_eq!(u[0]["title"], "T");
     assert_eq!(u[2]["content"].as_array().unwrap().len(), 2, "a and b; the unconvertible block is not there: {}", u[2]);
     insta::assert_snapshot!("content_chunk_losses", report.join("\n"));
 }

@@ -357,7 +357,11 @@ impl Cx {
                     .map(|l| std::mem::take(&mut l.detail))
                     .unwrap_or_else(|| "it has no form in the target version".into());
                 self.losses.truncate(mark);
-                self.dropped(format!("left out on its own: {why}"))?;
+                // Written without `format!`: a stream can drop one item per update.
+                let mut detail = String::with_capacity(21 + why.len());
+                detail.push_str("left out on its own: ");
+                detail.push_str(&why);
+                self.dropped(detail)?;
                 Ok(None)
             }
         }

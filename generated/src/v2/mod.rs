@@ -27900,7 +27900,7 @@ pub enum SessionUpdate {
     ///
     /// Announces a child session created and owned by this session, or updates
     /// that ownership association's metadata.
-    SubagentUpdate(SubagentUpdate),
+    SubagentUpdate(::std::boxed::Box<SubagentUpdate>),
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -28499,7 +28499,7 @@ impl ::core::convert::From<CompactionSummaryChunk> for SessionUpdate {
 impl ::core::convert::From<SubagentUpdate> for SessionUpdate {
     /// The `subagent_update` arm.
     fn from(value: SubagentUpdate) -> Self {
-        Self::SubagentUpdate(value)
+        Self::SubagentUpdate(::std::boxed::Box::new(value))
     }
 }
 #[cfg(feature = "unstable")]
@@ -28621,7 +28621,9 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionUpdate {
                     .map(Self::CompactionSummaryChunk)
             }
             "subagent_update" => {
-                <SubagentUpdate as crate::json::fast::FromJson<'de>>::rest(r, more)
+                <::std::boxed::Box<
+                    SubagentUpdate,
+                > as crate::json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SubagentUpdate)
             }
             "session_message" => {

@@ -14,9 +14,14 @@ use crate::model::*;
 /// larger than the common ones: a resource link (272 bytes inline) or an
 /// embedded resource (216) in a content block whose common arm is text (136),
 /// so boxing them keeps `ContentBlock` and the updates that hold it small.
+/// The unstable `subagent_update` (432 bytes inline in v1) is once per
+/// subagent, where the common updates (message chunks, 232; tool-call
+/// updates, 296) are the stream's bulk: boxed, every v1 `session/update`
+/// is 128 bytes smaller.
 /// Applies to every schema revision and version that has the arm;
 /// `tests/tests/codegen.rs` checks that the vendored schemas have each.
-pub const BOXED_ARMS: &[(&str, &str)] = &[("ContentBlock", "resource_link"), ("ContentBlock", "resource")];
+pub const BOXED_ARMS: &[(&str, &str)] =
+    &[("ContentBlock", "resource_link"), ("ContentBlock", "resource"), ("SessionUpdate", "subagent_update")];
 
 /// Whether the arm's payload is boxed by [`BOXED_ARMS`].
 pub fn boxed_arm(union: &str, v: &Variant) -> bool {

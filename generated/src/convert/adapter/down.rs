@@ -3,7 +3,6 @@
 use super::*;
 
 mod updates;
-use updates::tool_call_from_state;
 
 // =====================================================================================
 // v2 -> v1
@@ -103,17 +102,27 @@ impl Session2 {
         unknown: crate::runtime::Extra,
     ) -> Result<(v1::ToolCall, Vec<Loss>), AdaptError> {
         let id = state.tool_call_id.clone();
-        let kept = state.clone();
+        // Outside strict mode a conversion fails only on an unconvertible
+        // value outside a list (whose items are dropped on their own): of a
+        // tool call's state, its kind and status. They convert before the
+        // state is taken apart, so a failure still has the state to keep.
+        // In strict mode any loss fails, so the state is copied first.
+        let kept = strict.then(|| state.clone());
+        let mut slot = Some(state);
         let r = run(strict, "/params/update", |cx| {
             first(cx)?;
-            let mut t = tool_call_from_state(state, cx)?;
+            let head = updates::ToolCallHead::of(slot.as_ref().expect("the state is not taken yet"), cx)?;
+            let state = slot.take().expect("the state is not taken yet");
+            let mut t = updates::tool_call_from_state(state, head, cx)?;
             t.additional_properties = cx.extras_for(&t, unknown)?;
             Ok(t)
         });
         let (t, losses) = match r {
             Ok(r) => r,
             Err(e) => {
-                self.unseen_calls.insert(id, kept);
+                if let Some(state) = kept.or(slot) {
+                    self.unseen_calls.insert(id, state);
+                }
                 return Err(e);
             }
         };
@@ -159,7 +168,10 @@ impl V2ToV1 {
     /// Converts one v2 message (JSON text) to typed v1 messages.
     pub fn convert(&mut self, text: &str) -> Result<Adapted<v1::rpc::Message>, AdaptError> {
         let mut side = None;
-        let msg = self.pending.decode(text, &mut side, |t, f| v2::rpc::Message::decode(t, |id| f(id_key(id))))?;
+        let msg = self
+            .pending
+            .decode(text, &mut side, |t, f| v2::rpc::Message::decode(t, |id| f(id_key(id))))
+            .map_err(AdaptError::Rejected)?;
         let side = side.unwrap_or_default();
         let strict = self.strict;
         match msg {

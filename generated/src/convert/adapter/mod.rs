@@ -55,7 +55,12 @@
 // shapes have more fields, and this code compiles in both builds.
 #![allow(clippy::field_reassign_with_default)]
 
-use std::collections::{HashMap, HashSet};
+/// The adapters' maps are keyed by ids the peers choose (sessions, tool
+/// calls, messages, requests) and are looked up on every update: foldhash is
+/// several times faster than SipHash on such short keys and is seeded at
+/// random per map, so a peer cannot choose ids that collide.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+type HashSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 use serde_json::json;
 
@@ -136,7 +141,7 @@ struct Open<P> {
 
 impl<P> Default for Open<P> {
     fn default() -> Self {
-        Open { map: HashMap::new() }
+        Open { map: HashMap::default() }
     }
 }
 
@@ -182,7 +187,7 @@ impl<P: Method> Open<P> {
         text: &str,
         side: &mut Option<String>,
         decode: impl Fn(&str, &mut dyn FnMut(String) -> Option<String>) -> Result<M, DispatchError>,
-    ) -> Result<M, AdaptError> {
+    ) -> Result<M, DispatchError> {
         let mut cands = Vec::new();
         let first = decode(text, &mut |id| {
             cands = self.candidates(&id);
@@ -190,7 +195,7 @@ impl<P: Method> Open<P> {
         });
         if cands.len() < 2 {
             *side = cands.into_iter().next().map(|(s, _)| s);
-            return first.map_err(AdaptError::Rejected);
+            return first;
         }
         // The same id is open in both directions: the response belongs to the
         // request whose result it decodes as.
@@ -210,12 +215,12 @@ impl<P: Method> Open<P> {
                 *side = Some(s);
                 Ok(m)
             }
-            0 => Err(AdaptError::Rejected(first_error.expect("a failed candidate"))),
-            _ => Err(AdaptError::Rejected(DispatchError::new(
+            0 => Err(first_error.expect("a failed candidate")),
+            _ => Err(DispatchError::new(
                 crate::runtime::rpc::DispatchErrorKind::UnknownRequest,
                 "/id",
                 "both peers have a request with this id open and the response fits either: it cannot be paired",
-            ))),
+            )),
         }
     }
 }
@@ -228,8 +233,12 @@ fn run<T>(
     f: impl FnOnce(&mut Cx) -> Result<T, Fail>,
 ) -> Result<(T, Vec<Loss>), AdaptError> {
     let mut cx = Cx::at_pointer(base, strict);
-    let r = f(&mut cx);
-    cx.finish(r).map(|c| (c.value, c.losses)).map_err(AdaptError::NotConverted)
+    // Matched here rather than through `Cx::finish`, so the value is moved
+    // once (the stream's updates are a few hundred bytes each).
+    match f(&mut cx) {
+        Ok(value) => Ok((value, cx.take_losses())),
+        Err(_) => Err(AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })),
+    }
 }
 
 /// [`Cx::extras_for`] outside a conversion: the unknown properties of the

@@ -62,7 +62,10 @@ impl V1ToV2 {
     /// Converts one v1 message (JSON text) to typed v2 messages.
     pub fn convert(&mut self, text: &str) -> Result<Adapted<v2::rpc::Message>, AdaptError> {
         let mut side = None;
-        let msg = self.pending.decode(text, &mut side, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))))?;
+        let msg = self
+            .pending
+            .decode(text, &mut side, |t, f| v1::rpc::Message::decode(t, |id| f(id_key(id))))
+            .map_err(AdaptError::Rejected)?;
         let side = side.unwrap_or_default();
         let strict = self.strict;
         match msg {

@@ -6,23 +6,27 @@ use super::*;
 
 /// The parts of a `session/update` notification every v1 notification made
 /// from it carries: the session id, the `_meta` and the unknown properties.
-struct Envelope<'a> {
-    sid: &'a v2::SessionId,
-    meta: &'a Nullable<Box<crate::runtime::JsonObject>>,
-    extra: &'a crate::runtime::Extra,
+/// They move into the last notification made from it ([`Envelope::wrap`]);
+/// only a message that becomes several copies them ([`Envelope::wrap_copy`]).
+struct Envelope {
+    sid: v2::SessionId,
+    meta: Nullable<Box<crate::runtime::JsonObject>>,
+    extra: crate::runtime::Extra,
 }
 
-impl Envelope<'_> {
-    /// A v1 `session/update` notification carrying `u`.
-    fn wrap(&self, u: v1::SessionUpdate) -> v1::rpc::Message {
-        let mut out = v1::SessionNotification::new(v1::SessionId(self.sid.0.clone()), u);
-        if !self.meta.is_absent() {
-            out.meta = self.meta.clone();
-        }
-        if !self.extra.is_empty() {
-            out.additional_properties = self.extra.clone();
-        }
+impl Envelope {
+    /// The v1 `session/update` notification carrying `u`, the last one made
+    /// from this envelope.
+    fn wrap(self, u: v1::SessionUpdate) -> v1::rpc::Message {
+        let mut out = v1::SessionNotification::new(v1::SessionId(self.sid.0), u);
+        out.meta = self.meta;
+        out.additional_properties = self.extra;
         notification(out)
+    }
+
+    /// A v1 `session/update` notification carrying `u`, when more follow.
+    fn wrap_copy(&self, u: v1::SessionUpdate) -> v1::rpc::Message {
+        Envelope { sid: self.sid.clone(), meta: self.meta.clone(), extra: self.extra.clone() }.wrap(u)
     }
 }
 
@@ -31,39 +35,32 @@ impl V2ToV1 {
         let strict = self.strict;
         let (notices, compaction) = (self.notices, self.compaction);
         let v2::UpdateSessionNotification { session_id: sid, update, meta, additional_properties: extra, .. } = n;
-        let session = sid.as_str();
-        let env = Envelope { sid: &sid, meta: &meta, extra: &extra };
+        let env = Envelope { sid, meta, extra };
         match update {
-            v2::SessionUpdate::StateUpdate(state) => self.state_update(state, session),
+            v2::SessionUpdate::StateUpdate(state) => self.state_update(state, env.sid.as_str()),
             v2::SessionUpdate::UserMessage(m) => self.whole_message(
                 "user",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                &env,
+                env,
             ),
             v2::SessionUpdate::AgentMessage(m) => self.whole_message(
                 "agent",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                &env,
+                env,
             ),
             v2::SessionUpdate::AgentThought(m) => self.whole_message(
                 "thought",
                 (m.message_id, m.content, !m.meta.is_keep() || !m.additional_properties.is_empty()),
-                &env,
+                env,
             ),
-            v2::SessionUpdate::ToolCallUpdate(u) => self.tool_call_update(u, session, &env),
-            v2::SessionUpdate::ToolCallContentChunk(c) => self.tool_call_content_chunk(c, session, &env),
+            // The stream's most common updates, converted without the
+            // general `SessionUpdate` conversion around them.
+            v2::SessionUpdate::AgentMessageChunk(c) => self.chunk(c, v1::SessionUpdate::AgentMessageChunk, env),
+            v2::SessionUpdate::AgentThoughtChunk(c) => self.chunk(c, v1::SessionUpdate::AgentThoughtChunk, env),
+            v2::SessionUpdate::UserMessageChunk(c) => self.chunk(c, v1::SessionUpdate::UserMessageChunk, env),
+            v2::SessionUpdate::ToolCallUpdate(u) => self.tool_call_update(u, env),
+            v2::SessionUpdate::ToolCallContentChunk(c) => self.tool_call_content_chunk(c, env),
             update => {
-                // Chunks mark their message as seen by the v1 side.
-                if let v2::SessionUpdate::UserMessageChunk(c)
-                | v2::SessionUpdate::AgentMessageChunk(c)
-                | v2::SessionUpdate::AgentThoughtChunk(c) = &update
-                {
-                    let s = self.session(session);
-                    if s.last_seen.as_ref() != Some(&c.message_id) {
-                        s.seen_messages.insert(c.message_id.clone());
-                        s.last_seen = Some(c.message_id.clone());
-                    }
-                }
                 let gated = match &update {
                     v2::SessionUpdate::Notice(_) => !notices,
                     v2::SessionUpdate::CompactionUpdate(_) | v2::SessionUpdate::CompactionSummaryChunk(_) => {
@@ -81,6 +78,23 @@ impl V2ToV1 {
                 Ok((vec![env.wrap(u)], losses))
             }
         }
+    }
+
+    /// A message chunk, which marks its message as seen by the v1 side (a
+    /// whole-message update of it later cannot replace what v1 shows).
+    fn chunk(
+        &mut self,
+        c: v2::ContentChunk,
+        variant: fn(v1::ContentChunk) -> v1::SessionUpdate,
+        env: Envelope,
+    ) -> Out<v1::rpc::Message> {
+        let s = self.session(env.sid.as_str());
+        if s.last_seen.as_ref() != Some(&c.message_id) {
+            s.seen_messages.insert(c.message_id.clone());
+            s.last_seen = Some(c.message_id.clone());
+        }
+        let (c, losses) = run(self.strict, "/params/update", |cx| c.to_v1(cx))?;
+        Ok((vec![env.wrap(variant(c))], losses))
     }
 
     /// A `state_update`: the end of a held prompt turn becomes its v1 response;
@@ -219,14 +233,9 @@ impl V2ToV1 {
 
     /// A `tool_call_update`: the first the v1 side sees of a tool call becomes
     /// a v1 `tool_call` with the accumulated state; a later one converts itself.
-    fn tool_call_update(
-        &mut self,
-        mut u: v2::ToolCallUpdate,
-        session: &str,
-        env: &Envelope<'_>,
-    ) -> Out<v1::rpc::Message> {
+    fn tool_call_update(&mut self, mut u: v2::ToolCallUpdate, env: Envelope) -> Out<v1::rpc::Message> {
         let strict = self.strict;
-        let s = self.session(session);
+        let s = self.session(env.sid.as_str());
         if let Some(content) = s.v1_content.get_mut(&u.tool_call_id) {
             // The v1 side has the tool call: the update converts
             // itself (items with no v1 form are dropped in place).
@@ -258,14 +267,9 @@ impl V2ToV1 {
 
     /// A `tool_call_content_chunk`: a v1 `tool_call_update` carrying all the
     /// content the v1 side has of the tool call (or its first `tool_call`).
-    fn tool_call_content_chunk(
-        &mut self,
-        mut c: v2::ToolCallContentChunk,
-        session: &str,
-        env: &Envelope<'_>,
-    ) -> Out<v1::rpc::Message> {
+    fn tool_call_content_chunk(&mut self, mut c: v2::ToolCallContentChunk, env: Envelope) -> Out<v1::rpc::Message> {
         let strict = self.strict;
-        let s = self.session(session);
+        let s = self.session(env.sid.as_str());
         let chunk_meta = !c.meta.is_absent();
         let Some(content) = s.v1_content.get_mut(&c.tool_call_id) else {
             // The first the v1 side sees of the tool call.
@@ -315,7 +319,7 @@ impl V2ToV1 {
         &mut self,
         kind: &str,
         (id, content, has_more): (v2::MessageId, crate::patch::Patch<Vec<v2::ContentBlock>>, bool),
-        env: &Envelope<'_>,
+        env: Envelope,
     ) -> Out<v1::rpc::Message> {
         let strict = self.strict;
         let s = self.session(env.sid.as_str());
@@ -359,7 +363,7 @@ impl V2ToV1 {
             })?;
             return Ok((Vec::new(), l));
         }
-        let mut out = Vec::new();
+        let mut updates = Vec::with_capacity(blocks.len());
         let mut losses = Vec::new();
         if has_more {
             let (_, l) = run(strict, "/params/update", |cx| {
@@ -374,13 +378,15 @@ impl V2ToV1 {
                 Ok(c)
             })?;
             losses.extend(l);
-            let u = match kind {
+            updates.push(match kind {
                 "user" => v1::SessionUpdate::UserMessageChunk(chunk),
                 "agent" => v1::SessionUpdate::AgentMessageChunk(chunk),
                 _ => v1::SessionUpdate::AgentThoughtChunk(chunk),
-            };
-            out.push(env.wrap(u));
+            });
         }
+        let last = updates.pop();
+        let mut out: Vec<_> = updates.into_iter().map(|u| env.wrap_copy(u)).collect();
+        out.extend(last.map(|u| env.wrap(u)));
         Ok((out, losses))
     }
 }
@@ -414,22 +420,49 @@ fn keep_convertible<T: ToV1 + Clone>(
     Ok(())
 }
 
-/// A v1 `tool_call` from the accumulated v2 state of a tool call.
-pub(super) fn tool_call_from_state(t: v2::ToolCall, cx: &mut Cx) -> Result<v1::ToolCall, Fail> {
-    let title = match t.title {
-        Some(title) => title,
-        None => {
-            cx.loss_at("title", LossKind::Synthesized, "a v1 tool call needs a title; the v2 tool call has none yet")?;
-            t.name.clone().unwrap_or_else(|| "Tool call".to_owned())
-        }
-    };
+/// The parts of a v1 `tool_call` whose conversion can fail outside strict
+/// mode, converted from the state before it is taken apart.
+/// (The title is decided here too, so the losses keep the order of the
+/// v1 tool call's properties.)
+pub(super) struct ToolCallHead {
+    /// The title made up for a tool call that has none yet.
+    made_up_title: Option<String>,
+    kind: v1::ToolKind,
+    status: v1::ToolCallStatus,
+}
+
+impl ToolCallHead {
+    pub(super) fn of(t: &v2::ToolCall, cx: &mut Cx) -> Result<ToolCallHead, Fail> {
+        let made_up_title = match &t.title {
+            Some(_) => None,
+            None => {
+                cx.loss_at(
+                    "title",
+                    LossKind::Synthesized,
+                    "a v1 tool call needs a title; the v2 tool call has none yet",
+                )?;
+                Some(t.name.clone().unwrap_or_else(|| "Tool call".to_owned()))
+            }
+        };
+        Ok(ToolCallHead {
+            made_up_title,
+            kind: cx.at("kind", |cx| t.kind.clone().to_v1(cx))?,
+            status: cx.at("status", |cx| t.status.clone().to_v1(cx))?,
+        })
+    }
+}
+
+/// A v1 `tool_call` from the accumulated v2 state of a tool call, whose
+/// kind and status are converted already. Outside strict mode it does not fail.
+pub(super) fn tool_call_from_state(t: v2::ToolCall, head: ToolCallHead, cx: &mut Cx) -> Result<v1::ToolCall, Fail> {
+    let title = head.made_up_title.or(t.title).unwrap_or_default();
     let mut out = v1::ToolCall::new(cx.at("toolCallId", |cx| t.tool_call_id.to_v1(cx))?, title);
     out.name = match t.name {
         Some(n) => Nullable::Value(n),
         None => Nullable::Absent,
     };
-    out.kind = Some(cx.at("kind", |cx| t.kind.to_v1(cx))?);
-    out.status = Some(cx.at("status", |cx| t.status.to_v1(cx))?);
+    out.kind = Some(head.kind);
+    out.status = Some(head.status);
     if !t.content.is_empty() {
         out.content = Some(cx.at("content", |cx| t.content.to_v1(cx))?);
     }
