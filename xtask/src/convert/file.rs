@@ -165,6 +165,25 @@ pub fn statuses(
     out
 }
 
+/// Tokens per build (stable, unstable), as text so the two can be compared.
+type PerBuild = [Option<String>; 2];
+
+/// What the two builds' passes collect, rendered at the end.
+#[derive(Default)]
+struct Collected {
+    summary: Summary,
+    /// (direction, v1 name) -> the conversion impl per build.
+    impls: BTreeMap<(u8, String), PerBuild>,
+    /// (version, name) -> the `Properties` impl per build.
+    properties: BTreeMap<(u8, String), PerBuild>,
+    /// (list, v1 name, v2 name, class) -> in which builds the pair is listed.
+    lists: BTreeMap<(&'static str, String, String, String), [bool; 2]>,
+    /// (version, name) -> the `UnstableFields` impl of a hand-written pair's struct.
+    unstable_fields: BTreeMap<(u8, String), TokenStream>,
+    /// Pairs of the stable build the generator cannot state and no rule covers.
+    missing: Vec<String>,
+}
+
 /// The conversions between two versions (each a stable and an unstable
 /// model), as the items of `generated/src/convert/generated.rs`.
 ///
@@ -176,265 +195,311 @@ pub fn generate(
     config: &Config,
     label: &Path,
 ) -> Result<(Vec<TokenStream>, TokenStream, Summary)> {
-    let mut summary = Summary::default();
-    // (direction, v1 name) -> tokens per build.
-    let mut impls: BTreeMap<(u8, String), [Option<String>; 2]> = BTreeMap::new();
-    // (version, name) -> the `Properties` impl per build.
-    let mut properties: BTreeMap<(u8, String), [Option<String>; 2]> = BTreeMap::new();
-    let mut lists: BTreeMap<(&'static str, String, String, String), [bool; 2]> = BTreeMap::new();
-    let reverse_fields = config.reverse_fields();
-    // Every name the configuration mentions must exist (a stale entry would
-    // silently stop applying).
-    {
-        let (all1, all2) = (build_defs(v1.0, v1.1, true), build_defs(v2.0, v2.1, true));
-        let has1 = |n: &str| all1.iter().flat_map(|d| d.walk()).any(|d| d.name == n);
-        let has2 = |n: &str| all2.iter().flat_map(|d| d.walk()).any(|d| d.name == n);
-        let stale = |section: &str, name: &str| Error::Schema {
-            file: label.to_path_buf(),
-            pointer: format!("#/{section}/{name}"),
-            message: format!("no definition `{name}` in the schema"),
-        };
-        for (a, b) in &config.renamed {
-            if !has1(a) {
-                return Err(stale("renamed", a));
-            }
-            if !has2(b) {
-                return Err(stale("renamed", b));
-            }
-        }
-        for (section, names) in [
-            ("fields", config.fields.keys().collect::<Vec<_>>()),
-            ("hand_written", config.hand_written.keys().collect()),
-            ("gated", config.gated.keys().collect()),
-        ] {
-            if let Some(name) = names.into_iter().find(|n| !has1(n)) {
-                return Err(stale(section, name));
-            }
-        }
-        for (name, props) in &config.capabilities {
-            let def = all1
-                .iter()
-                .flat_map(|d| d.walk())
-                .find(|d| &d.name == name)
-                .ok_or_else(|| stale("capabilities", name))?;
-            for prop in props.keys() {
-                if !matches!(&def.kind, Kind::Struct(s) if s.fields.iter().any(|f| &f.name == prop)) {
-                    return Err(Error::Schema {
-                        file: label.to_path_buf(),
-                        pointer: format!("#/capabilities/{name}/{prop}"),
-                        message: format!("`{name}` has no property `{prop}`"),
-                    });
-                }
-            }
-        }
-    }
+    check_config_names(v1, v2, config, label)?;
+    let mut c = Collected::default();
     // Properties that only the unstable shape of a hand-written pair's struct
     // has: the rules are written against the stable shape, so these are
     // reported as `dropped` in the unstable build (`UnstableFields`).
     let stable_views = (View::new(&build_defs(v1.0, v1.1, false)), View::new(&build_defs(v2.0, v2.1, false)));
-    let mut unstable_fields: BTreeMap<(u8, String), TokenStream> = BTreeMap::new();
-    let mut missing = Vec::new();
     for (bi, unstable) in [false, true].into_iter().enumerate() {
-        if !missing.is_empty() {
+        if !c.missing.is_empty() {
             break;
         }
-        let d1 = build_defs(v1.0, v1.1, unstable);
-        let d2 = build_defs(v2.0, v2.1, unstable);
-        let w1: Vec<&Def> = d1.iter().flat_map(|d| d.walk()).collect();
-        let w2: Vec<&Def> = d2.iter().flat_map(|d| d.walk()).collect();
-        let pairing = pair(&w1, &w2, config);
-        let (view1, view2) = (View::new(&d1), View::new(&d2));
-        let fwd: BTreeMap<String, String> =
-            pairing.pairs.iter().map(|p| (p.v1.name.clone(), p.v2.name.clone())).collect();
-        let back: BTreeMap<String, String> = fwd.iter().map(|(a, b)| (b.clone(), a.clone())).collect();
-        if !unstable {
-            summary.v1_only =
-                d1.len() - pairing.pairs.iter().filter(|p| d1.iter().any(|d| d.name == p.v1.name)).count();
-            summary.v2_only =
-                d2.len() - pairing.pairs.iter().filter(|p| d2.iter().any(|d| d.name == p.v2.name)).count();
-        }
-        let g2 = Gen { dir: Dir::ToV2, src: &view1, dst: &view2, names: &fwd, fields: &config.fields };
-        let g1 = Gen { dir: Dir::ToV1, src: &view2, dst: &view1, names: &back, fields: &reverse_fields };
-        // Inline items belong to their definition: a hand-written definition's
-        // inline items are converted by its rule.
-        let parent: BTreeMap<&str, &str> =
-            d1.iter().flat_map(|d| d.walk().into_iter().map(move |i| (i.name.as_str(), d.name.as_str()))).collect();
-        let in_hand_written = |p: &Pair| {
-            !d1.iter().any(|d| d.name == p.v1.name)
-                && parent.get(p.v1.name.as_str()).is_some_and(|t| config.hand_written.contains_key(*t))
-        };
-        // Those that cannot be generated, and those that reference one of them.
-        let inner: Vec<&Pair> = pairing.pairs.iter().filter(|p| in_hand_written(p)).collect();
-        let mut skip: BTreeSet<&str> = inner
-            .iter()
-            .filter(|p| g2.pair(p.v1, p.v2).is_err() || g1.pair(p.v2, p.v1).is_err())
-            .map(|p| p.v1.name.as_str())
-            .collect();
-        loop {
-            let before = skip.len();
-            for p in &inner {
-                if p.v1.refs.iter().any(|r| skip.contains(r.as_str())) {
-                    skip.insert(p.v1.name.as_str());
-                }
-            }
-            if skip.len() == before {
-                break;
-            }
-        }
-        // The property names of every struct, for `Cx::extras` (the generated
-        // and the hand-written rules carry unknown properties over).
-        for (side, defs, module) in [(0u8, &w1, quote!(crate::v1)), (1u8, &w2, quote!(crate::v2))] {
-            for d in defs.iter() {
-                let Kind::Struct(st) = &d.kind else { continue };
-                let tag = st.flatten.as_ref().and_then(|f| match &defs.iter().find(|i| i.name == f.union)?.kind {
-                    Kind::Union(u) => u.tag.as_ref().map(|t| t.property.as_str()),
-                    _ => None,
-                });
-                let names: Vec<Literal> = st
-                    .fields
-                    .iter()
-                    .map(|f| f.name.as_str())
-                    .chain(tag)
-                    .chain(st.forbidden.iter().map(String::as_str))
-                    .map(Literal::string)
-                    .collect();
-                let i = rust_ident(&d.rust_name);
-                let tokens = quote! {
-                    impl crate::convert::Properties for #module::#i {
-                        const PROPERTIES: &'static [&'static str] = &[#(#names),*];
-                    }
-                };
-                properties.entry((side, d.name.clone())).or_default()[bi] = Some(tokens.to_string());
-            }
-        }
-        for p in &pairing.pairs {
-            let top = d1.iter().any(|d| d.name == p.v1.name);
-            if skip.contains(p.v1.name.as_str()) {
-                // Converted by its definition's hand-written rule.
-                continue;
-            }
-            if let Some(_reason) = &p.excluded {
-                if !unstable && top {
-                    summary.hand_written += 1;
-                }
-                lists.entry(("hand", p.v1.name.clone(), p.v2.name.clone(), String::new())).or_default()[bi] = true;
-                for (side, d, stable, module) in
-                    [(0u8, p.v1, &stable_views.0, quote!(crate::v1)), (1u8, p.v2, &stable_views.1, quote!(crate::v2))]
-                {
-                    let Kind::Struct(st) = &d.kind else { continue };
-                    let entry = unstable_fields.entry((side, d.name.clone()));
-                    if !unstable {
-                        let i = rust_ident(&d.rust_name);
-                        entry.or_insert_with(|| quote!(impl crate::convert::UnstableFields for #module::#i {}));
-                        continue;
-                    }
-                    let known: Vec<&str> = match stable.get(&d.name).map(|x| &x.kind) {
-                        Some(Kind::Struct(ss)) => ss.fields.iter().map(|f| f.name.as_str()).collect(),
-                        _ => Vec::new(),
-                    };
-                    let checks: Vec<TokenStream> = st
-                        .fields
-                        .iter()
-                        .filter(|f| !known.contains(&f.name.as_str()))
-                        .map(|f| {
-                            let i = rust_ident(&f.rust_name);
-                            let present = match form(d, f) {
-                                Form::Value => quote!(true),
-                                Form::Opt => quote!(self.#i.is_some()),
-                                Form::Nullable => quote!(!self.#i.is_absent()),
-                                Form::Patch(_) => quote!(!self.#i.is_keep()),
-                            };
-                            let wire = Literal::string(&f.name);
-                            let detail = Literal::string(&format!(
-                                "`{}` exists only in the unstable schema, and the conversion rule of `{}` does not carry it",
-                                f.name, d.name
-                            ));
-                            quote!(if #present { cx.loss_at(#wire, crate::convert::LossKind::Dropped, #detail)?; })
-                        })
-                        .collect();
-                    if checks.is_empty() {
-                        continue;
-                    }
-                    let i = rust_ident(&d.rust_name);
-                    let stable_impl = quote!(impl crate::convert::UnstableFields for #module::#i {});
-                    let both = quote! {
-                        #[cfg(not(feature = "unstable"))]
-                        #stable_impl
-                        #[cfg(feature = "unstable")]
-                        impl crate::convert::UnstableFields for #module::#i {
-                            fn check_unstable(&self, cx: &mut crate::convert::Cx) -> ::core::result::Result<(), crate::convert::Fail> {
-                                #(#checks)*
-                                ::core::result::Result::Ok(())
-                            }
-                        }
-                    };
-                    entry.and_modify(|t| *t = both.clone()).or_insert(both);
-                }
-                continue;
-            }
-            let results = [g2.pair(p.v1, p.v2), g1.pair(p.v2, p.v1)];
-            let why: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-            if !why.is_empty() {
-                if !unstable {
-                    missing.push(format!(
-                        "`{}`/`{}` ({})",
-                        p.v1.name,
-                        p.v2.name,
-                        why.iter().map(|w| w.as_str()).collect::<Vec<_>>().join("; ")
-                    ));
-                    continue;
-                }
-                // Unstable only: converting it is an honest `unconvertible`.
-                if !summary.unstable_unconvertible.contains(&p.v1.name) {
-                    summary.unstable_unconvertible.push(p.v1.name.clone());
-                }
-                for (di, g) in [(0u8, &g2), (1u8, &g1)] {
-                    let (a, b) = if di == 0 { (p.v1, p.v2) } else { (p.v2, p.v1) };
-                    let tokens = g.unconvertible(a, b);
-                    impls.entry((di, p.v1.name.clone())).or_default()[bi] = tokens.map(|t| t.to_string());
-                }
-                continue;
-            }
-            let class = match p.class {
-                Class::Identical => "identical",
-                Class::RefOnly => "reference-only",
-                Class::Shape => "by rule",
-            };
-            if !unstable && top {
-                match p.class {
-                    Class::Identical => summary.identical += 1,
-                    Class::RefOnly => summary.ref_only += 1,
-                    Class::Shape => {
-                        summary.by_rule += 1;
-                        summary.rules.push(format!("{}: {}", p.v1.name, differences(p.v1, p.v2).join("; ")));
-                    }
-                }
-            }
-            lists.entry(("gen", p.v1.name.clone(), p.v2.name.clone(), class.into())).or_default()[bi] = true;
-            for (di, r) in results.into_iter().enumerate() {
-                let tokens = r.expect("checked").map(|t| t.to_string());
-                impls.entry((di as u8, p.v1.name.clone())).or_default()[bi] = tokens;
-            }
-        }
+        one_build(&mut c, (bi, unstable), v1, v2, config, &stable_views);
     }
-    if !missing.is_empty() {
+    if !c.missing.is_empty() {
         return Err(Error::Schema {
             file: label.to_path_buf(),
             pointer: "#/hand_written".into(),
             message: format!(
                 "{} pairs differ in ways the generator cannot state as rules; name each in `hand_written` and write its \
                  conversion in `generated/src/convert/`: {}",
-                missing.len(),
-                missing.join(", ")
+                c.missing.len(),
+                c.missing.join(", ")
             ),
         });
     }
-    let cfg_of = |builds: [bool; 2]| match builds {
+    let mut items = impl_items(c.impls, c.properties);
+    items.extend(c.unstable_fields.into_values());
+    items.push(pair_lists(&c.lists));
+    Ok((items, registry(&c.lists), c.summary))
+}
+
+/// Every name the configuration mentions must exist (a stale entry would
+/// silently stop applying).
+fn check_config_names(v1: (&Module, &Module), v2: (&Module, &Module), config: &Config, label: &Path) -> Result<()> {
+    let (all1, all2) = (build_defs(v1.0, v1.1, true), build_defs(v2.0, v2.1, true));
+    let has1 = |n: &str| all1.iter().flat_map(|d| d.walk()).any(|d| d.name == n);
+    let has2 = |n: &str| all2.iter().flat_map(|d| d.walk()).any(|d| d.name == n);
+    let stale = |section: &str, name: &str| Error::Schema {
+        file: label.to_path_buf(),
+        pointer: format!("#/{section}/{name}"),
+        message: format!("no definition `{name}` in the schema"),
+    };
+    for (a, b) in &config.renamed {
+        if !has1(a) {
+            return Err(stale("renamed", a));
+        }
+        if !has2(b) {
+            return Err(stale("renamed", b));
+        }
+    }
+    for (section, names) in [
+        ("fields", config.fields.keys().collect::<Vec<_>>()),
+        ("hand_written", config.hand_written.keys().collect()),
+        ("gated", config.gated.keys().collect()),
+    ] {
+        if let Some(name) = names.into_iter().find(|n| !has1(n)) {
+            return Err(stale(section, name));
+        }
+    }
+    for (name, props) in &config.capabilities {
+        let def =
+            all1.iter().flat_map(|d| d.walk()).find(|d| &d.name == name).ok_or_else(|| stale("capabilities", name))?;
+        for prop in props.keys() {
+            if !matches!(&def.kind, Kind::Struct(s) if s.fields.iter().any(|f| &f.name == prop)) {
+                return Err(Error::Schema {
+                    file: label.to_path_buf(),
+                    pointer: format!("#/capabilities/{name}/{prop}"),
+                    message: format!("`{name}` has no property `{prop}`"),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One build's pass (`bi` 0 stable, 1 unstable): pairs the definitions and
+/// collects each pair's conversions, the `Properties` impls and the lists.
+fn one_build(
+    c: &mut Collected,
+    (bi, unstable): (usize, bool),
+    v1: (&Module, &Module),
+    v2: (&Module, &Module),
+    config: &Config,
+    stable_views: &(View<'_>, View<'_>),
+) {
+    let d1 = build_defs(v1.0, v1.1, unstable);
+    let d2 = build_defs(v2.0, v2.1, unstable);
+    let w1: Vec<&Def> = d1.iter().flat_map(|d| d.walk()).collect();
+    let w2: Vec<&Def> = d2.iter().flat_map(|d| d.walk()).collect();
+    let pairing = pair(&w1, &w2, config);
+    let (view1, view2) = (View::new(&d1), View::new(&d2));
+    let fwd: BTreeMap<String, String> = pairing.pairs.iter().map(|p| (p.v1.name.clone(), p.v2.name.clone())).collect();
+    let back: BTreeMap<String, String> = fwd.iter().map(|(a, b)| (b.clone(), a.clone())).collect();
+    if !unstable {
+        c.summary.v1_only = d1.len() - pairing.pairs.iter().filter(|p| d1.iter().any(|d| d.name == p.v1.name)).count();
+        c.summary.v2_only = d2.len() - pairing.pairs.iter().filter(|p| d2.iter().any(|d| d.name == p.v2.name)).count();
+    }
+    let reverse_fields = config.reverse_fields();
+    let g2 = Gen { dir: Dir::ToV2, src: &view1, dst: &view2, names: &fwd, fields: &config.fields };
+    let g1 = Gen { dir: Dir::ToV1, src: &view2, dst: &view1, names: &back, fields: &reverse_fields };
+    let skip = inside_hand_written(&d1, &pairing, config, (&g2, &g1));
+    properties_impls(c, bi, [(0u8, &w1, quote!(crate::v1)), (1u8, &w2, quote!(crate::v2))]);
+    for p in &pairing.pairs {
+        let top = d1.iter().any(|d| d.name == p.v1.name);
+        if skip.contains(p.v1.name.as_str()) {
+            // Converted by its definition's hand-written rule.
+            continue;
+        }
+        if p.excluded.is_some() {
+            if !unstable && top {
+                c.summary.hand_written += 1;
+            }
+            c.lists.entry(("hand", p.v1.name.clone(), p.v2.name.clone(), String::new())).or_default()[bi] = true;
+            for (side, d, stable, module) in
+                [(0u8, p.v1, &stable_views.0, quote!(crate::v1)), (1u8, p.v2, &stable_views.1, quote!(crate::v2))]
+            {
+                unstable_fields_impl(c, (side, d, module), stable, unstable);
+            }
+            continue;
+        }
+        generated_pair(c, (bi, unstable), p, top, (&g2, &g1));
+    }
+}
+
+/// The pairs inside a hand-written definition (converted by its rule) that
+/// cannot be generated, and those that reference one of them.
+fn inside_hand_written<'d>(
+    d1: &[&Def],
+    pairing: &'d Pairing<'d>,
+    config: &Config,
+    (g2, g1): (&Gen, &Gen),
+) -> BTreeSet<&'d str> {
+    // Inline items belong to their definition: a hand-written definition's
+    // inline items are converted by its rule.
+    let parent: BTreeMap<&str, &str> =
+        d1.iter().flat_map(|d| d.walk().into_iter().map(move |i| (i.name.as_str(), d.name.as_str()))).collect();
+    let in_hand_written = |p: &Pair| {
+        !d1.iter().any(|d| d.name == p.v1.name)
+            && parent.get(p.v1.name.as_str()).is_some_and(|t| config.hand_written.contains_key(*t))
+    };
+    let inner: Vec<&Pair> = pairing.pairs.iter().filter(|p| in_hand_written(p)).collect();
+    let mut skip: BTreeSet<&str> = inner
+        .iter()
+        .filter(|p| g2.pair(p.v1, p.v2).is_err() || g1.pair(p.v2, p.v1).is_err())
+        .map(|p| p.v1.name.as_str())
+        .collect();
+    loop {
+        let before = skip.len();
+        for p in &inner {
+            if p.v1.refs.iter().any(|r| skip.contains(r.as_str())) {
+                skip.insert(p.v1.name.as_str());
+            }
+        }
+        if skip.len() == before {
+            return skip;
+        }
+    }
+}
+
+/// The property names of every struct, for `Cx::extras` (the generated and
+/// the hand-written rules carry unknown properties over).
+fn properties_impls(c: &mut Collected, bi: usize, versions: [(u8, &Vec<&Def>, TokenStream); 2]) {
+    for (side, defs, module) in versions {
+        for d in defs.iter() {
+            let Kind::Struct(st) = &d.kind else { continue };
+            let tag = st.flatten.as_ref().and_then(|f| match &defs.iter().find(|i| i.name == f.union)?.kind {
+                Kind::Union(u) => u.tag.as_ref().map(|t| t.property.as_str()),
+                _ => None,
+            });
+            let names: Vec<Literal> = st
+                .fields
+                .iter()
+                .map(|f| f.name.as_str())
+                .chain(tag)
+                .chain(st.forbidden.iter().map(String::as_str))
+                .map(Literal::string)
+                .collect();
+            let i = rust_ident(&d.rust_name);
+            let tokens = quote! {
+                impl crate::convert::Properties for #module::#i {
+                    const PROPERTIES: &'static [&'static str] = &[#(#names),*];
+                }
+            };
+            c.properties.entry((side, d.name.clone())).or_default()[bi] = Some(tokens.to_string());
+        }
+    }
+}
+
+/// The `UnstableFields` impl of a hand-written pair's struct: in the unstable
+/// build, each property its stable shape does not have is reported as
+/// `dropped` when present.
+fn unstable_fields_impl(c: &mut Collected, (side, d, module): (u8, &Def, TokenStream), stable: &View, unstable: bool) {
+    let Kind::Struct(st) = &d.kind else { return };
+    let entry = c.unstable_fields.entry((side, d.name.clone()));
+    let i = rust_ident(&d.rust_name);
+    if !unstable {
+        entry.or_insert_with(|| quote!(impl crate::convert::UnstableFields for #module::#i {}));
+        return;
+    }
+    let known: Vec<&str> = match stable.get(&d.name).map(|x| &x.kind) {
+        Some(Kind::Struct(ss)) => ss.fields.iter().map(|f| f.name.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let checks: Vec<TokenStream> = st
+        .fields
+        .iter()
+        .filter(|f| !known.contains(&f.name.as_str()))
+        .map(|f| {
+            let i = rust_ident(&f.rust_name);
+            let present = match form(d, f) {
+                Form::Value => quote!(true),
+                Form::Opt => quote!(self.#i.is_some()),
+                Form::Nullable => quote!(!self.#i.is_absent()),
+                Form::Patch(_) => quote!(!self.#i.is_keep()),
+            };
+            let wire = Literal::string(&f.name);
+            let detail = Literal::string(&format!(
+                "`{}` exists only in the unstable schema, and the conversion rule of `{}` does not carry it",
+                f.name, d.name
+            ));
+            quote!(if #present { cx.loss_at(#wire, crate::convert::LossKind::Dropped, #detail)?; })
+        })
+        .collect();
+    if checks.is_empty() {
+        return;
+    }
+    let stable_impl = quote!(impl crate::convert::UnstableFields for #module::#i {});
+    let both = quote! {
+        #[cfg(not(feature = "unstable"))]
+        #stable_impl
+        #[cfg(feature = "unstable")]
+        impl crate::convert::UnstableFields for #module::#i {
+            fn check_unstable(&self, cx: &mut crate::convert::Cx) -> ::core::result::Result<(), crate::convert::Fail> {
+                #(#checks)*
+                ::core::result::Result::Ok(())
+            }
+        }
+    };
+    entry.and_modify(|t| *t = both.clone()).or_insert(both);
+}
+
+/// A pair whose conversions are generated: both directions, or, when the
+/// generator cannot state one, a missing rule (stable build) or an
+/// `unconvertible` conversion (unstable only).
+fn generated_pair(c: &mut Collected, (bi, unstable): (usize, bool), p: &Pair, top: bool, (g2, g1): (&Gen, &Gen)) {
+    let results = [g2.pair(p.v1, p.v2), g1.pair(p.v2, p.v1)];
+    let why: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    if !why.is_empty() {
+        if !unstable {
+            c.missing.push(format!(
+                "`{}`/`{}` ({})",
+                p.v1.name,
+                p.v2.name,
+                why.iter().map(|w| w.as_str()).collect::<Vec<_>>().join("; ")
+            ));
+            return;
+        }
+        // Unstable only: converting it is an honest `unconvertible`.
+        if !c.summary.unstable_unconvertible.contains(&p.v1.name) {
+            c.summary.unstable_unconvertible.push(p.v1.name.clone());
+        }
+        for (di, g) in [(0u8, g2), (1u8, g1)] {
+            let (a, b) = if di == 0 { (p.v1, p.v2) } else { (p.v2, p.v1) };
+            let tokens = g.unconvertible(a, b);
+            c.impls.entry((di, p.v1.name.clone())).or_default()[bi] = tokens.map(|t| t.to_string());
+        }
+        return;
+    }
+    let class = match p.class {
+        Class::Identical => "identical",
+        Class::RefOnly => "reference-only",
+        Class::Shape => "by rule",
+    };
+    if !unstable && top {
+        match p.class {
+            Class::Identical => c.summary.identical += 1,
+            Class::RefOnly => c.summary.ref_only += 1,
+            Class::Shape => {
+                c.summary.by_rule += 1;
+                c.summary.rules.push(format!("{}: {}", p.v1.name, differences(p.v1, p.v2).join("; ")));
+            }
+        }
+    }
+    c.lists.entry(("gen", p.v1.name.clone(), p.v2.name.clone(), class.into())).or_default()[bi] = true;
+    for (di, r) in results.into_iter().enumerate() {
+        let tokens = r.expect("checked").map(|t| t.to_string());
+        c.impls.entry((di as u8, p.v1.name.clone())).or_default()[bi] = tokens;
+    }
+}
+
+/// The `cfg` of an item listed in these builds (stable, unstable).
+fn cfg_of(builds: [bool; 2]) -> TokenStream {
+    match builds {
         [true, true] => quote!(),
         [true, false] => quote!(#[cfg(not(feature = "unstable"))]),
         [false, true] => quote!(#[cfg(feature = "unstable")]),
         [false, false] => unreachable!("listed in some build"),
-    };
+    }
+}
+
+/// The impls, once when both builds have the same and under each build's
+/// `cfg` otherwise.
+fn impl_items(
+    impls: BTreeMap<(u8, String), PerBuild>,
+    properties: BTreeMap<(u8, String), PerBuild>,
+) -> Vec<TokenStream> {
     let mut items = Vec::new();
     for ((_, _), builds) in impls.into_iter().chain(properties) {
         match builds {
@@ -451,11 +516,16 @@ pub fn generate(
             }
         }
     }
-    items.extend(unstable_fields.into_values());
+    items
+}
+
+/// `GENERATED_PAIRS`, `HAND_WRITTEN_PAIRS` and the check that every
+/// hand-written pair has its rules.
+fn pair_lists(lists: &BTreeMap<(&'static str, String, String, String), [bool; 2]>) -> TokenStream {
     let mut gen_rows = Vec::new();
     let mut hand_rows = Vec::new();
     let mut checks = Vec::new();
-    for ((list, a, b, class), builds) in &lists {
+    for ((list, a, b, class), builds) in lists {
         let cfg = cfg_of(*builds);
         let (la, lb) = (Literal::string(a), Literal::string(b));
         if *list == "gen" {
@@ -467,7 +537,7 @@ pub fn generate(
             checks.push(quote!(#cfg check::<crate::v1::#ia, crate::v2::#ib>();));
         }
     }
-    items.push(quote! {
+    quote! {
         /// Every pair whose conversion is generated, in this build: (v1 name,
         /// v2 name, `identical`, `reference-only` or `by rule`).
         pub const GENERATED_PAIRS: &[(&str, &str, &str)] = &[#(#gen_rows)*];
@@ -479,17 +549,21 @@ pub fn generate(
             fn check<A: crate::convert::ToV2<V2 = B>, B: crate::convert::ToV1<V1 = A>>() {}
             #(#checks)*
         }
-    });
+    }
+}
+
+/// The by-name conversion registry of `acp-tools`.
+fn registry(lists: &BTreeMap<(&'static str, String, String, String), [bool; 2]>) -> TokenStream {
     let mut to_v2 = Vec::new();
     let mut to_v1 = Vec::new();
-    for ((_, a, b, _), builds) in &lists {
+    for ((_, a, b, _), builds) in lists {
         let cfg = cfg_of(*builds);
         let (la, lb) = (Literal::string(a), Literal::string(b));
         let (ia, ib) = (rust_ident(a), rust_ident(b));
         to_v2.push(quote!(#cfg #la => go2::<::acp_bindings::v1::#ia>(json, strict),));
         to_v1.push(quote!(#cfg #lb => go1::<::acp_bindings::v2::#ib>(json, strict),));
     }
-    let registry = quote! {
+    quote! {
         /// Converts a payload between the versions by definition name, for the tests and tools.
         pub mod convert {
             use ::acp_bindings::convert::{ConvertError, Converted, ToV1, ToV2};
@@ -545,6 +619,5 @@ pub fn generate(
                 })
             }
         }
-    };
-    Ok((items, registry, summary))
+    }
 }
