@@ -56,17 +56,55 @@ pub fn supported(defs: &[(&Def, Gate)]) -> bool {
         })
 }
 
+/// The names a peer's items use, shared by the pieces of [`peer`].
+struct PeerNames {
+    peer: Ident,
+    event: Ident,
+    /// What this side handles: requests, notifications, and its answers.
+    handled: Ident,
+    handled_notes: Ident,
+    answers: Ident,
+    /// What this side sends: requests, notifications, and the answers it gets.
+    sent: Ident,
+    sent_notes: Ident,
+    answered: Ident,
+}
+
 /// The peer and its event enum for `side`. `any_side` says whether the module
 /// has `$/` notifications (`NotificationToAnySide`).
 pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
     let o = other(side);
     let [peer, event] = item_names(side).map(|n| format_ident!("{n}"));
     let name = |s: Side, k: MethodKind| -> Ident { format_ident!("{}", enum_name(s, k)) };
-    let (handled, handled_notes, answers) =
-        (name(side, MethodKind::Request), name(side, MethodKind::Notification), name(side, MethodKind::Response));
-    let (sent, sent_notes, answered) =
-        (name(o, MethodKind::Request), name(o, MethodKind::Notification), name(o, MethodKind::Response));
-    let (me, them) = (side.as_str(), o.as_str());
+    let n = PeerNames {
+        peer,
+        event,
+        handled: name(side, MethodKind::Request),
+        handled_notes: name(side, MethodKind::Notification),
+        answers: name(side, MethodKind::Response),
+        sent: name(o, MethodKind::Request),
+        sent_notes: name(o, MethodKind::Notification),
+        answered: name(o, MethodKind::Response),
+    };
+    let types = peer_types(&n, side, any_side);
+    let sending = peer_sending(&n, side, any_side);
+    let receive = peer_receive(&n, any_side, rt);
+    let helpers = peer_helpers(&n);
+    let peer = &n.peer;
+    quote! {
+        #types
+        impl #peer {
+            #sending
+            #receive
+            #helpers
+        }
+    }
+}
+
+/// The peer struct and its event enum.
+fn peer_types(n: &PeerNames, side: Side, any_side: bool) -> TokenStream {
+    let PeerNames { peer, event, handled, handled_notes, answered, .. } = n;
+    let (me, them) = (side.as_str(), other(side).as_str());
     let peer_doc = lines(format!(
         "The {me}'s end of a connection, without IO.\n\n\
          It allocates the ids of the requests the {me} sends ([`{peer}::request`]), remembers each\n\
@@ -89,30 +127,6 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
             AnySide(NotificationToAnySide),
         }
     });
-    let any_receive = any_side.then(|| {
-        quote! {
-            if NotificationToAnySide::METHODS.contains(&method) {
-                return match NotificationToAnySide::decode(method, params) {
-                    ::core::result::Result::Ok((n, _)) => #event::AnySide(n),
-                    ::core::result::Result::Err(e) => Self::invalid(e.under("/params")),
-                };
-            }
-        }
-    });
-    let any_notify = any_side.then(|| {
-        quote! {
-            /// A notification either side handles (`$/cancel_request`).
-            pub fn notify_any(&self, notification: impl ::core::convert::Into<NotificationToAnySide>) -> Message {
-                Message::notification(notification.into())
-            }
-        }
-    });
-    let notify_doc = format!(" A notification to the {them}.");
-    let request_fn_doc = lines(format!(
-        "A request to the {them}: allocates its id (integers counting up from 0, skipping ids still\n\
-         pending) and remembers it until [`{peer}::receive`] sees the answer. Returns the id and the\n\
-         message to send."
-    ));
     quote! {
         #peer_doc
         #[derive(Debug, Clone, Default)]
@@ -169,7 +183,29 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
             },
         }
 
-        impl #peer {
+    }
+}
+
+/// The peer's constructor and what the caller sends through it: requests,
+/// notifications, answers, and the bookkeeping of pending requests.
+fn peer_sending(n: &PeerNames, side: Side, any_side: bool) -> TokenStream {
+    let PeerNames { peer, sent, sent_notes, answers, .. } = n;
+    let them = other(side).as_str();
+    let any_notify = any_side.then(|| {
+        quote! {
+            /// A notification either side handles (`$/cancel_request`).
+            pub fn notify_any(&self, notification: impl ::core::convert::Into<NotificationToAnySide>) -> Message {
+                Message::notification(notification.into())
+            }
+        }
+    });
+    let notify_doc = format!(" A notification to the {them}.");
+    let request_fn_doc = lines(format!(
+        "A request to the {them}: allocates its id (integers counting up from 0, skipping ids still\n\
+         pending) and remembers it until [`{peer}::receive`] sees the answer. Returns the id and the\n\
+         message to send."
+    ));
+    quote! {
             /// A peer with nothing pending; its first request gets id 0.
             pub fn new() -> Self {
                 Self::default()
@@ -248,6 +284,23 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
                 self.sent.remove(id)
             }
 
+    }
+}
+
+/// `receive`: one line from the other side as an event.
+fn peer_receive(n: &PeerNames, any_side: bool, rt: &TokenStream) -> TokenStream {
+    let PeerNames { event, handled, handled_notes, answered, .. } = n;
+    let any_receive = any_side.then(|| {
+        quote! {
+            if NotificationToAnySide::METHODS.contains(&method) {
+                return match NotificationToAnySide::decode(method, params) {
+                    ::core::result::Result::Ok((n, _)) => #event::AnySide(n),
+                    ::core::result::Result::Err(e) => Self::invalid(e.under("/params")),
+                };
+            }
+        }
+    });
+    quote! {
             /// What one line from the other side means. Never panics; bad
             /// input is an `Invalid` event and leaves every pending request as it was.
             pub fn receive(&mut self, line: &str) -> #event {
@@ -340,6 +393,13 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
                 }
             }
 
+    }
+}
+
+/// The peer's private helpers: the `Invalid` event, the errors it names.
+fn peer_helpers(n: &PeerNames) -> TokenStream {
+    let event = &n.event;
+    quote! {
             fn invalid(error: DispatchError) -> #event {
                 let reply = Message::error_reply(&error);
                 #event::Invalid { error, reply }
@@ -360,6 +420,5 @@ pub fn peer(side: Side, any_side: bool, rt: &TokenStream) -> TokenStream {
             fn show(id: &super::RequestId) -> ::std::string::String {
                 ::serde_json::to_string(id).unwrap_or_default()
             }
-        }
     }
 }
