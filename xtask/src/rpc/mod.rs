@@ -542,7 +542,11 @@ fn version_enum(
     }
 }
 
+/// The `Message` enum of a version: its type, decoding, JSON forms and
+/// constructors, and its streamed `Serialize`.
 fn message(rt: &TokenStream) -> TokenStream {
+    let (decode, to_value, ctors, serialize) =
+        (message_decode(rt), message_to_value(), message_constructors(), message_serialize());
     quote! {
         /// A JSON-RPC 2.0 message of this version, with its payload typed.
         #[derive(Debug, Clone, PartialEq)]
@@ -583,6 +587,18 @@ fn message(rt: &TokenStream) -> TokenStream {
         }
 
         impl Message {
+            #decode
+            #to_value
+            #ctors
+        }
+
+        #serialize
+    }
+}
+
+/// `Message::decode`: the streamed fast path, then every case and error.
+fn message_decode(rt: &TokenStream) -> TokenStream {
+    quote! {
             /// Decodes one message. `request_method` gives the method of the
             /// request a response answers (responses are typed by it).
             pub fn decode(
@@ -630,6 +646,12 @@ fn message(rt: &TokenStream) -> TokenStream {
                 }
             }
 
+    }
+}
+
+/// `Message::to_value`.
+fn message_to_value() -> TokenStream {
+    quote! {
             /// The message as JSON.
             pub fn to_value(&self) -> ::core::result::Result<::serde_json::Value, ::serde_json::Error> {
                 let (method, id, params, result, error) = match self {
@@ -672,6 +694,12 @@ fn message(rt: &TokenStream) -> TokenStream {
                 ::core::result::Result::Ok(::serde_json::Value::Object(map))
             }
 
+    }
+}
+
+/// `Message`'s constructors and accessors.
+fn message_constructors() -> TokenStream {
+    quote! {
             /// A request with the usual `params` form (an object).
             ///
             /// `request` is the payload (`PromptRequest`), a side's enum
@@ -730,8 +758,12 @@ fn message(rt: &TokenStream) -> TokenStream {
                     Message::Notification { .. } => ::core::option::Option::None,
                 }
             }
-        }
+    }
+}
 
+/// The streamed `Serialize` of `Message`.
+fn message_serialize() -> TokenStream {
+    quote! {
         /// The members in the order [`Message::to_value`] gives them
         /// (`jsonrpc`, `id`, `method`, then `params`, `result` or `error`),
         /// streamed: the payload is serialized in place, not built as a
