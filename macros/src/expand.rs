@@ -4,64 +4,106 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::model::{Entity, Read, Rule};
+use crate::model::{Entity, Field, Read, Rule};
+
+/// What each field contributes to the generated items, collected in one pass.
+#[derive(Default)]
+struct Parts<'a> {
+    patch_fields: Vec<TokenStream>,
+    new_params: Vec<TokenStream>,
+    new_inits: Vec<TokenStream>,
+    thens: Vec<TokenStream>,
+    empties: Vec<TokenStream>,
+    applies: Vec<TokenStream>,
+    diffs: Vec<TokenStream>,
+    setters: Vec<TokenStream>,
+    /// One generic parameter per nested field: the field's patch type.
+    params: Vec<syn::Ident>,
+    bounds: Vec<TokenStream>,
+    aliased: Vec<TokenStream>,
+    /// For `keep_unknown`: how the generated visitor reads each field.
+    readers: Vec<Reader<'a>>,
+}
+
+/// How a patched field's patch is typed, read, applied, diffed and composed.
+struct FieldOps {
+    patch_ty: TokenStream,
+    /// The `patch::de` helper that reads it (before `strict` is applied).
+    de: &'static str,
+    apply: TokenStream,
+    diff: TokenStream,
+    then: TokenStream,
+}
 
 pub fn expand(e: &Entity) -> TokenStream {
-    let (vis, name, patch) = (&e.vis, &e.name, &e.patch);
-    let serde_attrs = &e.serde_attrs;
-    let fields: Vec<_> = e.fields.iter().filter(|f| f.rule != Rule::Skip).collect();
-    let mut patch_fields = Vec::new();
-    let mut new_params = Vec::new();
-    let mut new_inits = Vec::new();
-    let mut thens = Vec::new();
-    let mut empties = Vec::new();
-    let mut applies = Vec::new();
-    let mut diffs = Vec::new();
-    let mut setters = Vec::new();
-    // One generic parameter per nested field: the field's patch type.
-    let mut params = Vec::new();
-    let mut bounds = Vec::new();
-    let mut aliased = Vec::new();
-    // For `keep_unknown`: how the generated visitor reads each field.
-    let mut readers: Vec<Reader> = Vec::new();
-    for f in &fields {
-        let (id, ty, docs) = (&f.ident, &f.ty, &f.docs);
-        let renames = &f.serde_attrs;
-        let rename = if renames.is_empty() { quote!() } else { quote!(#[serde(#(#renames),*)]) };
+    let mut parts = Parts::default();
+    for f in e.fields.iter().filter(|f| f.rule != Rule::Skip) {
         if f.rule == Rule::Key || f.rule == Rule::Required {
-            patch_fields.push(quote! { #(#docs)* #rename pub #id: #ty, });
-            new_params.push(quote!(#id: impl ::core::convert::Into<#ty>));
-            new_inits.push(quote!(#id: #id.into()));
-            thens.push(quote!(#id: later.#id));
-            diffs.push(quote!(#id: ::core::clone::Clone::clone(&newer.#id)));
-            if f.rule == Rule::Required {
-                applies.push(quote!(self.#id = patch.#id;));
-            }
-            readers.push(Reader { field: f, ty: quote!(#ty), helper: quote::format_ident!("Plain"), required: true });
-            continue;
+            parts.fixed(f);
+        } else {
+            parts.patched(e, f);
         }
-        let set_ty = match f.rule {
-            Rule::Optional if f.boxed => {
-                let inner = f.inner.as_ref().expect("Option<T>");
-                syn::parse_quote!(::std::boxed::Box<#inner>)
-            }
-            Rule::Value if f.boxed => syn::parse_quote!(::std::boxed::Box<#ty>),
-            Rule::Optional => f.inner.clone().expect("Option<T>"),
-            Rule::ByKey => {
-                syn::parse_quote!(::std::boxed::Box<::serde_json::Map<::std::string::String, ::serde_json::Value>>)
-            }
-            _ => ty.clone(),
+    }
+    if e.keep_unknown {
+        parts.unknown_properties();
+    }
+    render(e, parts)
+}
+
+impl<'a> Parts<'a> {
+    /// A `key` or `required` field: the same type in the patch, always set.
+    fn fixed(&mut self, f: &'a Field) {
+        let (id, ty, docs) = (&f.ident, &f.ty, &f.docs);
+        let rename = rename(f);
+        self.patch_fields.push(quote! { #(#docs)* #rename pub #id: #ty, });
+        self.new_params.push(quote!(#id: impl ::core::convert::Into<#ty>));
+        self.new_inits.push(quote!(#id: #id.into()));
+        self.thens.push(quote!(#id: later.#id));
+        self.diffs.push(quote!(#id: ::core::clone::Clone::clone(&newer.#id)));
+        if f.rule == Rule::Required {
+            self.applies.push(quote!(self.#id = patch.#id;));
+        }
+        self.readers.push(Reader { field: f, ty: quote!(#ty), helper: quote::format_ident!("Plain"), required: true });
+    }
+
+    /// A patched field: `Patch<T>` in the patch struct, with its setter.
+    fn patched(&mut self, e: &Entity, f: &'a Field) {
+        let (id, docs) = (&f.ident, &f.docs);
+        self.setters.push(setter(f));
+        let ops = self.ops(f);
+        let de = match (e.strict, ops.de) {
+            (true, "lenient" | "lenient_scalar") => None,
+            (true, "lenient_items") => Some("strict_items"),
+            (true, "nested_lenient") => Some("nested_strict"),
+            (true, "lenient_by_key") => Some("strict_by_key"),
+            (_, d) => Some(d),
         };
-        let set_doc = format!(" Sets `{id}` (a value on the wire; use the field for `Keep`/`Clear`).");
-        setters.push(quote! {
-            #[doc = #set_doc]
-            #[must_use]
-            pub fn #id(mut self, value: impl ::core::convert::Into<#set_ty>) -> Self {
-                self.#id = ::acp_bindings::Patch::Set(value.into());
-                self
-            }
+        let helper = quote::format_ident!("{}", de.map_or("Plain".to_owned(), marker));
+        let FieldOps { patch_ty, apply, diff, then, .. } = ops;
+        self.readers.push(Reader { field: f, ty: patch_ty.clone(), helper, required: false });
+        let de = de.map(|d| {
+            let path = format!("::acp_bindings::patch::de::{d}");
+            quote!(deserialize_with = #path,)
         });
-        let (patch_ty, de, apply, diff, then) = match f.rule {
+        let rename = rename(f);
+        self.patch_fields.push(quote! {
+            #(#docs)*
+            #rename
+            #[serde(default, skip_serializing_if = "::acp_bindings::Patch::is_keep", #de)]
+            pub #id: #patch_ty,
+        });
+        self.new_inits.push(quote!(#id: ::acp_bindings::Patch::Keep));
+        self.thens.push(quote!(#id: #then));
+        self.empties.push(quote!(self.#id.is_keep()));
+        self.applies.push(quote!(#apply;));
+        self.diffs.push(quote!(#id: #diff));
+    }
+
+    /// The patch type and operations of a patched field; a nested field adds
+    /// a generic parameter.
+    fn ops(&mut self, f: &Field) -> FieldOps {
+        let (id, ty) = (&f.ident, &f.ty);
+        match f.rule {
             Rule::Optional | Rule::Value => {
                 let de = match (f.skip_invalid_items, f.read) {
                     (true, _) => "lenient_items",
@@ -87,66 +129,145 @@ pub fn expand(e: &Entity) -> TokenStream {
                 } else {
                     (quote!(::acp_bindings::Patch<#value_ty>), quote!(patch.#id), quote!(::core::convert::identity))
                 };
-                (
+                FieldOps {
                     patch_ty,
                     de,
-                    quote!(::acp_bindings::patch::field::#apply_fn(&mut self.#id, #patch_in)),
-                    quote!(#diff_out(::acp_bindings::patch::field::#diff_fn(&self.#id, &newer.#id))),
-                    quote!(::acp_bindings::patch::field::then(self.#id, later.#id)),
-                )
+                    apply: quote!(::acp_bindings::patch::field::#apply_fn(&mut self.#id, #patch_in)),
+                    diff: quote!(#diff_out(::acp_bindings::patch::field::#diff_fn(&self.#id, &newer.#id))),
+                    then: quote!(::acp_bindings::patch::field::then(self.#id, later.#id)),
+                }
             }
-            Rule::ByKey => (
-                quote!(::acp_bindings::patch::ByKey),
-                "lenient_by_key",
-                quote!(::acp_bindings::patch::field::apply_by_key(&mut self.#id, patch.#id)),
-                quote!(::acp_bindings::patch::field::diff_by_key(&self.#id, &newer.#id)),
-                quote!(::acp_bindings::patch::field::then_by_key(self.#id, later.#id)),
-            ),
+            Rule::ByKey => FieldOps {
+                patch_ty: quote!(::acp_bindings::patch::ByKey),
+                de: "lenient_by_key",
+                apply: quote!(::acp_bindings::patch::field::apply_by_key(&mut self.#id, patch.#id)),
+                diff: quote!(::acp_bindings::patch::field::diff_by_key(&self.#id, &newer.#id)),
+                then: quote!(::acp_bindings::patch::field::then_by_key(self.#id, later.#id)),
+            },
             Rule::Nested => {
                 // `where Cursor: Patchable<Patch = __P0>` on the one `Patchable`
                 // impl, at the field's span: the only place that needs the
                 // field's type to be patchable, so misuse is one error.
-                let param = quote::format_ident!("__P{}", params.len());
-                bounds.push(quote_spanned! {ty.span()=> #ty: ::acp_bindings::Patchable<Patch = #param>});
-                aliased.push(quote!(<#ty as ::acp_bindings::Patchable>::Patch));
+                let param = quote::format_ident!("__P{}", self.params.len());
+                self.bounds.push(quote_spanned! {ty.span()=> #ty: ::acp_bindings::Patchable<Patch = #param>});
+                self.aliased.push(quote!(<#ty as ::acp_bindings::Patchable>::Patch));
                 let ops = quote!(<#param as ::acp_bindings::patch::field::Nested<#ty>>);
-                let r = (
-                    quote!(::acp_bindings::Patch<#ty, #param>),
-                    "nested_lenient",
-                    quote!(#ops::apply(&mut self.#id, patch.#id)),
-                    quote!(#ops::diff(&self.#id, &newer.#id)),
-                    quote!(#ops::then(self.#id, later.#id)),
-                );
-                params.push(param);
+                let r = FieldOps {
+                    patch_ty: quote!(::acp_bindings::Patch<#ty, #param>),
+                    de: "nested_lenient",
+                    apply: quote!(#ops::apply(&mut self.#id, patch.#id)),
+                    diff: quote!(#ops::diff(&self.#id, &newer.#id)),
+                    then: quote!(#ops::then(self.#id, later.#id)),
+                };
+                self.params.push(param);
                 r
             }
-            Rule::Key | Rule::Required | Rule::Skip => unreachable!("handled above"),
-        };
-        let de = match (e.strict, de) {
-            (true, "lenient" | "lenient_scalar") => None,
-            (true, "lenient_items") => Some("strict_items".to_owned()),
-            (true, "nested_lenient") => Some("nested_strict".to_owned()),
-            (true, "lenient_by_key") => Some("strict_by_key".to_owned()),
-            (_, d) => Some(d.to_owned()),
-        };
-        let helper = quote::format_ident!("{}", de.as_deref().map_or("Plain".to_owned(), marker));
-        readers.push(Reader { field: f, ty: patch_ty.clone(), helper, required: false });
-        let de = de.map(|d| {
-            let path = format!("::acp_bindings::patch::de::{d}");
-            quote!(deserialize_with = #path,)
-        });
-        patch_fields.push(quote! {
-            #(#docs)*
-            #rename
-            #[serde(default, skip_serializing_if = "::acp_bindings::Patch::is_keep", #de)]
-            pub #id: #patch_ty,
-        });
-        new_inits.push(quote!(#id: ::acp_bindings::Patch::Keep));
-        thens.push(quote!(#id: #then));
-        empties.push(quote!(self.#id.is_keep()));
-        applies.push(quote!(#apply;));
-        diffs.push(quote!(#id: #diff));
+            Rule::Key | Rule::Required | Rule::Skip => unreachable!("not a patched field"),
+        }
     }
+
+    /// `keep_unknown`: the unknown properties, kept and written back; the
+    /// generated visitor replaces serde's `Deserialize`.
+    fn unknown_properties(&mut self) {
+        self.patch_fields.push(quote! {
+            /// Properties the wire object carried that this patch does not name, in
+            /// their order; written back after the known ones (not applied).
+            #[serde(flatten)]
+            pub additional_properties: ::acp_bindings::runtime::Extra,
+        });
+        self.new_inits.push(quote!(additional_properties: ::core::default::Default::default()));
+        self.thens.push(quote!(additional_properties: self.additional_properties.then(later.additional_properties)));
+        self.diffs.push(quote!(additional_properties: ::core::default::Default::default()));
+    }
+}
+
+/// The field's serde renames, as one attribute.
+fn rename(f: &Field) -> TokenStream {
+    let renames = &f.serde_attrs;
+    if renames.is_empty() {
+        quote!()
+    } else {
+        quote!(#[serde(#(#renames),*)])
+    }
+}
+
+/// The builder setter of a patched field: sets a value on the wire.
+fn setter(f: &Field) -> TokenStream {
+    let (id, ty) = (&f.ident, &f.ty);
+    let set_ty: syn::Type = match f.rule {
+        Rule::Optional if f.boxed => {
+            let inner = f.inner.as_ref().expect("Option<T>");
+            syn::parse_quote!(::std::boxed::Box<#inner>)
+        }
+        Rule::Value if f.boxed => syn::parse_quote!(::std::boxed::Box<#ty>),
+        Rule::Optional => f.inner.clone().expect("Option<T>"),
+        Rule::ByKey => {
+            syn::parse_quote!(::std::boxed::Box<::serde_json::Map<::std::string::String, ::serde_json::Value>>)
+        }
+        _ => ty.clone(),
+    };
+    let set_doc = format!(" Sets `{id}` (a value on the wire; use the field for `Keep`/`Clear`).");
+    quote! {
+        #[doc = #set_doc]
+        #[must_use]
+        pub fn #id(mut self, value: impl ::core::convert::Into<#set_ty>) -> Self {
+            self.#id = ::acp_bindings::Patch::Set(value.into());
+            self
+        }
+    }
+}
+
+/// `then` and `is_empty` callable without importing `PatchOps`, unless a
+/// field's setter already has the name.
+fn inherent_ops(e: &Entity, item: &syn::Ident, gen: &TokenStream, ops_where: &TokenStream) -> TokenStream {
+    let clash = e.fields.iter().any(|f| matches!(f.ident.to_string().as_str(), "then" | "is_empty"));
+    if clash {
+        return quote!();
+    }
+    quote! {
+        impl #gen #item #gen #ops_where {
+            /// One patch with the effect of `self` then `later` (composition;
+            /// the same as [`PatchOps::then`](::acp_bindings::PatchOps::then)).
+            #[doc(alias = "merge")]
+            #[doc(alias = "compose")]
+            #[must_use]
+            pub fn then(self, later: Self) -> Self {
+                ::acp_bindings::PatchOps::then(self, later)
+            }
+
+            /// `true` when the patch changes nothing but the key (the same as
+            /// [`PatchOps::is_empty`](::acp_bindings::PatchOps::is_empty)).
+            pub fn is_empty(&self) -> bool {
+                ::acp_bindings::PatchOps::is_empty(self)
+            }
+        }
+    }
+}
+
+/// With nested fields the patch struct is generic over their patch types
+/// (`{Patch}Of<__P0, ...>`) and `{Patch}` names it with the real ones: the
+/// alias and the generic struct's extra doc (both empty without nested fields).
+fn nested_alias(e: &Entity, parts: &Parts<'_>, generic: &syn::Ident) -> (TokenStream, TokenStream) {
+    if parts.params.is_empty() {
+        return (quote!(), quote!());
+    }
+    let (vis, name, patch, aliased) = (&e.vis, &e.name, &e.patch, &parts.aliased);
+    let alias_doc = format!(" The wire patch of [`{name}`], with the patch types of its nested fields.");
+    let generic_doc = format!(
+        " [`{patch}`], generic over the patch type of each nested field (the derive's bounds need the \
+         parameters; use [`{patch}`])."
+    );
+    (
+        quote! { #[doc = #alias_doc] #vis type #patch = #generic<#(#aliased),*>; },
+        quote! { #[doc = ""] #[doc = #generic_doc] },
+    )
+}
+
+/// The items: the patch struct (and its alias), its visitor, constructor and
+/// setters, `PatchOps` for it and `Patchable` for the state.
+fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
+    let (vis, name, patch) = (&e.vis, &e.name, &e.patch);
+    let serde_attrs = &e.serde_attrs;
     let key_init: Vec<_> = e
         .fields
         .iter()
@@ -163,9 +284,9 @@ pub fn expand(e: &Entity) -> TokenStream {
     let container_docs = &e.docs;
     let non_exhaustive = if e.non_exhaustive { quote!(#[non_exhaustive]) } else { quote!() };
     let new_doc = " A patch with the key (and required fields) that changes nothing else.";
+    let empties = &p.empties;
     let empties = if empties.is_empty() { quote!(true) } else { quote!(#(#empties)&&*) };
-    // With nested fields the patch struct is generic over their patch types
-    // (`{Patch}Of<__P0, ...>`) and `{Patch}` names it with the real ones.
+    let params = &p.params;
     let nested = !params.is_empty();
     let generic = quote::format_ident!("{}Of", patch);
     let (item, gen) = if nested { (&generic, quote!(<#(#params),*>)) } else { (patch, quote!()) };
@@ -174,74 +295,26 @@ pub fn expand(e: &Entity) -> TokenStream {
         quote!(#p: ::acp_bindings::patch::field::Nested<#ty>)
     });
     let ops_where = if nested { quote!(where #(#ops_bounds),*) } else { quote!() };
-    // `then` and `is_empty` callable without importing `PatchOps`, unless a
-    // field's setter already has the name.
-    let clash = e.fields.iter().any(|f| matches!(f.ident.to_string().as_str(), "then" | "is_empty"));
-    let inherent = if clash {
-        quote!()
-    } else {
-        quote! {
-            impl #gen #item #gen #ops_where {
-                /// One patch with the effect of `self` then `later` (composition;
-                /// the same as [`PatchOps::then`](::acp_bindings::PatchOps::then)).
-                #[doc(alias = "merge")]
-                #[doc(alias = "compose")]
-                #[must_use]
-                pub fn then(self, later: Self) -> Self {
-                    ::acp_bindings::PatchOps::then(self, later)
-                }
-
-                /// `true` when the patch changes nothing but the key (the same as
-                /// [`PatchOps::is_empty`](::acp_bindings::PatchOps::is_empty)).
-                pub fn is_empty(&self) -> bool {
-                    ::acp_bindings::PatchOps::is_empty(self)
-                }
-            }
-        }
-    };
+    let inherent = inherent_ops(e, item, &gen, &ops_where);
+    let bounds = &p.bounds;
     let patchable_where = if nested { quote!(where #(#bounds),*) } else { quote!() };
-    let de_bound = if nested {
+    let keep = e.keep_unknown;
+    let de_bound = if nested && !keep {
         let b = params.iter().map(|p| format!("{p}: ::serde::de::DeserializeOwned")).collect::<Vec<_>>().join(", ");
         quote!(#[serde(bound(deserialize = #b))])
     } else {
         quote!()
     };
-    // `keep_unknown`: the unknown properties, kept and written back; the
-    // generated visitor replaces serde's `Deserialize`.
-    let keep = e.keep_unknown;
-    if keep {
-        patch_fields.push(quote! {
-            /// Properties the wire object carried that this patch does not name, in
-            /// their order; written back after the known ones (not applied).
-            #[serde(flatten)]
-            pub additional_properties: ::acp_bindings::runtime::Extra,
-        });
-        new_inits.push(quote!(additional_properties: ::core::default::Default::default()));
-        thens.push(quote!(additional_properties: self.additional_properties.then(later.additional_properties)));
-        diffs.push(quote!(additional_properties: ::core::default::Default::default()));
-    }
     let derive_de = if keep { quote!() } else { quote!(::serde::Deserialize,) };
-    let de_bound = if keep { quote!() } else { de_bound };
     let direct = e.json_reader && params.is_empty();
-    let visitor = if keep { visitor(item, &params, &readers, direct) } else { quote!() };
+    let visitor = if keep { visitor(item, params, &p.readers, direct) } else { quote!() };
     let visitor = if direct && !keep {
         quote! { #visitor impl<'de> ::acp_bindings::json::fast::FromJson<'de> for #item {} }
     } else {
         visitor
     };
-    let (alias, generic_doc) = if nested {
-        let alias_doc = format!(" The wire patch of [`{name}`], with the patch types of its nested fields.");
-        let generic_doc = format!(
-            " [`{patch}`], generic over the patch type of each nested field (the derive's bounds need the \
-             parameters; use [`{patch}`])."
-        );
-        (
-            quote! { #[doc = #alias_doc] #vis type #patch = #generic<#(#aliased),*>; },
-            quote! { #[doc = ""] #[doc = #generic_doc] },
-        )
-    } else {
-        (quote!(), quote!())
-    };
+    let (alias, generic_doc) = nested_alias(e, &p, &generic);
+    let Parts { patch_fields, new_params, new_inits, setters, thens, applies, diffs, .. } = &p;
     quote! {
         #alias
 
@@ -302,7 +375,7 @@ pub fn expand(e: &Entity) -> TokenStream {
 
 /// How the `keep_unknown` visitor reads one field.
 struct Reader<'a> {
-    field: &'a crate::model::Field,
+    field: &'a Field,
     /// The field's type in the patch struct.
     ty: TokenStream,
     /// The `patch::de` helper type that reads it.
