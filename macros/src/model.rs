@@ -84,223 +84,50 @@ pub enum Read {
 }
 const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`, `keep_unknown`";
 
+/// The container's `#[acp(..)]` settings.
+#[derive(Default)]
+struct ContainerAttrs {
+    patch: Option<Ident>,
+    patch_doc: Option<LitStr>,
+    strict: bool,
+    keep_unknown: bool,
+    json_reader: bool,
+}
+
+/// A field's `#[acp(..)]` settings, before they are checked together.
+#[derive(Default)]
+struct FieldAttrs {
+    rules: Vec<(Rule, proc_macro2::Span)>,
+    skip_invalid_items: bool,
+    boxed: Option<proc_macro2::Span>,
+    read: Option<(Read, proc_macro2::Span)>,
+}
+
 impl Entity {
+    /// The entity a derive input describes, or every error in it at once.
     pub fn parse(input: &DeriveInput) -> Result<Entity, Vec<syn::Error>> {
         let mut errors = Vec::new();
-        let named = match &input.data {
-            Data::Struct(s) => match &s.fields {
-                Fields::Named(n) => Some(n),
-                other => {
-                    errors.push(syn::Error::new(
-                        other.span(),
-                        "`AcpPatch` needs a struct with named fields (one per wire property); write `struct Name { field: Type, .. }`",
-                    ));
-                    None
-                }
-            },
-            Data::Enum(e) => {
-                errors.push(syn::Error::new(
-                    e.enum_token.span,
-                    "`AcpPatch` derives on the struct that holds an entity's state, not on an enum; put the enum in a field of a struct with named fields",
-                ));
-                None
-            }
-            Data::Union(u) => {
-                errors.push(syn::Error::new(
-                    u.union_token.span,
-                    "`AcpPatch` needs a struct with named fields, not a union",
-                ));
-                None
-            }
-        };
+        let named = named_fields(input, &mut errors);
         if !input.generics.params.is_empty() {
             errors.push(syn::Error::new(
                 input.generics.span(),
                 "`AcpPatch` does not support generic structs; use concrete field types",
             ));
         }
-        let mut patch = None;
-        let mut patch_doc: Option<LitStr> = None;
-        let mut strict = false;
-        let mut keep_unknown = false;
-        let mut json_reader = false;
-        for attr in input.attrs.iter().filter(|a| a.path().is_ident("acp")) {
-            let r = attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("patch") {
-                    let name: LitStr = meta.value()?.parse()?;
-                    // An error at the string, not a panic, when it is no identifier.
-                    let ident = name.parse::<Ident>().map_err(|_| {
-                        syn::Error::new(
-                            name.span(),
-                            format!("`patch` names the patch type: `{}` is not a Rust identifier", name.value()),
-                        )
-                    })?;
-                    patch = Some(ident);
-                } else if meta.path.is_ident("patch_doc") {
-                    patch_doc = Some(meta.value()?.parse()?);
-                } else if meta.path.is_ident("strict") {
-                    strict = true;
-                } else if meta.path.is_ident("keep_unknown") {
-                    keep_unknown = true;
-                } else if meta.path.is_ident("json_reader") {
-                    json_reader = true;
-                } else {
-                    let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                    return Err(
-                        meta.error(format!("unknown `acp` attribute `{what}` on a struct; expected {CONTAINER_KEYS}"))
-                    );
-                }
-                Ok(())
-            });
-            if let Err(e) = r {
-                errors.push(e);
-            }
-        }
+        let c = container_attrs(input, &mut errors);
         let mut fields = Vec::new();
         let mut key_seen: Option<Ident> = None;
         for f in named.into_iter().flat_map(|n| n.named.iter()) {
-            let ident = f.ident.clone().expect("named field");
-            let mut rules: Vec<(Rule, proc_macro2::Span)> = Vec::new();
-            let mut skip_invalid_items = false;
-            let mut boxed = None;
-            let mut read: Option<(Read, proc_macro2::Span)> = None;
-            for attr in f.attrs.iter().filter(|a| a.path().is_ident("acp")) {
-                let r = attr.parse_nested_meta(|meta| {
-                    let rule = if meta.path.is_ident("key") {
-                        Rule::Key
-                    } else if meta.path.is_ident("by_key") {
-                        Rule::ByKey
-                    } else if meta.path.is_ident("nested") {
-                        Rule::Nested
-                    } else if meta.path.is_ident("skip") {
-                        Rule::Skip
-                    } else if meta.path.is_ident("required") {
-                        Rule::Required
-                    } else if meta.path.is_ident("skip_invalid_items") {
-                        skip_invalid_items = true;
-                        return Ok(());
-                    } else if meta.path.is_ident("boxed") {
-                        boxed = Some(meta.path.span());
-                        return Ok(());
-                    } else if meta.path.is_ident("scalar") || meta.path.is_ident("any_json") {
-                        let how = if meta.path.is_ident("scalar") { Read::Scalar } else { Read::AnyJson };
-                        if read.is_some() {
-                            return Err(meta.error("a field takes at most one of `scalar`, `any_json`"));
-                        }
-                        read = Some((how, meta.path.span()));
-                        return Ok(());
-                    } else {
-                        let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                        return Err(
-                            meta.error(format!("unknown `acp` attribute `{what}` on a field; expected {FIELD_KEYS}"))
-                        );
-                    };
-                    rules.push((rule, meta.path.span()));
-                    Ok(())
-                });
-                if let Err(e) = r {
-                    errors.push(e);
-                }
-            }
-            if rules.len() > 1 {
-                errors.push(syn::Error::new(
-                    rules[1].1,
-                    "a field takes at most one of `key`, `required`, `by_key`, `nested`, `skip`",
-                ));
-            }
-            let inner = option_inner(&f.ty);
-            let rule = match rules.first() {
-                Some((Rule::Key, span)) => {
-                    if let Some(first) = &key_seen {
-                        errors.push(syn::Error::new(
-                            *span,
-                            format!("only one field can be `#[acp(key)]`: the entity is already identified by `{first}`; remove this `key`"),
-                        ));
-                    }
-                    key_seen = Some(ident.clone());
-                    Rule::Key
-                }
-                Some((Rule::ByKey, _)) => {
-                    if !is_object_map(&f.ty) {
-                        errors.push(syn::Error::new(
-                            f.ty.span(),
-                            "`#[acp(by_key)]` needs a JSON object map: write `Option<serde_json::Map<String, serde_json::Value>>` (or `Option<Box<..>>`)",
-                        ));
-                    }
-                    Rule::ByKey
-                }
-                Some((rule, _)) => *rule,
-                None if inner.is_some() => Rule::Optional,
-                None => Rule::Value,
-            };
-            if let Some(span) = boxed {
-                if !matches!(rule, Rule::Optional | Rule::Value) {
-                    errors.push(syn::Error::new(
-                        span,
-                        "`#[acp(boxed)]` applies to a replaced value (`Option<T>` or `T`), not to a `key`, `required`, `by_key`, `nested` or `skip` field",
-                    ));
-                }
-            }
-            if let Some((how, span)) = read {
-                if !matches!(rule, Rule::Optional | Rule::Value) || skip_invalid_items {
-                    errors.push(syn::Error::new(
-                        span,
-                        "`#[acp(scalar)]` and `#[acp(any_json)]` apply to a replaced value (`Option<T>` or `T`), not to a list with `skip_invalid_items` or a `key`, `required`, `by_key`, `nested` or `skip` field",
-                    ));
-                } else if how == Read::Scalar && boxed.is_some() {
-                    errors.push(syn::Error::new(span, "a `scalar` is small: remove `#[acp(boxed)]`"));
-                }
-            }
-            let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
-            let mut serde_attrs = Vec::new();
-            let (mut wire, mut aliases) = (None, Vec::new());
-            for attr in f.attrs.iter().filter(|a| a.path().is_ident("serde")) {
-                let _ = attr.parse_nested_meta(|meta| {
-                    if meta.path.is_ident("rename") || meta.path.is_ident("alias") {
-                        let path = meta.path.clone();
-                        let value: LitStr = meta.value()?.parse()?;
-                        if meta.path.is_ident("rename") {
-                            wire = Some(value.value());
-                        } else {
-                            aliases.push(value.value());
-                        }
-                        serde_attrs.push(quote::quote!(#path = #value));
-                    } else if meta.input.peek(syn::Token![=]) {
-                        let _: syn::Expr = meta.value()?.parse()?;
-                    }
-                    Ok(())
-                });
-            }
-            if keep_unknown && wire.is_none() && rule != Rule::Skip {
-                errors.push(syn::Error::new(
-                    ident.span(),
-                    format!(
-                        "`#[acp(keep_unknown)]` matches keys by their wire names: write `#[serde(rename = \"...\")]` on `{ident}`"
-                    ),
-                ));
-            }
-            fields.push(Field {
-                ident,
-                ty: f.ty.clone(),
-                inner,
-                rule,
-                skip_invalid_items,
-                boxed: boxed.is_some(),
-                read: read.map_or(Read::Captured, |(how, _)| how),
-                docs,
-                serde_attrs,
-                wire,
-                aliases,
-            });
+            fields.push(Field::parse(f, c.keep_unknown, &mut key_seen, &mut errors));
         }
         if !errors.is_empty() {
             return Err(errors);
         }
         let name = input.ident.clone();
         // `format_ident!` drops the `r#` of a raw name (`r#type` -> `typePatch`).
-        let patch = patch.unwrap_or_else(|| quote::format_ident!("{}Patch", name, span = name.span()));
+        let patch = c.patch.unwrap_or_else(|| quote::format_ident!("{}Patch", name, span = name.span()));
         let serde_attrs = input.attrs.iter().filter(|a| a.path().is_ident("serde")).cloned().collect();
-        let docs = match patch_doc {
+        let docs = match c.patch_doc {
             Some(text) => text
                 .value()
                 .lines()
@@ -318,14 +145,228 @@ impl Entity {
             vis: input.vis.clone(),
             name,
             patch,
-            strict,
-            keep_unknown,
-            json_reader,
+            strict: c.strict,
+            keep_unknown: c.keep_unknown,
+            json_reader: c.json_reader,
             serde_attrs,
             docs,
             non_exhaustive,
             fields,
         })
+    }
+}
+
+/// The named fields of the input, or an error saying what to write instead.
+fn named_fields<'i>(input: &'i DeriveInput, errors: &mut Vec<syn::Error>) -> Option<&'i syn::FieldsNamed> {
+    match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(n) => Some(n),
+            other => {
+                errors.push(syn::Error::new(
+                    other.span(),
+                    "`AcpPatch` needs a struct with named fields (one per wire property); write `struct Name { field: Type, .. }`",
+                ));
+                None
+            }
+        },
+        Data::Enum(e) => {
+            errors.push(syn::Error::new(
+                e.enum_token.span,
+                "`AcpPatch` derives on the struct that holds an entity's state, not on an enum; put the enum in a field of a struct with named fields",
+            ));
+            None
+        }
+        Data::Union(u) => {
+            errors
+                .push(syn::Error::new(u.union_token.span, "`AcpPatch` needs a struct with named fields, not a union"));
+            None
+        }
+    }
+}
+
+/// The container's `#[acp(..)]` attributes.
+fn container_attrs(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> ContainerAttrs {
+    let mut c = ContainerAttrs::default();
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("acp")) {
+        let r = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("patch") {
+                let name: LitStr = meta.value()?.parse()?;
+                // An error at the string, not a panic, when it is no identifier.
+                let ident = name.parse::<Ident>().map_err(|_| {
+                    syn::Error::new(
+                        name.span(),
+                        format!("`patch` names the patch type: `{}` is not a Rust identifier", name.value()),
+                    )
+                })?;
+                c.patch = Some(ident);
+            } else if meta.path.is_ident("patch_doc") {
+                c.patch_doc = Some(meta.value()?.parse()?);
+            } else if meta.path.is_ident("strict") {
+                c.strict = true;
+            } else if meta.path.is_ident("keep_unknown") {
+                c.keep_unknown = true;
+            } else if meta.path.is_ident("json_reader") {
+                c.json_reader = true;
+            } else {
+                let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                return Err(
+                    meta.error(format!("unknown `acp` attribute `{what}` on a struct; expected {CONTAINER_KEYS}"))
+                );
+            }
+            Ok(())
+        });
+        if let Err(e) = r {
+            errors.push(e);
+        }
+    }
+    c
+}
+
+/// A field's `#[acp(..)]` attributes.
+fn field_attrs(f: &syn::Field, errors: &mut Vec<syn::Error>) -> FieldAttrs {
+    let mut a = FieldAttrs::default();
+    for attr in f.attrs.iter().filter(|a| a.path().is_ident("acp")) {
+        let r = attr.parse_nested_meta(|meta| {
+            let rule = if meta.path.is_ident("key") {
+                Rule::Key
+            } else if meta.path.is_ident("by_key") {
+                Rule::ByKey
+            } else if meta.path.is_ident("nested") {
+                Rule::Nested
+            } else if meta.path.is_ident("skip") {
+                Rule::Skip
+            } else if meta.path.is_ident("required") {
+                Rule::Required
+            } else if meta.path.is_ident("skip_invalid_items") {
+                a.skip_invalid_items = true;
+                return Ok(());
+            } else if meta.path.is_ident("boxed") {
+                a.boxed = Some(meta.path.span());
+                return Ok(());
+            } else if meta.path.is_ident("scalar") || meta.path.is_ident("any_json") {
+                let how = if meta.path.is_ident("scalar") { Read::Scalar } else { Read::AnyJson };
+                if a.read.is_some() {
+                    return Err(meta.error("a field takes at most one of `scalar`, `any_json`"));
+                }
+                a.read = Some((how, meta.path.span()));
+                return Ok(());
+            } else {
+                let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+                return Err(meta.error(format!("unknown `acp` attribute `{what}` on a field; expected {FIELD_KEYS}")));
+            };
+            a.rules.push((rule, meta.path.span()));
+            Ok(())
+        });
+        if let Err(e) = r {
+            errors.push(e);
+        }
+    }
+    a
+}
+
+/// The field's `#[serde(rename/alias)]`: the attributes to copy, the wire
+/// name and the aliases.
+fn serde_names(f: &syn::Field) -> (Vec<proc_macro2::TokenStream>, Option<String>, Vec<String>) {
+    let mut serde_attrs = Vec::new();
+    let (mut wire, mut aliases) = (None, Vec::new());
+    for attr in f.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") || meta.path.is_ident("alias") {
+                let path = meta.path.clone();
+                let value: LitStr = meta.value()?.parse()?;
+                if meta.path.is_ident("rename") {
+                    wire = Some(value.value());
+                } else {
+                    aliases.push(value.value());
+                }
+                serde_attrs.push(quote::quote!(#path = #value));
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    (serde_attrs, wire, aliases)
+}
+
+impl Field {
+    /// One field: its attributes checked together (at most one rule, one
+    /// key per struct, `boxed` and the read only on replaced values).
+    fn parse(f: &syn::Field, keep_unknown: bool, key_seen: &mut Option<Ident>, errors: &mut Vec<syn::Error>) -> Field {
+        let ident = f.ident.clone().expect("named field");
+        let FieldAttrs { rules, skip_invalid_items, boxed, read } = field_attrs(f, errors);
+        if rules.len() > 1 {
+            errors.push(syn::Error::new(
+                rules[1].1,
+                "a field takes at most one of `key`, `required`, `by_key`, `nested`, `skip`",
+            ));
+        }
+        let inner = option_inner(&f.ty);
+        let rule = match rules.first() {
+            Some((Rule::Key, span)) => {
+                if let Some(first) = key_seen {
+                    errors.push(syn::Error::new(
+                        *span,
+                        format!("only one field can be `#[acp(key)]`: the entity is already identified by `{first}`; remove this `key`"),
+                    ));
+                }
+                *key_seen = Some(ident.clone());
+                Rule::Key
+            }
+            Some((Rule::ByKey, _)) => {
+                if !is_object_map(&f.ty) {
+                    errors.push(syn::Error::new(
+                        f.ty.span(),
+                        "`#[acp(by_key)]` needs a JSON object map: write `Option<serde_json::Map<String, serde_json::Value>>` (or `Option<Box<..>>`)",
+                    ));
+                }
+                Rule::ByKey
+            }
+            Some((rule, _)) => *rule,
+            None if inner.is_some() => Rule::Optional,
+            None => Rule::Value,
+        };
+        if let Some(span) = boxed {
+            if !matches!(rule, Rule::Optional | Rule::Value) {
+                errors.push(syn::Error::new(
+                    span,
+                    "`#[acp(boxed)]` applies to a replaced value (`Option<T>` or `T`), not to a `key`, `required`, `by_key`, `nested` or `skip` field",
+                ));
+            }
+        }
+        if let Some((how, span)) = read {
+            if !matches!(rule, Rule::Optional | Rule::Value) || skip_invalid_items {
+                errors.push(syn::Error::new(
+                    span,
+                    "`#[acp(scalar)]` and `#[acp(any_json)]` apply to a replaced value (`Option<T>` or `T`), not to a list with `skip_invalid_items` or a `key`, `required`, `by_key`, `nested` or `skip` field",
+                ));
+            } else if how == Read::Scalar && boxed.is_some() {
+                errors.push(syn::Error::new(span, "a `scalar` is small: remove `#[acp(boxed)]`"));
+            }
+        }
+        let docs = f.attrs.iter().filter(|a| a.path().is_ident("doc")).cloned().collect();
+        let (serde_attrs, wire, aliases) = serde_names(f);
+        if keep_unknown && wire.is_none() && rule != Rule::Skip {
+            errors.push(syn::Error::new(
+                ident.span(),
+                format!(
+                    "`#[acp(keep_unknown)]` matches keys by their wire names: write `#[serde(rename = \"...\")]` on `{ident}`"
+                ),
+            ));
+        }
+        Field {
+            ident,
+            ty: f.ty.clone(),
+            inner,
+            rule,
+            skip_invalid_items,
+            boxed: boxed.is_some(),
+            read: read.map_or(Read::Captured, |(how, _)| how),
+            docs,
+            serde_attrs,
+            wire,
+            aliases,
+        }
     }
 }
 
