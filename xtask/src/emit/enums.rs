@@ -25,81 +25,16 @@ impl Emitter {
         let vdocs: Vec<_> = e.variants.iter().map(|v| docs_or(&v.docs, || format!("`{}`.", v.value))).collect();
         let values: Vec<_> = e.variants.iter().map(|v| str_lit(v.value.as_str().unwrap_or_default())).collect();
         let mut items = Vec::new();
-        let (fallback_variant, as_str_fallback, from_str, parse_err, is_ext, visit_owned) = match &e.fallback {
-            Some(f) => {
-                let fname = ident(&f.rust_name);
-                let fdoc = docs_or(&f.docs, || "A value this version does not know, kept as received.".to_owned());
-                (
-                    quote! { #fdoc #fname(#rt::UnknownString), },
-                    quote! { Self::#fname(v) => v.as_str(), },
-                    quote! { other => Self::#fname(#rt::UnknownString::__new(other)), },
-                    quote!(::core::convert::Infallible),
-                    quote! {
-                        /// `true` for a value this version does not know that starts with `_`
-                        /// (an implementation-specific extension).
-                        pub fn is_extension(&self) -> bool {
-                            matches!(self, Self::#fname(v) if v.is_extension())
-                        }
-                        /// `true` for a value this version does not know that does not start
-                        /// with `_` (reserved for future ACP versions).
-                        pub fn is_future(&self) -> bool {
-                            matches!(self, Self::#fname(v) if v.is_future())
-                        }
-                        /// `true` for a value this version knows.
-                        pub fn is_known(&self) -> bool {
-                            !matches!(self, Self::#fname(_))
-                        }
-                    },
-                    quote! {
-                        fn visit_string<E: ::serde::de::Error>(self, v: ::std::string::String) -> ::core::result::Result<#name, E> {
-                            ::core::result::Result::Ok(match v.as_str() {
-                                #( #values => #name::#vnames, )*
-                                _ => #name::#fname(#rt::UnknownString::__new(v)),
-                            })
-                        }
-                    },
-                )
-            }
-            None => (
-                quote!(),
-                quote!(),
-                quote! { _ => return ::core::result::Result::Err(#rt::ParseEnumError::new(#name_str, s)), },
-                quote!(#rt::ParseEnumError),
-                quote!(),
-                quote!(),
-            ),
-        };
+        let StringEnumFallback {
+            variant: fallback_variant,
+            as_str: as_str_fallback,
+            from_str,
+            parse_err,
+            is_ext,
+            visit_owned,
+        } = self.string_enum_fallback(def, e, &vnames, &values);
         let open = e.fallback.is_some();
-        let visit_str = if open {
-            quote! {
-                fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> {
-                    ::core::result::Result::Ok(match v { #( #values => #name::#vnames, )* _ => #name::from_str_lossless(v) })
-                }
-            }
-        } else {
-            quote! {
-                fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> {
-                    match v {
-                        #( #values => ::core::result::Result::Ok(#name::#vnames), )*
-                        _ => ::core::result::Result::Err(E::unknown_variant(v, #name::VALUES)),
-                    }
-                }
-            }
-        };
-        let lossless = if open {
-            quote! {
-                fn from_str_lossless(s: &str) -> Self {
-                    match s { #( #values => Self::#vnames, )* #from_str }
-                }
-            }
-        } else {
-            quote!()
-        };
-        let parse_body = if open {
-            quote!(::core::result::Result::Ok(Self::from_str_lossless(s)))
-        } else {
-            quote!(::core::result::Result::Ok(match s { #( #values => Self::#vnames, )* #from_str }))
-        };
+        let (visit_str, lossless, parse_body) = string_enum_parsing(&name, (&vnames, &values), &from_str, open);
         let expecting = format!("a {name_str} string");
         items.push(quote! {
             #doc
@@ -155,27 +90,67 @@ impl Emitter {
                 }
             }
         });
-        if open {
-            items.push(quote! {
-                impl ::core::convert::From<&str> for #name {
-                    fn from(value: &str) -> Self { Self::from_str_lossless(value) }
-                }
-                impl #rt::de::Scalar for #name {
-                    fn from_str(v: &str) -> ::core::option::Option<Self> {
-                        ::core::option::Option::Some(Self::from_str_lossless(v))
-                    }
-                }
-            });
-        } else {
-            items.push(quote! {
-                impl #rt::de::Scalar for #name {
-                    fn from_str(v: &str) -> ::core::option::Option<Self> {
-                        v.parse().ok()
-                    }
-                }
-            });
-        }
+        items.push(string_enum_scalar(rt, &name, open));
         items
+    }
+
+    /// The parts of a string enum that differ when it is open (a fallback
+    /// variant keeps unknown values) or closed (unknown values are errors).
+    fn string_enum_fallback(
+        &self,
+        def: &Def,
+        e: &Enum,
+        vnames: &[proc_macro2::Ident],
+        values: &[proc_macro2::Literal],
+    ) -> StringEnumFallback {
+        let rt = &self.rt;
+        let name = ident(&def.rust_name);
+        let name_str = &def.rust_name;
+        let (variant, as_str, from_str, parse_err, is_ext, visit_owned) = match &e.fallback {
+            Some(f) => {
+                let fname = ident(&f.rust_name);
+                let fdoc = docs_or(&f.docs, || "A value this version does not know, kept as received.".to_owned());
+                (
+                    quote! { #fdoc #fname(#rt::UnknownString), },
+                    quote! { Self::#fname(v) => v.as_str(), },
+                    quote! { other => Self::#fname(#rt::UnknownString::__new(other)), },
+                    quote!(::core::convert::Infallible),
+                    quote! {
+                        /// `true` for a value this version does not know that starts with `_`
+                        /// (an implementation-specific extension).
+                        pub fn is_extension(&self) -> bool {
+                            matches!(self, Self::#fname(v) if v.is_extension())
+                        }
+                        /// `true` for a value this version does not know that does not start
+                        /// with `_` (reserved for future ACP versions).
+                        pub fn is_future(&self) -> bool {
+                            matches!(self, Self::#fname(v) if v.is_future())
+                        }
+                        /// `true` for a value this version knows.
+                        pub fn is_known(&self) -> bool {
+                            !matches!(self, Self::#fname(_))
+                        }
+                    },
+                    quote! {
+                        fn visit_string<E: ::serde::de::Error>(self, v: ::std::string::String) -> ::core::result::Result<#name, E> {
+                            ::core::result::Result::Ok(match v.as_str() {
+                                #( #values => #name::#vnames, )*
+                                _ => #name::#fname(#rt::UnknownString::__new(v)),
+                            })
+                        }
+                    },
+                )
+            }
+            None => (
+                quote!(),
+                quote!(),
+                quote! { _ => return ::core::result::Result::Err(#rt::ParseEnumError::new(#name_str, s)), },
+                quote!(#rt::ParseEnumError),
+                quote!(),
+                quote!(),
+            ),
+        };
+        StringEnumFallback { variant, as_str, from_str, parse_err, is_ext, visit_owned }
     }
 
     fn int_enum(&self, def: &Def, e: &Enum, format: IntFormat) -> Vec<TokenStream> {
@@ -256,4 +231,85 @@ impl Emitter {
             }
         }]
     }
+}
+
+/// What an open or closed string enum puts in its items.
+struct StringEnumFallback {
+    /// The fallback variant (open) or nothing.
+    variant: TokenStream,
+    /// `as_str`'s arm for the fallback.
+    as_str: TokenStream,
+    /// The last arm of parsing: keep (open) or fail (closed).
+    from_str: TokenStream,
+    /// `FromStr::Err`.
+    parse_err: TokenStream,
+    /// `is_extension`, `is_future`, `is_known` (open).
+    is_ext: TokenStream,
+    /// `visit_string`, which keeps the received string (open).
+    visit_owned: TokenStream,
+}
+
+/// `Scalar` (and, for an open enum, `From<&str>`): read in place from a JSON string.
+fn string_enum_scalar(rt: &TokenStream, name: &proc_macro2::Ident, open: bool) -> TokenStream {
+    if open {
+        quote! {
+            impl ::core::convert::From<&str> for #name {
+                fn from(value: &str) -> Self { Self::from_str_lossless(value) }
+            }
+            impl #rt::de::Scalar for #name {
+                fn from_str(v: &str) -> ::core::option::Option<Self> {
+                    ::core::option::Option::Some(Self::from_str_lossless(v))
+                }
+            }
+        }
+    } else {
+        quote! {
+            impl #rt::de::Scalar for #name {
+                fn from_str(v: &str) -> ::core::option::Option<Self> {
+                    v.parse().ok()
+                }
+            }
+        }
+    }
+}
+
+/// How a string enum reads a string: serde's `visit_str`, the lossless
+/// parse of an open enum, and the body of `FromStr::from_str`.
+fn string_enum_parsing(
+    name: &proc_macro2::Ident,
+    (vnames, values): (&[proc_macro2::Ident], &[proc_macro2::Literal]),
+    from_str: &TokenStream,
+    open: bool,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let visit_str = if open {
+        quote! {
+            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> {
+                ::core::result::Result::Ok(match v { #( #values => #name::#vnames, )* _ => #name::from_str_lossless(v) })
+            }
+        }
+    } else {
+        quote! {
+            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> ::core::result::Result<#name, E> {
+                match v {
+                    #( #values => ::core::result::Result::Ok(#name::#vnames), )*
+                    _ => ::core::result::Result::Err(E::unknown_variant(v, #name::VALUES)),
+                }
+            }
+        }
+    };
+    let lossless = if open {
+        quote! {
+            fn from_str_lossless(s: &str) -> Self {
+                match s { #( #values => Self::#vnames, )* #from_str }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let parse_body = if open {
+        quote!(::core::result::Result::Ok(Self::from_str_lossless(s)))
+    } else {
+        quote!(::core::result::Result::Ok(match s { #( #values => Self::#vnames, )* #from_str }))
+    };
+    (visit_str, lossless, parse_body)
 }
