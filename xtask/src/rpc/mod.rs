@@ -258,46 +258,12 @@ fn side_enum(
     builds: (&Build, &Build),
     rt: &TokenStream,
 ) -> TokenStream {
-    let (stable, unstable) = builds;
     let name = format_ident!("{}", enum_name(side, kind));
     let side_variant = format_ident!("{}", side_name(side));
     let kind_lower = kind_name(kind).to_lowercase();
     let doc = format!(" The {kind_lower}s handled by the `{side}` side (`x-side: {side}`).");
-    let mut variants = Vec::new();
-    let mut methods = Vec::new();
-    let mut names = Vec::new();
-    let mut decodes = Vec::new();
-    let mut encodes = Vec::new();
-    let mut writes = Vec::new();
-    let mut streamed = Vec::new();
-    let mut direct = Vec::new();
-    let fast = crate::emit::direct::fast_path(rt);
-    for e in entries {
-        let (v, cfg) = (&e.variant, e.gate.cfg());
-        let ty = Ident::new(&e.def.rust_name, Span::call_site());
-        let m = Literal::string(&e.method);
-        let vdoc = format!(" `{}`: [`super::{}`].", e.method, e.def.rust_name);
-        let build = if e.gate == Gate::Unstable { unstable } else { stable };
-        let mode = null_mode(e.def, build, rt);
-        variants.push(quote! { #cfg #[doc = #vdoc] #v(super::#ty), });
-        methods.push(quote! { #cfg Self::#v(_) => #m, });
-        names.push(quote! { #cfg #m, });
-        decodes.push(quote! {
-            #cfg #m => #rt::rpc::payload(#m, raw, #mode).map(|(p, f)| (Self::#v(p), f)),
-        });
-        encodes.push(quote! { #cfg Self::#v(p) => #rt::rpc::encode_payload(p, form), });
-        writes.push(quote! { #cfg Self::#v(p) => #rt::rpc::write_payload(map, key, p, form, required), });
-        if streams(e.def, build) {
-            streamed.push(quote! {
-                #cfg #m => <super::#ty as ::serde::Deserialize>::deserialize(deserializer).map(Self::#v),
-            });
-            if crate::emit::direct::is_direct_method(&e.method) {
-                direct.push(quote! {
-                    #cfg #m => <super::#ty as #fast::FromJson<'de>>::read(r).map(Self::#v),
-                });
-            }
-        }
-    }
+    let SideArms { variants, methods, names, decodes, encodes, writes, streamed, direct } =
+        side_arms(entries, builds, rt);
     let (arg, arg_doc) = match kind {
         MethodKind::Response => (quote!(request_method), "the method of the request it answers"),
         _ => (quote!(method), "its method"),
@@ -308,35 +274,7 @@ fn side_enum(
         let v = &e.variant;
         quote!(Self::#v(payload))
     });
-    // The methods with a direct decoder (`json::fast`) are also read by it.
-    let read_direct = (!direct.is_empty()).then(|| {
-        quote! {
-            #[allow(clippy::match_single_binding)]
-            fn read_direct<'de>(method: &str, r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-                match method {
-                    #(#direct)*
-                    _ => ::core::result::Result::Err(#fast::Bail),
-                }
-            }
-        }
-    });
-    let streamed_impl = (kind != MethodKind::Response).then(|| {
-        quote! {
-            impl #rt::rpc::Streamed for #name {
-                // Without the `unstable` feature a side may have no method
-                // decoded in one pass: the match is then its fallback alone.
-                #[allow(clippy::match_single_binding)]
-                fn decode_from<'de, D: ::serde::Deserializer<'de>>(method: &str, deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    let _ = &deserializer;
-                    match method {
-                        #(#streamed)*
-                        _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way")),
-                    }
-                }
-                #read_direct
-            }
-        }
-    });
+    let streamed_impl = streamed_impl(&name, kind, (&streamed, &direct), rt);
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -401,6 +339,94 @@ fn side_enum(
 
         #(#conversions)*
     }
+}
+
+/// The match arms and list entries of a side's enum, one per method.
+#[derive(Default)]
+struct SideArms {
+    variants: Vec<TokenStream>,
+    methods: Vec<TokenStream>,
+    names: Vec<TokenStream>,
+    decodes: Vec<TokenStream>,
+    encodes: Vec<TokenStream>,
+    writes: Vec<TokenStream>,
+    /// Methods decoded in one pass (`Streamed::decode_from`).
+    streamed: Vec<TokenStream>,
+    /// Methods with a direct decoder (`json::fast`).
+    direct: Vec<TokenStream>,
+}
+
+fn side_arms(entries: &[Entry], (stable, unstable): (&Build, &Build), rt: &TokenStream) -> SideArms {
+    let mut a = SideArms::default();
+    let fast = crate::emit::direct::fast_path(rt);
+    for e in entries {
+        let (v, cfg) = (&e.variant, e.gate.cfg());
+        let ty = Ident::new(&e.def.rust_name, Span::call_site());
+        let m = Literal::string(&e.method);
+        let vdoc = format!(" `{}`: [`super::{}`].", e.method, e.def.rust_name);
+        let build = if e.gate == Gate::Unstable { unstable } else { stable };
+        let mode = null_mode(e.def, build, rt);
+        a.variants.push(quote! { #cfg #[doc = #vdoc] #v(super::#ty), });
+        a.methods.push(quote! { #cfg Self::#v(_) => #m, });
+        a.names.push(quote! { #cfg #m, });
+        a.decodes.push(quote! {
+            #cfg #m => #rt::rpc::payload(#m, raw, #mode).map(|(p, f)| (Self::#v(p), f)),
+        });
+        a.encodes.push(quote! { #cfg Self::#v(p) => #rt::rpc::encode_payload(p, form), });
+        a.writes.push(quote! { #cfg Self::#v(p) => #rt::rpc::write_payload(map, key, p, form, required), });
+        if streams(e.def, build) {
+            a.streamed.push(quote! {
+                #cfg #m => <super::#ty as ::serde::Deserialize>::deserialize(deserializer).map(Self::#v),
+            });
+            if crate::emit::direct::is_direct_method(&e.method) {
+                a.direct.push(quote! {
+                    #cfg #m => <super::#ty as #fast::FromJson<'de>>::read(r).map(Self::#v),
+                });
+            }
+        }
+    }
+    a
+}
+
+/// `Streamed` for a side's requests or notifications (responses are typed
+/// by their request, not streamed); the methods with a direct decoder are
+/// also read by it.
+fn streamed_impl(
+    name: &Ident,
+    kind: MethodKind,
+    (streamed, direct): (&[TokenStream], &[TokenStream]),
+    rt: &TokenStream,
+) -> Option<TokenStream> {
+    let fast = crate::emit::direct::fast_path(rt);
+    // The methods with a direct decoder (`json::fast`) are also read by it.
+    let read_direct = (!direct.is_empty()).then(|| {
+        quote! {
+            #[allow(clippy::match_single_binding)]
+            fn read_direct<'de>(method: &str, r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                match method {
+                    #(#direct)*
+                    _ => ::core::result::Result::Err(#fast::Bail),
+                }
+            }
+        }
+    });
+    (kind != MethodKind::Response).then(|| {
+        quote! {
+            impl #rt::rpc::Streamed for #name {
+                // Without the `unstable` feature a side may have no method
+                // decoded in one pass: the match is then its fallback alone.
+                #[allow(clippy::match_single_binding)]
+                fn decode_from<'de, D: ::serde::Deserializer<'de>>(method: &str, deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    let _ = &deserializer;
+                    match method {
+                        #(#streamed)*
+                        _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way")),
+                    }
+                }
+                #read_direct
+            }
+        }
+    })
 }
 
 fn version_enum(
