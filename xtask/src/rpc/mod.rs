@@ -446,51 +446,9 @@ fn version_enum(
         MethodKind::Response => quote!(request_method),
         _ => quote!(method),
     };
-    let entries: Vec<&Entry> = groups.iter().flat_map(|(_, e)| e.iter()).collect();
-    let conversions = payload_conversions(&name, &entries, builds, |e| {
-        let m = e.def.method.as_ref().expect("an entry is a method payload");
-        let (side, inner, v) =
-            (format_ident!("{}", side_name(m.side)), format_ident!("{}", enum_name(m.side, m.kind)), &e.variant);
-        quote!(Self::#side(#inner::#v(payload)))
-    });
+    let conversions = version_conversions(&name, groups, builds);
     let side_docs = sides.iter().map(|s| format!(" Any {kind_lower} handled by the `{s}` side."));
-    // Passed on to the side whose methods include one with a direct decoder.
-    let fast = crate::emit::direct::fast_path(rt);
-    let direct_sides: Vec<(&Ident, &Ident)> = groups
-        .iter()
-        .zip(inner.iter().zip(&variants))
-        .filter(|((_, es), _)| es.iter().any(|e| crate::emit::direct::is_direct_method(&e.method)))
-        .map(|(_, iv)| iv)
-        .collect();
-    let read_direct = (!direct_sides.is_empty()).then(|| {
-        let (di, dv): (Vec<&Ident>, Vec<&Ident>) = direct_sides.into_iter().unzip();
-        quote! {
-            fn read_direct<'de>(method: &str, r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-                #(
-                    if #di::METHODS.contains(&method) {
-                        return <#di as #rt::rpc::Streamed>::read_direct(method, r).map(Self::#dv);
-                    }
-                )*
-                ::core::result::Result::Err(#fast::Bail)
-            }
-        }
-    });
-    let streamed_impl = (kind != MethodKind::Response).then(|| {
-        quote! {
-            impl #rt::rpc::Streamed for #name {
-                fn decode_from<'de, D: ::serde::Deserializer<'de>>(method: &str, deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    #(
-                        if #inner::METHODS.contains(&method) {
-                            return <#inner as #rt::rpc::Streamed>::decode_from(method, deserializer).map(Self::#variants);
-                        }
-                    )*
-                    let _ = &deserializer;
-                    ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
-                }
-                #read_direct
-            }
-        }
-    });
+    let streamed_impl = version_streamed_impl(&name, kind, groups, (&inner, &variants), rt);
     quote! {
         #[doc = #doc]
         #[derive(Debug, Clone, PartialEq)]
@@ -566,6 +524,65 @@ fn version_enum(
 
         #(#conversions)*
     }
+}
+
+/// `From` each payload type for a version's enum, through its side's enum.
+fn version_conversions(name: &Ident, groups: &[(Side, &[Entry])], builds: (&Build, &Build)) -> Vec<TokenStream> {
+    let entries: Vec<&Entry> = groups.iter().flat_map(|(_, e)| e.iter()).collect();
+    payload_conversions(name, &entries, builds, |e| {
+        let m = e.def.method.as_ref().expect("an entry is a method payload");
+        let (side, inner, v) =
+            (format_ident!("{}", side_name(m.side)), format_ident!("{}", enum_name(m.side, m.kind)), &e.variant);
+        quote!(Self::#side(#inner::#v(payload)))
+    })
+}
+
+/// `Streamed` for a version's requests or notifications: each method is
+/// passed on to the side that handles it.
+fn version_streamed_impl(
+    name: &Ident,
+    kind: MethodKind,
+    groups: &[(Side, &[Entry])],
+    (inner, variants): (&[Ident], &[Ident]),
+    rt: &TokenStream,
+) -> Option<TokenStream> {
+    // Passed on to the side whose methods include one with a direct decoder.
+    let fast = crate::emit::direct::fast_path(rt);
+    let direct_sides: Vec<(&Ident, &Ident)> = groups
+        .iter()
+        .zip(inner.iter().zip(variants))
+        .filter(|((_, es), _)| es.iter().any(|e| crate::emit::direct::is_direct_method(&e.method)))
+        .map(|(_, iv)| iv)
+        .collect();
+    let read_direct = (!direct_sides.is_empty()).then(|| {
+        let (di, dv): (Vec<&Ident>, Vec<&Ident>) = direct_sides.into_iter().unzip();
+        quote! {
+            fn read_direct<'de>(method: &str, r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+                #(
+                    if #di::METHODS.contains(&method) {
+                        return <#di as #rt::rpc::Streamed>::read_direct(method, r).map(Self::#dv);
+                    }
+                )*
+                ::core::result::Result::Err(#fast::Bail)
+            }
+        }
+    });
+    (kind != MethodKind::Response).then(|| {
+        quote! {
+            impl #rt::rpc::Streamed for #name {
+                fn decode_from<'de, D: ::serde::Deserializer<'de>>(method: &str, deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    #(
+                        if #inner::METHODS.contains(&method) {
+                            return <#inner as #rt::rpc::Streamed>::decode_from(method, deserializer).map(Self::#variants);
+                        }
+                    )*
+                    let _ = &deserializer;
+                    ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
+                }
+                #read_direct
+            }
+        }
+    })
 }
 
 /// The `Message` enum of a version: its type, decoding, JSON forms and

@@ -290,6 +290,7 @@ fn peer_sending(n: &PeerNames, side: Side, any_side: bool) -> TokenStream {
 /// `receive`: one line from the other side as an event.
 fn peer_receive(n: &PeerNames, any_side: bool, rt: &TokenStream) -> TokenStream {
     let PeerNames { event, handled, handled_notes, answered, .. } = n;
+    let streamed = peer_receive_streamed(n, rt);
     let any_receive = any_side.then(|| {
         quote! {
             if NotificationToAnySide::METHODS.contains(&method) {
@@ -305,20 +306,7 @@ fn peer_receive(n: &PeerNames, any_side: bool, rt: &TokenStream) -> TokenStream 
             /// input is an `Invalid` event and leaves every pending request as it was.
             pub fn receive(&mut self, line: &str) -> #event {
                 use #rt::rpc::{decode, request_id, Envelope, RawMessage, StreamedMessage};
-                // A plain request or notification in one pass; anything else,
-                // a reused id and every error the usual way below.
-                match #rt::rpc::read_streamed::<#handled, #handled_notes>(line) {
-                    ::core::option::Option::Some(StreamedMessage::Request { id, request }) => {
-                        if let ::core::result::Result::Ok(id) = request_id::<super::RequestId>(id) {
-                            if !self.received.contains_key(&id) {
-                                self.received.insert(id.clone(), request.method().to_owned());
-                                return #event::Request { id, request };
-                            }
-                        }
-                    }
-                    ::core::option::Option::Some(StreamedMessage::Notification(n)) => return #event::Notification(n),
-                    ::core::option::Option::None => {}
-                }
+                #streamed
                 let raw = match RawMessage::parse(line) {
                     ::core::result::Result::Ok(raw) => raw,
                     ::core::result::Result::Err(e) => return Self::invalid(e),
@@ -393,6 +381,27 @@ fn peer_receive(n: &PeerNames, any_side: bool, rt: &TokenStream) -> TokenStream 
                 }
             }
 
+    }
+}
+
+/// The start of `receive`: a plain request or notification in one pass.
+fn peer_receive_streamed(n: &PeerNames, rt: &TokenStream) -> TokenStream {
+    let PeerNames { event, handled, handled_notes, .. } = n;
+    quote! {
+                // A plain request or notification in one pass; anything else,
+                // a reused id and every error the usual way below.
+                match #rt::rpc::read_streamed::<#handled, #handled_notes>(line) {
+                    ::core::option::Option::Some(StreamedMessage::Request { id, request }) => {
+                        if let ::core::result::Result::Ok(id) = request_id::<super::RequestId>(id) {
+                            if !self.received.contains_key(&id) {
+                                self.received.insert(id.clone(), request.method().to_owned());
+                                return #event::Request { id, request };
+                            }
+                        }
+                    }
+                    ::core::option::Option::Some(StreamedMessage::Notification(n)) => return #event::Notification(n),
+                    ::core::option::Option::None => {}
+                }
     }
 }
 
