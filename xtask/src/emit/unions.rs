@@ -242,30 +242,9 @@ impl Emitter {
         let key = str_lit(&tag.property);
         let known: Vec<Literal> = u.variants.iter().filter_map(|v| v.tag.as_deref()).map(str_lit).collect();
         // The streaming path: a known discriminator, payload decoded in place.
-        let mut streamed = Vec::new();
+        let streamed = tagged_streamed_arms(rt, u, &uname);
         // The buffered path: the whole object (unknown, missing or odd discriminators).
         let mut arms = Vec::new();
-        for v in &u.variants {
-            let Some(t) = &v.tag else { continue };
-            let (vn, tl) = (ident(&v.rust_name), str_lit(t));
-            streamed.push(match &v.payload {
-                Payload::Unit => quote! {
-                    #tl => {
-                        <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                        ::core::result::Result::Ok(Self::#vn)
-                    }
-                },
-                _ => quote! {
-                    #tl => ::serde::Deserialize::deserialize(payload)
-                        .map(Self::#vn)
-                        .map_err(|e| #rt::de::in_variant(#uname, tag, e)),
-                },
-            });
-            // No buffered arm for a known discriminator: `runtime::de::tagged`
-            // always streams it (`from_object` sees only absent, unknown or
-            // odd discriminators), so the payload types are never decoded from
-            // a `Value` and the compiler does not instantiate that path.
-        }
         // Arms chosen when the discriminator is absent.
         let untagged: Vec<&Variant> = u.variants.iter().filter(|v| v.tag.is_none()).collect();
         let no_tag = untagged.iter().find(|v| v.payload == Payload::NoTag);
@@ -280,21 +259,7 @@ impl Emitter {
             arms.push(quote!(#rt::de::Tag::Null => ::core::result::Result::Ok(Self::#vn { explicit_null: true }),));
         }
         // The catch-all arm: an unknown string discriminator keeps the object.
-        let catch_all = u.catch_all.as_ref().map(|c| {
-            let cn = ident(&c.rust_name);
-            let checks = self.catch_all_checks(c, &uname, quote!(E));
-            let reserved = c.reserved.iter().map(|r| str_lit(r));
-            let reserved = if c.reserved.is_empty() {
-                quote!()
-            } else {
-                quote!(#rt::de::check_reserved::<E>(&object, #uname, #key, &[#(#reserved),*])?;)
-            };
-            quote! {
-                #reserved
-                #checks
-                ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
-            }
-        });
+        let catch_all = u.catch_all.as_ref().map(|c| self.tagged_catch_all(c, &uname, &key));
         // Arms that do not fix the discriminator accept every value of it but
         // the known ones (JSON Schema: the arm does not constrain it): an
         // absent, unknown or odd discriminator tries them in order (v1's
@@ -302,45 +267,7 @@ impl Emitter {
         // into it), then the catch-all for an unknown string.
         let open: Vec<&&Variant> = untagged.iter().filter(|v| v.payload != Payload::NoTag).collect();
         if !open.is_empty() {
-            let tries = open.iter().map(|v| {
-                let vn = ident(&v.rust_name);
-                let arm = str_lit(&v.rust_name);
-                quote! {
-                    if let ::core::option::Option::Some(v) = #rt::de::try_arm(&value, &mut errors, #arm) {
-                        return ::core::result::Result::Ok(Self::#vn(v));
-                    }
-                }
-            });
-            let unknown_string = match &catch_all {
-                Some(_) => quote!(let unknown_string = ::core::matches!(other, #rt::de::Tag::Str(_));),
-                None => quote!(),
-            };
-            let fallback = match &catch_all {
-                Some(body) => quote! {
-                    if let (true, ::serde_json::Value::Object(object)) = (unknown_string, value) {
-                        return { #body };
-                    }
-                },
-                None => quote!(),
-            };
-            arms.push(quote! {
-                other => {
-                    #unknown_string
-                    let missing = ::core::matches!(other, #rt::de::Tag::Missing);
-                    // Described now, while `other` still borrows the object; only
-                    // for a present discriminator (an absent one is the usual case).
-                    let tag_error = if missing {
-                        ::std::string::String::new()
-                    } else {
-                        #rt::de::unknown_tag::<::serde_json::Error>(#uname, #key, other, KNOWN).to_string()
-                    };
-                    let value = ::serde_json::Value::Object(object);
-                    let mut errors = ::std::vec::Vec::new();
-                    #(#tries)*
-                    #fallback
-                    ::core::result::Result::Err(#rt::de::no_open_arm(#uname, &tag_error, missing, &errors))
-                }
-            });
+            arms.push(tagged_open_arm(rt, &open, catch_all.as_ref(), &uname, &key));
         } else if let Some(body) = &catch_all {
             arms.push(quote!(#rt::de::Tag::Str(_) => { #body }));
         }
@@ -384,6 +311,25 @@ impl Emitter {
                     #rt::de::tagged(deserializer)
                 }
             }
+        }
+    }
+
+    /// The body of the catch-all arm: the reserved discriminators and the
+    /// arm's checks, then the object kept as received.
+    fn tagged_catch_all(&self, c: &CatchAll, uname: &Literal, key: &Literal) -> TokenStream {
+        let rt = &self.rt;
+        let cn = ident(&c.rust_name);
+        let checks = self.catch_all_checks(c, uname, quote!(E));
+        let reserved = c.reserved.iter().map(|r| str_lit(r));
+        let reserved = if c.reserved.is_empty() {
+            quote!()
+        } else {
+            quote!(#rt::de::check_reserved::<E>(&object, #uname, #key, &[#(#reserved),*])?;)
+        };
+        quote! {
+            #reserved
+            #checks
+            ::core::result::Result::Ok(Self::#cn(#rt::UnknownVariant::__new(object)))
         }
     }
 
@@ -443,6 +389,83 @@ impl Emitter {
                     ::core::result::Result::Err(#rt::de::no_arm(#uname, &errors))
                 }
             }
+        }
+    }
+}
+
+/// The arms of `Tagged::known`: each known discriminator's payload decoded in place.
+fn tagged_streamed_arms(rt: &TokenStream, u: &Union, uname: &Literal) -> Vec<TokenStream> {
+    let mut streamed = Vec::new();
+    for v in &u.variants {
+        let Some(t) = &v.tag else { continue };
+        let (vn, tl) = (ident(&v.rust_name), str_lit(t));
+        streamed.push(match &v.payload {
+            Payload::Unit => quote! {
+                #tl => {
+                    <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                    ::core::result::Result::Ok(Self::#vn)
+                }
+            },
+            _ => quote! {
+                #tl => ::serde::Deserialize::deserialize(payload)
+                    .map(Self::#vn)
+                    .map_err(|e| #rt::de::in_variant(#uname, tag, e)),
+            },
+        });
+        // No buffered arm for a known discriminator: `runtime::de::tagged`
+        // always streams it (`from_object` sees only absent, unknown or
+        // odd discriminators), so the payload types are never decoded from
+        // a `Value` and the compiler does not instantiate that path.
+    }
+    streamed
+}
+
+/// The arm of an absent, unknown or odd discriminator when some arms do not
+/// fix it: they are tried in order, then the catch-all for an unknown string.
+fn tagged_open_arm(
+    rt: &TokenStream,
+    open: &[&&Variant],
+    catch_all: Option<&TokenStream>,
+    uname: &Literal,
+    key: &Literal,
+) -> TokenStream {
+    let tries = open.iter().map(|v| {
+        let vn = ident(&v.rust_name);
+        let arm = str_lit(&v.rust_name);
+        quote! {
+            if let ::core::option::Option::Some(v) = #rt::de::try_arm(&value, &mut errors, #arm) {
+                return ::core::result::Result::Ok(Self::#vn(v));
+            }
+        }
+    });
+    let unknown_string = match catch_all {
+        Some(_) => quote!(let unknown_string = ::core::matches!(other, #rt::de::Tag::Str(_));),
+        None => quote!(),
+    };
+    let fallback = match catch_all {
+        Some(body) => quote! {
+            if let (true, ::serde_json::Value::Object(object)) = (unknown_string, value) {
+                return { #body };
+            }
+        },
+        None => quote!(),
+    };
+    quote! {
+        other => {
+            #unknown_string
+            let missing = ::core::matches!(other, #rt::de::Tag::Missing);
+            // Described now, while `other` still borrows the object; only
+            // for a present discriminator (an absent one is the usual case).
+            let tag_error = if missing {
+                ::std::string::String::new()
+            } else {
+                #rt::de::unknown_tag::<::serde_json::Error>(#uname, #key, other, KNOWN).to_string()
+            };
+            let value = ::serde_json::Value::Object(object);
+            let mut errors = ::std::vec::Vec::new();
+            #(#tries)*
+            #fallback
+            ::core::result::Result::Err(#rt::de::no_open_arm(#uname, &tag_error, missing, &errors))
         }
     }
 }
