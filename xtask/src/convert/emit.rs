@@ -192,89 +192,15 @@ impl Gen<'_, '_> {
                 }
             }
             (Type::Integer { format: f1, min: lo1, max: hi1 }, Type::Integer { format: f2, min: lo2, max: hi2 }) => {
-                let (r1, r2) = (f1.range(), f2.range());
-                let lo_src = lo1.unwrap_or(r1.0).max(r1.0);
-                let hi_src = hi1.unwrap_or(r1.1).min(r1.1);
-                let lo_dst = lo2.unwrap_or(r2.0).max(r2.0);
-                let hi_dst = hi2.unwrap_or(r2.1).min(r2.1);
-                if f1 == f2 && lo_dst <= lo_src && hi_dst >= hi_src {
-                    return Ok(Conv::Id);
-                }
-                let t = crate::emit::int_type(*f2);
-                let lo = Literal::i128_unsuffixed(lo_dst);
-                let hi = Literal::i128_unsuffixed(hi_dst);
-                Ok(Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::int::<_, #t>(#x, #lo, #hi)))))
+                Ok(int_conv((*f1, *lo1, *hi1), (*f2, *lo2, *hi2)))
             }
             (Type::Number { min: lo1, max: hi1, .. }, Type::Number { min: lo2, max: hi2, .. }) => {
-                let tighter = |s: Option<f64>, d: Option<f64>, lower: bool| match (s, d) {
-                    (_, None) => false,
-                    (None, Some(_)) => true,
-                    (Some(s), Some(d)) => {
-                        if lower {
-                            d > s
-                        } else {
-                            d < s
-                        }
-                    }
-                };
-                if !tighter(*lo1, *lo2, true) && !tighter(*hi1, *hi2, false) {
-                    return Ok(Conv::Id);
-                }
-                let opt = |v: Option<f64>| match v {
-                    Some(v) => quote!(::core::option::Option::Some(#v)),
-                    None => quote!(::core::option::Option::None),
-                };
-                let (lo, hi) = (opt(*lo2), opt(*hi2));
-                Ok(Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::number(#x, #lo, #hi)))))
+                Ok(number_conv((*lo1, *hi1), (*lo2, *hi2)))
             }
             (
                 Type::Array { items: i1, min_items: m1, nullable_items: false, .. },
                 Type::Array { items: i2, min_items: m2, nullable_items: false, .. },
-            ) => {
-                let item = self.conv(i1, i2)?;
-                let need = m2.unwrap_or(0) > m1.unwrap_or(0);
-                let n = Literal::usize_unsuffixed(m2.unwrap_or(0) as usize);
-                let check = move |v: TokenStream| {
-                    if need {
-                        quote!({ let items = #v; crate::convert::min_items(cx, items, #n) })
-                    } else {
-                        quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#v))
-                    }
-                };
-                match item {
-                    Conv::Id if !need => Ok(Conv::Id),
-                    Conv::Id => Ok(Conv::Fallible(std::rc::Rc::new(move |x| check(x.clone())))),
-                    Conv::Fallible(g) => Ok(Conv::Fallible(std::rc::Rc::new(move |x| {
-                        let one = g(&quote!(v));
-                        let body = quote! {{
-                            let mut out = ::std::vec::Vec::with_capacity(#x.len());
-                            for (i, v) in #x.into_iter().enumerate() {
-                                cx.enter_index(i);
-                                // An item with no target form is dropped on its own.
-                                let r = cx.or_drop(|cx| #one);
-                                cx.leave();
-                                out.extend(r?);
-                            }
-                            out
-                        }};
-                        check(body)
-                    }))),
-                    Conv::Checked(g) => Ok(Conv::Fallible(std::rc::Rc::new(move |x| {
-                        let one = g(&quote!(v));
-                        let body = quote! {{
-                            let mut out = ::std::vec::Vec::with_capacity(#x.len());
-                            for (i, v) in #x.into_iter().enumerate() {
-                                cx.enter_index(i);
-                                let r = cx.or_drop(|cx| match #one { ::core::result::Result::Ok(v) => ::core::result::Result::Ok(v), ::core::result::Result::Err(d) => ::core::result::Result::Err(cx.unconvertible(d)) });
-                                cx.leave();
-                                out.extend(r?);
-                            }
-                            out
-                        }};
-                        check(body)
-                    }))),
-                }
-            }
+            ) => Ok(list_conv(self.conv(i1, i2)?, (*m1, *m2))),
             (Type::Map { values: v1, nullable_values: false }, Type::Map { values: v2, nullable_values: false }) => {
                 match self.conv(v1, v2)? {
                     Conv::Id => Ok(Conv::Id),
@@ -697,5 +623,95 @@ impl Gen<'_, '_> {
                 }
             }
         })
+    }
+}
+
+/// An integer: the same when the target's range holds the source's, else checked.
+fn int_conv(
+    (f1, lo1, hi1): (crate::model::IntFormat, Option<i128>, Option<i128>),
+    (f2, lo2, hi2): (crate::model::IntFormat, Option<i128>, Option<i128>),
+) -> Conv {
+    let (r1, r2) = (f1.range(), f2.range());
+    let lo_src = lo1.unwrap_or(r1.0).max(r1.0);
+    let hi_src = hi1.unwrap_or(r1.1).min(r1.1);
+    let lo_dst = lo2.unwrap_or(r2.0).max(r2.0);
+    let hi_dst = hi2.unwrap_or(r2.1).min(r2.1);
+    if f1 == f2 && lo_dst <= lo_src && hi_dst >= hi_src {
+        return Conv::Id;
+    }
+    let t = crate::emit::int_type(f2);
+    let lo = Literal::i128_unsuffixed(lo_dst);
+    let hi = Literal::i128_unsuffixed(hi_dst);
+    Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::int::<_, #t>(#x, #lo, #hi))))
+}
+
+/// A number: the same unless the target's bounds are tighter, then checked.
+fn number_conv((lo1, hi1): (Option<f64>, Option<f64>), (lo2, hi2): (Option<f64>, Option<f64>)) -> Conv {
+    let tighter = |s: Option<f64>, d: Option<f64>, lower: bool| match (s, d) {
+        (_, None) => false,
+        (None, Some(_)) => true,
+        (Some(s), Some(d)) => {
+            if lower {
+                d > s
+            } else {
+                d < s
+            }
+        }
+    };
+    if !tighter(lo1, lo2, true) && !tighter(hi1, hi2, false) {
+        return Conv::Id;
+    }
+    let opt = |v: Option<f64>| match v {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    };
+    let (lo, hi) = (opt(lo2), opt(hi2));
+    Conv::Checked(std::rc::Rc::new(move |x| quote!(crate::convert::number(#x, #lo, #hi))))
+}
+
+/// A list: each item converted (one with no target form dropped on its
+/// own), and the target's `minItems` checked when the source's is lower.
+fn list_conv(item: Conv, (m1, m2): (Option<u64>, Option<u64>)) -> Conv {
+    let need = m2.unwrap_or(0) > m1.unwrap_or(0);
+    let n = Literal::usize_unsuffixed(m2.unwrap_or(0) as usize);
+    let check = move |v: TokenStream| {
+        if need {
+            quote!({ let items = #v; crate::convert::min_items(cx, items, #n) })
+        } else {
+            quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#v))
+        }
+    };
+    match item {
+        Conv::Id if !need => Conv::Id,
+        Conv::Id => Conv::Fallible(std::rc::Rc::new(move |x| check(x.clone()))),
+        Conv::Fallible(g) => Conv::Fallible(std::rc::Rc::new(move |x| {
+            let one = g(&quote!(v));
+            let body = quote! {{
+                let mut out = ::std::vec::Vec::with_capacity(#x.len());
+                for (i, v) in #x.into_iter().enumerate() {
+                    cx.enter_index(i);
+                    // An item with no target form is dropped on its own.
+                    let r = cx.or_drop(|cx| #one);
+                    cx.leave();
+                    out.extend(r?);
+                }
+                out
+            }};
+            check(body)
+        })),
+        Conv::Checked(g) => Conv::Fallible(std::rc::Rc::new(move |x| {
+            let one = g(&quote!(v));
+            let body = quote! {{
+                let mut out = ::std::vec::Vec::with_capacity(#x.len());
+                for (i, v) in #x.into_iter().enumerate() {
+                    cx.enter_index(i);
+                    let r = cx.or_drop(|cx| match #one { ::core::result::Result::Ok(v) => ::core::result::Result::Ok(v), ::core::result::Result::Err(d) => ::core::result::Result::Err(cx.unconvertible(d)) });
+                    cx.leave();
+                    out.extend(r?);
+                }
+                out
+            }};
+            check(body)
+        })),
     }
 }
