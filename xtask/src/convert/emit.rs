@@ -320,38 +320,7 @@ impl Gen<'_, '_> {
                 let s = some(quote!(v));
                 quote!(match #x { #n::Value(v) => match #s { ::core::option::Option::Some(v) => #pset, ::core::option::Option::None => #p::Keep }, #n::Null => #p::Clear, #n::Absent => #p::Keep })
             }
-            (Form::Patch(state), Form::Opt | Form::Nullable) => {
-                use crate::plan::StateRepr;
-                let wrap = |v: TokenStream| -> TokenStream {
-                    if fb == Form::Nullable {
-                        quote!(match #v { ::core::option::Option::Some(v) => #n::Value(v), ::core::option::Option::None => #n::Absent })
-                    } else {
-                        v
-                    }
-                };
-                let keep = if fb == Form::Nullable { quote!(#n::Absent) } else { none.clone() };
-                // A clear: `[]` for a list, the reset value for a field that
-                // resets, otherwise a loss (v1 cannot express a clear; its
-                // `null` reads as "not given").
-                let clear = match state {
-                    StateRepr::List => wrap(quote!(::core::option::Option::Some(::std::vec::Vec::new()))),
-                    StateRepr::Reset(value) => {
-                        let st = self.src_value_type(&a.ty)?;
-                        let json = Literal::string(&value.to_string());
-                        wrap(some(quote!(crate::convert::reset::<#st>(#json))))
-                    }
-                    _ => {
-                        let detail = Literal::string(&format!(
-                            "`{}: null` clears the value; {} cannot express a clear",
-                            a.name,
-                            self.dir.target()
-                        ));
-                        quote!({ cx.loss(crate::convert::LossKind::Dropped, #detail)?; #keep })
-                    }
-                };
-                let set = wrap(some(quote!(v)));
-                quote!(match #x { #p::Set(v) => { #unbox #set } #p::Clear => #clear, _ => #keep })
-            }
+            (Form::Patch(state), Form::Opt | Form::Nullable) => self.patch_as_plain(a, state, &fb, (&c, &x), &unbox)?,
             (fa, fb) => return Err(format!("property `{}`: {fa:?} -> {fb:?}", a.name)),
         };
         if matches!(c, Conv::Id) && body.to_string() == x.to_string() {
@@ -359,6 +328,51 @@ impl Gen<'_, '_> {
         }
         let wire = Literal::string(&a.name);
         Ok(quote!({ cx.enter(#wire); let v = #body; cx.leave(); v }))
+    }
+
+    /// A patch field (`Keep`, `Clear` or `Set`) as an optional or nullable
+    /// target field: a clear becomes `[]`, the reset value or a loss.
+    fn patch_as_plain(
+        &self,
+        a: &crate::model::Field,
+        state: &crate::plan::StateRepr,
+        fb: &Form,
+        (c, x): (&Conv, &TokenStream),
+        unbox: &TokenStream,
+    ) -> std::result::Result<TokenStream, Why> {
+        let some = |v: TokenStream| Self::one_opt(c, &v);
+        let (n, p, none) =
+            (quote!(crate::runtime::Nullable), quote!(crate::Patch), quote!(::core::option::Option::None));
+        use crate::plan::StateRepr;
+        let wrap = |v: TokenStream| -> TokenStream {
+            if *fb == Form::Nullable {
+                quote!(match #v { ::core::option::Option::Some(v) => #n::Value(v), ::core::option::Option::None => #n::Absent })
+            } else {
+                v
+            }
+        };
+        let keep = if *fb == Form::Nullable { quote!(#n::Absent) } else { none.clone() };
+        // A clear: `[]` for a list, the reset value for a field that
+        // resets, otherwise a loss (v1 cannot express a clear; its
+        // `null` reads as "not given").
+        let clear = match state {
+            StateRepr::List => wrap(quote!(::core::option::Option::Some(::std::vec::Vec::new()))),
+            StateRepr::Reset(value) => {
+                let st = self.src_value_type(&a.ty)?;
+                let json = Literal::string(&value.to_string());
+                wrap(some(quote!(crate::convert::reset::<#st>(#json))))
+            }
+            _ => {
+                let detail = Literal::string(&format!(
+                    "`{}: null` clears the value; {} cannot express a clear",
+                    a.name,
+                    self.dir.target()
+                ));
+                quote!({ cx.loss(crate::convert::LossKind::Dropped, #detail)?; #keep })
+            }
+        };
+        let set = wrap(some(quote!(v)));
+        Ok(quote!(match #x { #p::Set(v) => { #unbox #set } #p::Clear => #clear, _ => #keep }))
     }
 
     /// The Rust type of a source value type (for reset values).
