@@ -106,15 +106,22 @@ pub struct Output {
     pub convert: Option<crate::convert::Summary>,
 }
 
+/// What the versions' passes collect for the files written after them.
+#[derive(Default)]
+struct Generated {
+    files: Vec<(PathBuf, String)>,
+    stats: Vec<Stat>,
+    registries: Vec<TokenStream>,
+    /// The schema files read, for the headers of the files made from all of them.
+    sources: Vec<String>,
+    warnings: Vec<String>,
+    /// Each version's (stable, unstable) models, for the conversions.
+    models: Vec<(Module, Module)>,
+}
+
 /// Runs the whole pipeline in memory; nothing is written.
 pub fn generate(layout: &Layout) -> Result<Output> {
     let lock = if layout.locked { Some(Lock::read(&layout.schema_dir)?) } else { None };
-    let mut files = Vec::new();
-    let mut stats = Vec::new();
-    let mut registries = Vec::new();
-    let mut sources = Vec::new();
-    let mut warnings = Vec::new();
-    let mut models: Vec<(Module, Module)> = Vec::new();
     let versions = crate::load::versions(&layout.schema_dir);
     if versions.is_empty() {
         return Err(Error::Read {
@@ -126,98 +133,27 @@ pub fn generate(layout: &Layout) -> Result<Output> {
             ),
         });
     }
+    let mut g = Generated::default();
     for held in versions {
-        let version = held.version;
-        let start = Instant::now();
-        let read = |rel: &str| -> Result<Module> {
-            let m = crate::load::module_in(
-                &layout.root,
-                &layout.schema_dir,
-                rel,
-                lock.as_ref(),
-                &layout.upserts,
-                layout.mode,
-            )?;
-            opaque_names(&m)?;
-            Ok(m)
-        };
-        // A version with one file: a stable schema alone is generated as is;
-        // an unstable schema alone is generated behind `unstable`.
-        let (stable, unstable) = match (held.stable, held.unstable) {
-            (Some(s), Some(u)) => (read(s)?, read(u)?),
-            (Some(s), None) => {
-                let m = read(s)?;
-                (m.clone(), m)
-            }
-            (None, Some(u)) => {
-                let m = read(u)?;
-                let empty = Module { source: m.source.clone(), defs: Vec::new(), warnings: Vec::new() };
-                (empty, m)
-            }
-            (None, None) => unreachable!("`versions` lists versions with a file"),
-        };
-        for w in stable.warnings.iter().chain(&unstable.warnings) {
-            if !warnings.contains(w) {
-                warnings.push(w.clone());
-            }
-        }
-        let plan = Plan::version(&stable, &unstable);
-        check_rpc_names(&plan, &[&stable, &unstable], version == "v2")?;
-        let (mut items, registry) = emit_version(&plan, &stable, &unstable);
-        items.push(protocol_version(version, &plan, stable.defs.is_empty()));
-        if version == "v2" {
-            // The hand-written reducer over the generated upserts (generated/src/session.rs).
-            items.push(quote! {
-                #[doc(inline)]
-                pub use crate::session::{Ordered, SessionReducer, StoredMessage};
-            });
-        }
-        let v = proc_macro2::Ident::new(version, proc_macro2::Span::call_site());
-        let doc = format!(" `reencode` for every ACP {version} definition.");
-        registries.push(quote! {
-            #[doc = #doc]
-            pub mod #v {
-                use ::acp_bindings::#v as bindings;
-                #registry
-            }
-        });
-        // The files read, once each (a version may have only one).
-        let read: Vec<&Module> = match (held.stable, held.unstable) {
-            (Some(_), Some(_)) => vec![&stable, &unstable],
-            (Some(_), None) => vec![&stable],
-            _ => vec![&unstable],
-        };
-        let names: Vec<&str> = read.iter().map(|m| m.source.as_str()).collect();
-        sources.extend(names.iter().map(|s| s.to_string()));
-        let doc = format!(
-            " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
-        );
-        let (text, count) = render_counted(&names, &doc, items, &format!("{version}/mod.rs"))?;
-        models.push((stable.clone(), unstable.clone()));
-        files.push((layout.out_dir.join(version).join("mod.rs"), text));
-        stats.push(Stat {
-            schemas: names.iter().map(|s| s.to_string()).collect(),
-            defs: read.iter().map(|m| m.defs.len()).collect(),
-            items: count,
-            millis: start.elapsed().as_millis(),
-        });
+        one_version(&mut g, layout, lock.as_ref(), held)?;
     }
     let mut convert = None;
-    if let (Some((config_path, out)), [v1, v2]) = (&layout.convert, models.as_slice()) {
+    if let (Some((config_path, out)), [v1, v2]) = (&layout.convert, g.models.as_slice()) {
         let label = display_path(&layout.root, config_path);
         let config = crate::convert::Config::read(config_path, &label)?;
         let (items, registry, summary) = crate::convert::generate((&v1.0, &v1.1), (&v2.0, &v2.1), &config, &label)?;
-        registries.push(registry);
+        g.registries.push(registry);
         let srcs: Vec<&str> =
-            sources.iter().map(String::as_str).chain([label.to_str().unwrap_or("conversions.json")]).collect();
+            g.sources.iter().map(String::as_str).chain([label.to_str().unwrap_or("conversions.json")]).collect();
         let doc = " The v1 ⇄ v2 conversions the generator states from the two schema models (see `super`).";
-        files.push((out.clone(), render(&srcs, doc, items, "convert/generated.rs")?));
+        g.files.push((out.clone(), render(&srcs, doc, items, "convert/generated.rs")?));
         convert = Some(summary);
     }
     if let Some(path) = &layout.registry {
         let doc = " Decode and re-encode a payload by definition name, for `check-messages --type` and the tests.";
-        let srcs: Vec<&str> = sources.iter().map(String::as_str).collect();
-        files.push((path.clone(), render(&srcs, doc, registries, "registry.rs")?));
+        let srcs: Vec<&str> = g.sources.iter().map(String::as_str).collect();
+        let registries = std::mem::take(&mut g.registries);
+        g.files.push((path.clone(), render(&srcs, doc, registries, "registry.rs")?));
     }
     let mut owned_dirs = Vec::new();
     if let Some((dir, out)) = &layout.fixtures {
@@ -225,14 +161,91 @@ pub fn generate(layout: &Layout) -> Result<Output> {
         for path in fixture_files(dir)? {
             let (_, text) = fixture(&layout.root, &path)?;
             let stem = module_stem(&path);
-            files.push((out.join(format!("{stem}.rs")), text));
+            g.files.push((out.join(format!("{stem}.rs")), text));
             mods.push(stem);
         }
         let list: String = mods.iter().map(|m| format!("pub mod {m};\n")).collect();
-        files.push((out.join("mod.rs"), format!("{}\n{list}", header(&["schema/fixtures/*.json"]))));
+        g.files.push((out.join("mod.rs"), format!("{}\n{list}", header(&["schema/fixtures/*.json"]))));
         owned_dirs.push(out.clone());
     }
-    Ok(Output { files, owned_dirs, stats, warnings, convert })
+    Ok(Output { files: g.files, owned_dirs, stats: g.stats, warnings: g.warnings, convert })
+}
+
+/// A version's stable and unstable models. A version with one file: a
+/// stable schema alone is generated as is; an unstable schema alone is
+/// generated behind `unstable`.
+fn read_version(layout: &Layout, lock: Option<&Lock>, held: &crate::load::VersionFiles) -> Result<(Module, Module)> {
+    let read = |rel: &str| -> Result<Module> {
+        let m = crate::load::module_in(&layout.root, &layout.schema_dir, rel, lock, &layout.upserts, layout.mode)?;
+        opaque_names(&m)?;
+        Ok(m)
+    };
+    Ok(match (held.stable, held.unstable) {
+        (Some(s), Some(u)) => (read(s)?, read(u)?),
+        (Some(s), None) => {
+            let m = read(s)?;
+            (m.clone(), m)
+        }
+        (None, Some(u)) => {
+            let m = read(u)?;
+            let empty = Module { source: m.source.clone(), defs: Vec::new(), warnings: Vec::new() };
+            (empty, m)
+        }
+        (None, None) => unreachable!("`versions` lists versions with a file"),
+    })
+}
+
+/// One version: its `mod.rs`, its part of the registry, its line of stats.
+fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: crate::load::VersionFiles) -> Result<()> {
+    let version = held.version;
+    let start = Instant::now();
+    let (stable, unstable) = read_version(layout, lock, &held)?;
+    for w in stable.warnings.iter().chain(&unstable.warnings) {
+        if !g.warnings.contains(w) {
+            g.warnings.push(w.clone());
+        }
+    }
+    let plan = Plan::version(&stable, &unstable);
+    check_rpc_names(&plan, &[&stable, &unstable], version == "v2")?;
+    let (mut items, registry) = emit_version(&plan, &stable, &unstable);
+    items.push(protocol_version(version, &plan, stable.defs.is_empty()));
+    if version == "v2" {
+        // The hand-written reducer over the generated upserts (generated/src/session.rs).
+        items.push(quote! {
+            #[doc(inline)]
+            pub use crate::session::{Ordered, SessionReducer, StoredMessage};
+        });
+    }
+    let v = proc_macro2::Ident::new(version, proc_macro2::Span::call_site());
+    let doc = format!(" `reencode` for every ACP {version} definition.");
+    g.registries.push(quote! {
+        #[doc = #doc]
+        pub mod #v {
+            use ::acp_bindings::#v as bindings;
+            #registry
+        }
+    });
+    // The files read, once each (a version may have only one).
+    let read: Vec<&Module> = match (held.stable, held.unstable) {
+        (Some(_), Some(_)) => vec![&stable, &unstable],
+        (Some(_), None) => vec![&stable],
+        _ => vec![&unstable],
+    };
+    let names: Vec<&str> = read.iter().map(|m| m.source.as_str()).collect();
+    g.sources.extend(names.iter().map(|s| s.to_string()));
+    let doc = format!(
+        " ACP {version} types, generated from the canonical JSON Schema.\n\n Items and fields that exist only in the unstable schema need the `unstable` feature."
+    );
+    let (text, count) = render_counted(&names, &doc, items, &format!("{version}/mod.rs"))?;
+    g.files.push((layout.out_dir.join(version).join("mod.rs"), text));
+    g.stats.push(Stat {
+        schemas: names.iter().map(|s| s.to_string()).collect(),
+        defs: read.iter().map(|m| m.defs.len()).collect(),
+        items: count,
+        millis: start.elapsed().as_millis(),
+    });
+    g.models.push((stable, unstable));
+    Ok(())
 }
 
 /// Lowers one fixture schema and renders its Rust (items use the runtime of
