@@ -413,7 +413,16 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
             quote! { #cfg #key => go::<bindings::#name>(json), }
         })
         .collect();
-    let arms2 = arms.clone();
+    let (visit, reencode, both) = (registry_visit(defs), registry_reencode(&arms), registry_fast_and_slow(&arms));
+    quote! {
+        #visit
+        #reencode
+        #both
+    }
+}
+
+/// `TypeVisitor` and `visit`: code run for a definition's type chosen by name.
+fn registry_visit(defs: &[(&Def, Gate)]) -> TokenStream {
     let visit_arms = defs.iter().map(|(d, gate)| {
         let name = proc_macro2::Ident::new(&d.rust_name, proc_macro2::Span::call_site());
         let key = proc_macro2::Literal::string(&d.name);
@@ -442,6 +451,12 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
             })
         }
 
+    }
+}
+
+/// `reencode`: decode by definition name and encode again.
+fn registry_reencode(arms: &[TokenStream]) -> TokenStream {
+    quote! {
         /// Decodes `json` as the definition named `type_name` and encodes it again.
         ///
         /// Returns `None` when this build has no definition of that name.
@@ -464,6 +479,12 @@ fn reencode_fn(defs: &[(&Def, Gate)]) -> TokenStream {
             })
         }
 
+    }
+}
+
+/// `decode_fast_and_slow`: the fast and the buffered decoders, to compare.
+fn registry_fast_and_slow(arms2: &[TokenStream]) -> TokenStream {
+    quote! {
         /// Decodes `json` as the definition named `type_name` twice: as users
         /// do (`serde_json::from_str`, the fast paths) and from a buffered
         /// `serde_json::Value` through `runtime::de::Buffered` (the slow
