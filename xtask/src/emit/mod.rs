@@ -388,6 +388,30 @@ impl Emitter {
     // ---- newtypes and any-JSON ------------------------------------------------------
 
     fn newtype(&self, def: &Def, t: &Type) -> Vec<TokenStream> {
+        match t {
+            Type::String { .. } => vec![self.string_newtype(def)],
+            Type::Integer { format, .. } => vec![self.int_newtype(def, t, *format)],
+            other => {
+                let (name, doc) = (ident(&def.rust_name), self.item_docs(def));
+                let inner = self.ty(other);
+                let ord = self.total_order(def);
+                vec![quote! {
+                    #doc
+                    #[derive(Debug, Clone, PartialEq, #ord ::serde::Serialize, ::serde::Deserialize)]
+                    #[serde(transparent)]
+                    pub struct #name(pub #inner);
+
+                    impl ::core::convert::From<#inner> for #name {
+                        fn from(value: #inner) -> Self { Self(value) }
+                    }
+                }]
+            }
+        }
+    }
+
+    /// A string newtype: an identifier held as a `SmolStr`, refusing the
+    /// strings the definition's `not` excludes.
+    fn string_newtype(&self, def: &Def) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
@@ -415,100 +439,87 @@ impl Emitter {
         } else {
             quote!((!<Self as #rt::de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(#rt::de::smol(v))))
         };
-        match t {
-            Type::String { .. } => vec![quote! {
-                #doc
-                #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
-                #[serde(transparent)]
-                pub struct #name(#[serde(deserialize_with = #id_str)] pub #rt::SmolStr);
+        quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
+        #[serde(transparent)]
+        pub struct #name(#[serde(deserialize_with = #id_str)] pub #rt::SmolStr);
 
-                #excludes
+        #excludes
 
-                impl #rt::de::Scalar for #name {
-                    fn from_str(v: &str) -> ::core::option::Option<Self> {
-                        #from_str
-                    }
-                }
-
-                impl #name {
-                    /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-                    pub fn new(value: impl ::core::convert::Into<#rt::SmolStr>) -> Self {
-                        Self(value.into())
-                    }
-                    /// The string.
-                    pub fn as_str(&self) -> &str {
-                        &self.0
-                    }
-                }
-                impl ::core::convert::From<&str> for #name {
-                    fn from(value: &str) -> Self { Self(value.into()) }
-                }
-                impl ::core::convert::From<::std::string::String> for #name {
-                    fn from(value: ::std::string::String) -> Self { Self(value.into()) }
-                }
-                impl ::core::convert::AsRef<str> for #name {
-                    fn as_ref(&self) -> &str { &self.0 }
-                }
-                impl ::core::borrow::Borrow<str> for #name {
-                    fn borrow(&self) -> &str { &self.0 }
-                }
-                impl ::core::fmt::Display for #name {
-                    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.write_str(&self.0) }
-                }
-            }],
-            Type::Integer { format, .. } => {
-                let it = int_type(*format);
-                // The definition's value as a required field, at the definition's pointer.
-                let value = Field {
-                    name: String::new(),
-                    pointer: def.pointer.clone(),
-                    rust_name: String::new(),
-                    docs: None,
-                    ty: t.clone(),
-                    required: true,
-                    nullable: false,
-                    default_on_error: false,
-                    skip_invalid_items: false,
-                    default_on_null: false,
-                    default: None,
-                };
-                let check = match self.deserialize_with(&value) {
-                    Some(with) => {
-                        let with = str_lit(&with);
-                        quote!(#[serde(deserialize_with = #with)])
-                    }
-                    None => quote!(),
-                };
-                let bound = self.bound_rule(&value);
-                vec![quote! {
-                    #bound
-
-                    #doc
-                    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
-                    #[serde(transparent)]
-                    pub struct #name(#check pub #it);
-
-                    impl ::core::convert::From<#it> for #name {
-                        fn from(value: #it) -> Self { Self(value) }
-                    }
-                    impl ::core::fmt::Display for #name {
-                        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { ::core::fmt::Display::fmt(&self.0, f) }
-                    }
-                }]
+        impl #rt::de::Scalar for #name {
+            fn from_str(v: &str) -> ::core::option::Option<Self> {
+                #from_str
             }
-            other => {
-                let inner = self.ty(other);
-                let ord = self.total_order(def);
-                vec![quote! {
-                    #doc
-                    #[derive(Debug, Clone, PartialEq, #ord ::serde::Serialize, ::serde::Deserialize)]
-                    #[serde(transparent)]
-                    pub struct #name(pub #inner);
+        }
 
-                    impl ::core::convert::From<#inner> for #name {
-                        fn from(value: #inner) -> Self { Self(value) }
-                    }
-                }]
+        impl #name {
+            /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
+            pub fn new(value: impl ::core::convert::Into<#rt::SmolStr>) -> Self {
+                Self(value.into())
+            }
+            /// The string.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+        impl ::core::convert::From<&str> for #name {
+            fn from(value: &str) -> Self { Self(value.into()) }
+        }
+        impl ::core::convert::From<::std::string::String> for #name {
+            fn from(value: ::std::string::String) -> Self { Self(value.into()) }
+        }
+        impl ::core::convert::AsRef<str> for #name {
+            fn as_ref(&self) -> &str { &self.0 }
+        }
+        impl ::core::borrow::Borrow<str> for #name {
+            fn borrow(&self) -> &str { &self.0 }
+        }
+        impl ::core::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { f.write_str(&self.0) }
+        }
+            }
+    }
+
+    /// An integer newtype, with the definition's bounds checked on decode.
+    fn int_newtype(&self, def: &Def, t: &Type, format: IntFormat) -> TokenStream {
+        let (name, doc) = (ident(&def.rust_name), self.item_docs(def));
+        let it = int_type(format);
+        // The definition's value as a required field, at the definition's pointer.
+        let value = Field {
+            name: String::new(),
+            pointer: def.pointer.clone(),
+            rust_name: String::new(),
+            docs: None,
+            ty: t.clone(),
+            required: true,
+            nullable: false,
+            default_on_error: false,
+            skip_invalid_items: false,
+            default_on_null: false,
+            default: None,
+        };
+        let check = match self.deserialize_with(&value) {
+            Some(with) => {
+                let with = str_lit(&with);
+                quote!(#[serde(deserialize_with = #with)])
+            }
+            None => quote!(),
+        };
+        let bound = self.bound_rule(&value);
+        quote! {
+            #bound
+
+            #doc
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]
+            #[serde(transparent)]
+            pub struct #name(#check pub #it);
+
+            impl ::core::convert::From<#it> for #name {
+                fn from(value: #it) -> Self { Self(value) }
+            }
+            impl ::core::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result { ::core::fmt::Display::fmt(&self.0, f) }
             }
         }
     }
