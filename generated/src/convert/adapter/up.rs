@@ -243,47 +243,52 @@ impl V1ToV2 {
         Ok((vec![v2::rpc::Message::Notification { notification: n, form }], losses))
     }
 
-    fn session_update(&mut self, n: v1::SessionNotification) -> Out<v2::rpc::Message> {
-        let strict = self.strict;
-        let session = n.session_id.as_str().to_owned();
-        // The message id of a chunk without one: one per run of chunks of a type.
-        let chunk_tag = match &n.update {
+    /// The message id of a chunk without one: one per run of chunks of a
+    /// type (any other update ends the run).
+    fn chunk_message_id(&mut self, session: &str, update: &mut v1::SessionUpdate) {
+        let chunk_tag = match &*update {
             v1::SessionUpdate::UserMessageChunk(_) => Some("user_message_chunk"),
             v1::SessionUpdate::AgentMessageChunk(_) => Some("agent_message_chunk"),
             v1::SessionUpdate::AgentThoughtChunk(_) => Some("agent_thought_chunk"),
             _ => None,
         };
-        let mut n = n;
         match chunk_tag {
             Some(tag) => {
-                let needs = match &n.update {
+                let needs = match &*update {
                     v1::SessionUpdate::UserMessageChunk(c)
                     | v1::SessionUpdate::AgentMessageChunk(c)
                     | v1::SessionUpdate::AgentThoughtChunk(c) => !matches!(c.message_id, Nullable::Value(_)),
                     _ => false,
                 };
                 if needs {
-                    let current = self.sessions.get(&session).and_then(|s| s.run.clone());
+                    let current = self.sessions.get(session).and_then(|s| s.run.clone());
                     let id = match current {
                         Some((t, id)) if t == tag => id,
                         _ => {
                             let id = self.fresh_id();
-                            self.session(&session).run = Some((tag, id.clone()));
+                            self.session(session).run = Some((tag, id.clone()));
                             id
                         }
                     };
                     if let v1::SessionUpdate::UserMessageChunk(c)
                     | v1::SessionUpdate::AgentMessageChunk(c)
-                    | v1::SessionUpdate::AgentThoughtChunk(c) = &mut n.update
+                    | v1::SessionUpdate::AgentThoughtChunk(c) = update
                     {
                         c.message_id = Nullable::Value(v1::MessageId(crate::convert::id(id)));
                     }
                 } else {
-                    self.session(&session).run = None;
+                    self.session(session).run = None;
                 }
             }
-            None => self.session(&session).run = None,
+            None => self.session(session).run = None,
         }
+    }
+
+    fn session_update(&mut self, n: v1::SessionNotification) -> Out<v2::rpc::Message> {
+        let strict = self.strict;
+        let session = n.session_id.as_str().to_owned();
+        let mut n = n;
+        self.chunk_message_id(&session, &mut n.update);
         // Titles of tool calls, for permission requests: recorded once the
         // update converted (a tool call the v2 side never saw lends nothing).
         let title = match &n.update {
@@ -346,6 +351,90 @@ impl V1ToV2 {
         Ok((vec![notification(u)], losses))
     }
 
+    /// A v1 `session/new` response: the modes become the mode option.
+    fn new_session_response(
+        &mut self,
+        p: v1::NewSessionResponse,
+    ) -> Result<(v2::rpc::Response, Vec<Loss>), AdaptError> {
+        let strict = self.strict;
+        let session = p.session_id.as_str().to_owned();
+        let modes = match &p.modes {
+            Nullable::Value(m) => Some(m.clone()),
+            _ => None,
+        };
+        let (mut out, l) = run(strict, "/result", |cx| {
+            let mut p = p;
+            p.modes = Nullable::Absent;
+            p.to_v2(cx)
+        })?;
+        let s = self.session(&session);
+        s.options = out.config_options.clone().unwrap_or_default();
+        s.modes = modes;
+        let mut l = l;
+        if s.modes.is_some() {
+            let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+            out.config_options = Some(all);
+            l.extend(modes_loss(strict, "/result/modes", why)?);
+        }
+        Ok((v2::rpc::Response::Agent(v2::rpc::ResponseFromAgent::SessionNew(out)), l))
+    }
+
+    /// A v1 `session/load` response as a v2 resume response (the modes
+    /// become the mode option).
+    fn load_response(
+        &mut self,
+        session: &str,
+        p: v1::LoadSessionResponse,
+    ) -> Result<(v2::rpc::Response, Vec<Loss>), AdaptError> {
+        let strict = self.strict;
+        let modes = match &p.modes {
+            Nullable::Value(m) => Some(m.clone()),
+            _ => None,
+        };
+        let (options, l) = run(strict, "/result", |cx| match p.config_options {
+            Nullable::Value(o) => cx.at("configOptions", |cx| o.to_v2(cx)),
+            _ => Ok(Vec::new()),
+        })?;
+        let s = self.session(session);
+        s.options = options;
+        s.modes = modes;
+        let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+        let mut l = l;
+        l.extend(modes_loss(strict, "/result/modes", why)?);
+        let mut r = v2::ResumeSessionResponse::default();
+        if !all.is_empty() {
+            r.config_options = Some(all);
+        }
+        r.meta = p.meta;
+        let (unknown, kept) = extras(strict, "/result", &r, p.additional_properties)?;
+        r.additional_properties = unknown;
+        l.extend(kept);
+        Ok((v2::rpc::Response::Agent(v2::rpc::ResponseFromAgent::SessionResume(r)), l))
+    }
+
+    /// A v1 `session/resume` response: the modes become the mode option, as for session/load.
+    fn resume_response(
+        &mut self,
+        session: &str,
+        mut p: v1::ResumeSessionResponse,
+    ) -> Result<(v2::rpc::Response, Vec<Loss>), AdaptError> {
+        let strict = self.strict;
+        let modes = match std::mem::take(&mut p.modes) {
+            Nullable::Value(m) => Some(m),
+            _ => None,
+        };
+        let (mut r, mut l) = conv_at(strict, "/result", p, |p| p)?;
+        let s = self.session(session);
+        s.options = r.config_options.clone().unwrap_or_default();
+        s.modes = modes;
+        if s.modes.is_some() {
+            let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
+            r.config_options = Some(all);
+            l.extend(modes_loss(strict, "/result/modes", why)?);
+        }
+        Ok((v2::rpc::Response::Agent(v2::rpc::ResponseFromAgent::SessionResume(r)), l))
+    }
+
     #[allow(unreachable_patterns)]
     fn response(
         &mut self,
@@ -363,75 +452,16 @@ impl V1ToV2 {
             A::Agent(AA::SessionPrompt(p)) => {
                 // Acknowledged already: the stop reason ends the turn.
                 let session = pending.session.unwrap_or_default();
-                {
-                    use crate::convert::UnstableFields;
-                    losses.extend(run(strict, "/result", |cx| p.check_unstable(cx))?.1);
-                }
-                let (idle, l) = run(strict, "/result", |cx| {
-                    let mut idle = v2::IdleStateUpdate::new(stop_reason(&p.stop_reason));
-                    idle.meta = p.meta;
-                    // A v2 idle state keeps no unknown properties.
-                    for (key, _) in p.additional_properties.iter() {
-                        cx.enter_owned(key.clone());
-                        let r = cx.dropped("a v2 idle state update has no place for other properties");
-                        cx.leave();
-                        r?;
-                    }
-                    Ok(idle)
-                })?;
+                let (m, l) = prompt_end(strict, &session, p)?;
                 losses.extend(l);
-                let m = update(&session, v2::SessionUpdate::StateUpdate(v2::StateUpdate::Idle(idle)));
                 return Ok((vec![m], losses));
             }
-            A::Agent(AA::SessionNew(p)) => {
-                let session = p.session_id.as_str().to_owned();
-                let modes = match &p.modes {
-                    Nullable::Value(m) => Some(m.clone()),
-                    _ => None,
-                };
-                let (mut out, l) = run(strict, "/result", |cx| {
-                    let mut p = p;
-                    p.modes = Nullable::Absent;
-                    p.to_v2(cx)
-                })?;
-                let s = self.session(&session);
-                s.options = out.config_options.clone().unwrap_or_default();
-                s.modes = modes;
-                let mut l = l;
-                if s.modes.is_some() {
-                    let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
-                    out.config_options = Some(all);
-                    l.extend(modes_loss(strict, "/result/modes", why)?);
-                }
-                (B::Agent(BA::SessionNew(out)), l)
-            }
+            A::Agent(AA::SessionNew(p)) => self.new_session_response(p)?,
             A::Agent(AA::SessionLoad(p)) => {
                 // A v2 resume response follows a `state_update` snapshot.
                 let session = pending.session.unwrap_or_default();
                 before.push(snapshot(&session));
-                let modes = match &p.modes {
-                    Nullable::Value(m) => Some(m.clone()),
-                    _ => None,
-                };
-                let (options, l) = run(strict, "/result", |cx| match p.config_options {
-                    Nullable::Value(o) => cx.at("configOptions", |cx| o.to_v2(cx)),
-                    _ => Ok(Vec::new()),
-                })?;
-                let s = self.session(&session);
-                s.options = options;
-                s.modes = modes;
-                let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
-                let mut l = l;
-                l.extend(modes_loss(strict, "/result/modes", why)?);
-                let mut r = v2::ResumeSessionResponse::default();
-                if !all.is_empty() {
-                    r.config_options = Some(all);
-                }
-                r.meta = p.meta;
-                let (unknown, kept) = extras(strict, "/result", &r, p.additional_properties)?;
-                r.additional_properties = unknown;
-                l.extend(kept);
-                (B::Agent(BA::SessionResume(r)), l)
+                self.load_response(&session, p)?
             }
             A::Agent(AA::SessionSetMode(p)) => {
                 // The mode asked for is now the current one.
@@ -465,24 +495,10 @@ impl V1ToV2 {
             A::Agent(AA::Logout(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogout(p)))?,
             A::Agent(AA::SessionList(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionList(p)))?,
             A::Agent(AA::SessionDelete(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionDelete(p)))?,
-            A::Agent(AA::SessionResume(mut p)) => {
+            A::Agent(AA::SessionResume(p)) => {
                 let session = pending.session.unwrap_or_default();
                 before.push(snapshot(&session));
-                // Modes become the mode option, as for session/load.
-                let modes = match std::mem::take(&mut p.modes) {
-                    Nullable::Value(m) => Some(m),
-                    _ => None,
-                };
-                let (mut r, mut l) = conv_at(strict, "/result", p, |p| p)?;
-                let s = self.session(&session);
-                s.options = r.config_options.clone().unwrap_or_default();
-                s.modes = modes;
-                if s.modes.is_some() {
-                    let (all, why) = config_options_with_modes(&s.options, s.modes.as_ref());
-                    r.config_options = Some(all);
-                    l.extend(modes_loss(strict, "/result/modes", why)?);
-                }
-                (B::Agent(BA::SessionResume(r)), l)
+                self.resume_response(&session, p)?
             }
             A::Agent(AA::SessionClose(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionClose(p)))?,
             A::Client(AC::SessionRequestPermission(p)) => {
@@ -498,6 +514,29 @@ impl V1ToV2 {
         before.push(v2::rpc::Message::Response { id: id2, response: r, form });
         Ok((before, losses))
     }
+}
+
+/// The end of a v1 prompt turn (its response) as a v2 `idle` state update.
+fn prompt_end(strict: bool, session: &str, p: v1::PromptResponse) -> Result<(v2::rpc::Message, Vec<Loss>), AdaptError> {
+    let mut losses = {
+        use crate::convert::UnstableFields;
+        run(strict, "/result", |cx| p.check_unstable(cx))?.1
+    };
+    let (idle, l) = run(strict, "/result", |cx| {
+        let mut idle = v2::IdleStateUpdate::new(stop_reason(&p.stop_reason));
+        idle.meta = p.meta;
+        // A v2 idle state keeps no unknown properties.
+        for (key, _) in p.additional_properties.iter() {
+            cx.enter_owned(key.clone());
+            let r = cx.dropped("a v2 idle state update has no place for other properties");
+            cx.leave();
+            r?;
+        }
+        Ok(idle)
+    })?;
+    losses.extend(l);
+    let m = update(session, v2::SessionUpdate::StateUpdate(v2::StateUpdate::Idle(idle)));
+    Ok((m, losses))
 }
 
 /// A `session/update` notification.
