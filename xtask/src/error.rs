@@ -26,6 +26,28 @@ pub enum Error {
     /// The emitted Rust did not parse (a generator bug).
     #[error("{file}: generated Rust does not parse: {message}")]
     Emit { file: String, message: String },
+    /// An external program (npm, git, cargo, python3, node, pip) could not be
+    /// started, or it failed: `what` names the command, `message` says what
+    /// happened with what it printed (its stderr, or a fuzz log's tail, kept
+    /// line for line).
+    #[error("{what}: {message}")]
+    Command { what: String, message: String },
+    /// A command-line argument is not valid: an unknown fuzz target, a
+    /// `--version` that is not an npm version, a diff side that is no revision.
+    #[error("{m}", m = one_line(.message))]
+    Usage { message: String },
+    /// An input of a maintainer tool that is not a schema is unusable: a
+    /// package (directory or `.tgz`) without schema files or not an archive,
+    /// a corpus case without its `type`.
+    #[error("{file}: {m}", m = one_line(.message))]
+    Input { file: PathBuf, message: String },
+    /// A side of `cargo xtask diff` given as `npm:<version>` could not be fetched.
+    #[error("{spec}: {source}")]
+    Side { spec: String, source: Box<Error> },
+    /// `cargo xtask schema update` vendored the release, then a later step
+    /// (generation, writing, the diff) failed.
+    #[error("vendored {vendored}, then: {source}")]
+    AfterVendoring { vendored: String, source: Box<Error> },
     /// Several problems of one file, found in one pass (lowering goes on past
     /// a definition or property it cannot take). Displayed one per line, each
     /// with its file and JSON pointer; never fewer than two.

@@ -15,8 +15,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
 
 /// One fuzz target: its name and the longest input libFuzzer makes for it.
 #[derive(Debug, Clone, Copy)]
@@ -49,19 +50,30 @@ pub fn target(name: &str) -> Result<Target> {
         Some(t) => Ok(*t),
         None => {
             let names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
-            bail!("no fuzz target `{name}`; the targets are {}", names.join(", "))
+            Err(Error::Usage { message: format!("no fuzz target `{name}`; the targets are {}", names.join(", ")) })
         }
     }
 }
 
 fn read_json(path: &Path) -> Result<Value> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))
+    crate::load::read_json(path, path)
+}
+
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|source| Error::Read { file: path.to_path_buf(), source })
+}
+
+fn create_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.to_path_buf(), source })
+}
+
+fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|source| Error::Write { path: path.to_path_buf(), source })
 }
 
 fn sorted_files(dir: &Path, ext: &str) -> Result<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("{}: cannot list", dir.display()))?
+        .map_err(|source| Error::Read { file: dir.to_path_buf(), source })?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == ext))
         .collect();
@@ -76,7 +88,7 @@ fn corpus_cases(root: &Path) -> Result<Vec<(&'static str, String, Value)>> {
         for f in sorted_files(&root.join("tests/corpus").join(version), "json")? {
             let case = read_json(&f)?;
             let Some(name) = case.get("type").and_then(Value::as_str) else {
-                bail!("{}: a corpus case without a `type`", f.display())
+                return Err(Error::Input { file: f, message: "a corpus case without a `type`".into() });
             };
             out.push((version, name.to_owned(), case.get("input").cloned().unwrap_or(Value::Null)));
         }
@@ -90,7 +102,7 @@ fn traces(root: &Path) -> Result<Vec<(&'static str, Vec<String>)>> {
     for f in sorted_files(&root.join("tests/traces"), "jsonl")? {
         let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         let version = if name.starts_with("v1") { "v1" } else { "v2" };
-        let text = std::fs::read_to_string(&f).with_context(|| format!("{}: cannot read", f.display()))?;
+        let text = std::fs::read_to_string(&f).map_err(|source| Error::Read { file: f.clone(), source })?;
         out.push((version, text.lines().filter(|l| l.starts_with('{')).map(str::to_owned).collect()));
     }
     Ok(out)
@@ -180,14 +192,20 @@ pub fn seeds(root: &Path, target: &str) -> Result<Vec<Vec<u8>>> {
         }
         "lower" => {
             for f in sorted_files(&root.join("schema/fixtures"), "json")? {
-                out.push(std::fs::read(&f).with_context(|| format!("{}: cannot read", f.display()))?);
+                out.push(read_bytes(&f)?);
             }
             for f in sorted_files(&root.join("schema/fixtures/bad"), "json")? {
-                out.push(std::fs::read(&f).with_context(|| format!("{}: cannot read", f.display()))?);
+                out.push(read_bytes(&f)?);
             }
             for rel in ["v1/schema.json", "v2/schema.unstable.json"] {
                 let doc = read_json(&root.join("schema").join(rel))?;
-                let Some(defs) = doc.get("$defs").and_then(Value::as_object) else { bail!("schema/{rel}: no `$defs`") };
+                let Some(defs) = doc.get("$defs").and_then(Value::as_object) else {
+                    return Err(Error::Schema {
+                        file: Path::new("schema").join(rel),
+                        pointer: "#".into(),
+                        message: "no `$defs`".into(),
+                    });
+                };
                 for name in defs.keys() {
                     let schema = json!({"$schema": doc.get("$schema"), "$defs": closure(defs, name)});
                     let text = schema.to_string();
@@ -367,9 +385,9 @@ pub fn dictionary(root: &Path) -> Result<String> {
 /// Writes [`dictionary`] to `fuzz/corpus/acp.dict` and returns the path.
 pub fn write_dictionary(root: &Path) -> Result<PathBuf> {
     let dir = root.join("fuzz/corpus");
-    std::fs::create_dir_all(&dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    create_dir(&dir)?;
     let dict = dir.join("acp.dict");
-    std::fs::write(&dict, dictionary(root)?).with_context(|| format!("{}: cannot write", dict.display()))?;
+    write_file(&dict, dictionary(root)?)?;
     Ok(dict)
 }
 
@@ -387,11 +405,11 @@ fn fingerprint(bytes: &[u8]) -> String {
 /// earlier runs found there) and returns the directory.
 pub fn write_seeds(root: &Path, target: &str) -> Result<(PathBuf, usize)> {
     let dir = root.join("fuzz/corpus").join(target);
-    std::fs::create_dir_all(&dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+    create_dir(&dir)?;
     let seeds = seeds(root, target)?;
     for s in &seeds {
         let path = dir.join(format!("seed-{}", fingerprint(s)));
-        std::fs::write(&path, s).with_context(|| format!("{}: cannot write", path.display()))?;
+        write_file(&path, s)?;
     }
     Ok((dir, seeds.len()))
 }
@@ -403,19 +421,20 @@ fn has_nightly() -> bool {
 const NO_NIGHTLY: &str = "the nightly toolchain is missing: install it with `rustup toolchain install nightly` \
                           (cargo-fuzz needs nightly's sanitizer and coverage flags)";
 
-/// `true` when `cargo +nightly` runs; the message to print otherwise.
-pub fn nightly() -> Result<(), &'static str> {
+/// `Ok` when `cargo +nightly` runs; the error to print otherwise.
+pub fn nightly() -> Result<()> {
     if has_nightly() {
         Ok(())
     } else {
-        Err(NO_NIGHTLY)
+        Err(Error::Command { what: "`cargo +nightly`".into(), message: NO_NIGHTLY.into() })
     }
 }
 
 fn run(cmd: &mut Command) -> Result<()> {
-    let status = cmd.status().with_context(|| format!("cannot run {cmd:?}"))?;
+    let status =
+        cmd.status().map_err(|e| Error::Command { what: format!("{cmd:?}"), message: format!("cannot run: {e}") })?;
     if !status.success() {
-        bail!("{cmd:?} failed ({status})");
+        return Err(Error::Command { what: format!("{cmd:?}"), message: format!("failed ({status})") });
     }
     Ok(())
 }
@@ -502,21 +521,27 @@ pub fn fuzz(root: &Path, target: Target, seconds: u64, jobs: u32) -> Result<Stat
     if jobs > 1 {
         cmd.arg(format!("-fork={jobs}"));
     }
-    let file = std::fs::File::create(&log).with_context(|| format!("{}: cannot write", log.display()))?;
-    cmd.stderr(file.try_clone()?).stdout(file);
-    let status = cmd.status().with_context(|| "cannot run cargo fuzz")?;
+    let cannot_write = |source| Error::Write { path: log.clone(), source };
+    let file = std::fs::File::create(&log).map_err(cannot_write)?;
+    cmd.stderr(file.try_clone().map_err(cannot_write)?).stdout(file);
+    let status = cmd.status().map_err(|e| Error::Command {
+        what: format!("`cargo +nightly fuzz run {}`", target.name),
+        message: format!("cannot run cargo fuzz: {e}"),
+    })?;
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let stats = parse_stats(&text);
     if !status.success() {
         let tail: Vec<&str> = text.lines().rev().take(40).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        bail!(
-            "fuzz target `{}` failed ({status}); the input is in fuzz/artifacts/{}/, the log in {}:\n{}",
-            target.name,
-            target.name,
-            log.display(),
-            tail.join("\n")
-        );
+        return Err(Error::Command {
+            what: format!("fuzz target `{}`", target.name),
+            message: format!(
+                "failed ({status}); the input is in fuzz/artifacts/{}/, the log in {}:\n{}",
+                target.name,
+                log.display(),
+                tail.join("\n")
+            ),
+        });
     }
     Ok(stats)
 }
@@ -525,7 +550,7 @@ pub fn fuzz(root: &Path, target: Target, seconds: u64, jobs: u32) -> Result<Stat
 /// it) under Miri, installing the `miri` and `rust-src` components of the
 /// nightly toolchain when they are missing.
 pub fn miri(root: &Path, filter: &str) -> Result<()> {
-    nightly().map_err(anyhow::Error::msg)?;
+    nightly()?;
     let present = Command::new("cargo").args(["+nightly", "miri", "--version"]).output();
     if !present.is_ok_and(|o| o.status.success()) {
         eprintln!("Miri is missing: installing it (rustup component add miri rust-src --toolchain nightly)");

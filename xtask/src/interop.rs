@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use crate::error::{Error, Result};
 
 /// The pinned SDK versions.
 pub const PYTHON_SDK: &str = "agent-client-protocol==0.12.1";
@@ -56,17 +56,25 @@ fn available(program: &str) -> bool {
 }
 
 fn run_ok(cmd: &mut Command, what: &str) -> Result<()> {
-    let out = cmd.output().with_context(|| format!("{what}: cannot run"))?;
+    let out =
+        cmd.output().map_err(|e| Error::Command { what: what.to_owned(), message: format!("cannot run: {e}") })?;
     if !out.status.success() {
-        bail!("{what} failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+        return Err(Error::Command {
+            what: what.to_owned(),
+            message: format!("failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr)),
+        });
     }
     Ok(())
+}
+
+fn create_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|source| Error::Write { path: dir.to_path_buf(), source })
 }
 
 /// Installs what is missing under `target/interop/`.
 fn setup(root: &Path, python: bool, node: bool) -> Result<()> {
     let dir = root.join("target/interop");
-    std::fs::create_dir_all(&dir)?;
+    create_dir(&dir)?;
     if python && !dir.join("venv/bin/python").exists() {
         eprintln!("interop: creating target/interop/venv and installing {PYTHON_SDK} from PyPI");
         run_ok(Command::new("python3").args(["-m", "venv"]).arg(dir.join("venv")), "python3 -m venv")?;
@@ -77,7 +85,7 @@ fn setup(root: &Path, python: bool, node: bool) -> Result<()> {
     }
     if node && !dir.join("node/node_modules/@agentclientprotocol/sdk").exists() {
         eprintln!("interop: installing {NODE_SDK} from npm into target/interop/node");
-        std::fs::create_dir_all(dir.join("node"))?;
+        create_dir(&dir.join("node"))?;
         run_ok(
             Command::new("npm")
                 .args(["install", "--silent", "--no-save", "--prefix"])

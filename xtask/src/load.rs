@@ -22,7 +22,8 @@ fn read(path: &Path, label: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|source| Error::Read { file: label.to_path_buf(), source })
 }
 
-fn parse(bytes: &[u8], label: &Path) -> Result<Value> {
+/// Parses JSON bytes; errors name the file as `label`, with line and column.
+pub(crate) fn parse(bytes: &[u8], label: &Path) -> Result<Value> {
     serde_json::from_slice(bytes).map_err(|e| Error::Json {
         file: label.to_path_buf(),
         line: e.line(),

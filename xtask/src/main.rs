@@ -225,11 +225,11 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
             }
-            Err(e) => fail(&format!("{e:#}")),
+            Err(e) => fail(&e),
         },
         Command::Miri { filter } => match xtask::fuzz::miri(&root, &filter) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => fail(&format!("{e:#}")),
+            Err(e) => fail(&e),
         },
         Command::Schema { command: SchemaCommand::Update { version, from } } => {
             let source = from.map_or(Source::Npm, Source::Local);
@@ -256,7 +256,7 @@ fn main() -> ExitCode {
                     println!("vendored {}@{} ({} files)", lock.package, lock.version, lock.files.len());
                     ExitCode::SUCCESS
                 }
-                Err(e) => fail(&format!("{e:#}")),
+                Err(e) => fail(&e),
             }
         }
     }
@@ -464,7 +464,7 @@ fn fuzz(root: &Path, target: Option<String>, run: FuzzRun) -> ExitCode {
         for t in &targets {
             match fuzz::write_seeds(root, t.name) {
                 Ok((dir, n)) => println!("{}: {n} seeds in {}", t.name, dir.display()),
-                Err(e) => return fail(&format!("{e:#}")),
+                Err(e) => return fail(&e),
             }
         }
         return match fuzz::write_dictionary(root) {
@@ -472,18 +472,18 @@ fn fuzz(root: &Path, target: Option<String>, run: FuzzRun) -> ExitCode {
                 println!("dictionary: {}", path.display());
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(&format!("{e:#}")),
+            Err(e) => fail(&e),
         };
     }
-    if let Err(message) = fuzz::nightly() {
+    if let Err(e) = fuzz::nightly() {
         if if_nightly {
-            println!("fuzzing skipped: {message}");
+            println!("fuzzing skipped: {e}");
             return ExitCode::SUCCESS;
         }
-        return fail(&message);
+        return fail(&e);
     }
     if let Err(e) = fuzz::build(root) {
-        return fail(&format!("{e:#}"));
+        return fail(&e);
     }
     for t in targets {
         match fuzz::fuzz(root, t, seconds, jobs) {
@@ -491,7 +491,7 @@ fn fuzz(root: &Path, target: Option<String>, run: FuzzRun) -> ExitCode {
                 "fuzz {}: {} runs in {seconds} s, coverage {} edges, {} features, corpus {}",
                 t.name, s.execs, s.cov, s.features, s.corpus
             ),
-            Err(e) => return fail(&format!("{e:#}")),
+            Err(e) => return fail(&e),
         }
     }
     ExitCode::SUCCESS

@@ -12,8 +12,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{bail, Context, Result};
-
+use crate::error::{Error, Result};
 use crate::lock::{sha256, Lock, ALL_FILES, LOCK_FILE};
 
 /// The npm package the schema is published in.
@@ -31,21 +30,26 @@ pub enum Source {
 /// Fetches the files and writes them and the lock into `schema_dir`, all or nothing.
 pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
     if version.is_empty() || !version.chars().all(|c| c.is_ascii_alphanumeric() || ".-+".contains(c)) {
-        bail!("--version `{version}` is not an npm version");
+        return Err(Error::Usage { message: format!("--version `{version}` is not an npm version") });
     }
     let files = match source {
         Source::Npm => {
             let scratch = Scratch(std::env::temp_dir().join(format!("acp-schema-pull-{}", std::process::id())));
             let tmp = &scratch.0;
-            std::fs::create_dir_all(tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
+            std::fs::create_dir_all(tmp).map_err(|source| Error::Write { path: tmp.clone(), source })?;
             let spec = format!("{PACKAGE}@{version}");
-            let out = Command::new("npm")
-                .args(["pack", &spec, "--silent", "--pack-destination"])
-                .arg(tmp)
-                .output()
-                .context("cannot run `npm pack` (is npm installed? `--from <dir or .tgz>` works offline)")?;
+            let out =
+                Command::new("npm").args(["pack", &spec, "--silent", "--pack-destination"]).arg(tmp).output().map_err(
+                    |e| Error::Command {
+                        what: "`npm pack`".into(),
+                        message: format!("cannot run: {e} (is npm installed? `--from <dir or .tgz>` works offline)"),
+                    },
+                )?;
             if !out.status.success() {
-                bail!("`npm pack {spec}` failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+                return Err(Error::Command {
+                    what: format!("`npm pack {spec}`"),
+                    message: format!("failed: {}", String::from_utf8_lossy(&out.stderr).trim()),
+                });
             }
             let name = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap_or_default().to_owned();
             let tgz = tmp.join(name);
@@ -60,7 +64,7 @@ pub fn pull(schema_dir: &Path, version: &str, source: &Source) -> Result<Lock> {
         files: files.iter().map(|(rel, bytes)| (rel.clone(), sha256(bytes))).collect(),
     };
     for (rel, bytes) in &files {
-        serde_json::from_slice::<serde_json::Value>(bytes).with_context(|| format!("{rel}: not valid JSON"))?;
+        crate::load::parse(bytes, Path::new(rel))?;
     }
     let stale: Vec<PathBuf> = ALL_FILES
         .iter()
@@ -80,37 +84,41 @@ fn from_dir(dir: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
     for rel in ALL_FILES {
         let path = base.join(rel);
         if path.is_file() {
-            let bytes = std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+            let bytes = std::fs::read(&path).map_err(|source| Error::Read { file: path.clone(), source })?;
             out.insert(rel.to_owned(), bytes);
         }
     }
     if out.is_empty() {
-        bail!("{}: no schema files (looked for {})", base.display(), ALL_FILES.join(", "));
+        return Err(Error::Input {
+            file: base,
+            message: format!("no schema files (looked for {})", ALL_FILES.join(", ")),
+        });
     }
     Ok(out)
 }
 
 fn from_tgz(path: &Path) -> Result<BTreeMap<String, Vec<u8>>> {
-    let file = std::fs::File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    let file = std::fs::File::open(path).map_err(|source| Error::Read { file: path.to_path_buf(), source })?;
+    let input =
+        |what: &str, e: std::io::Error| Error::Input { file: path.to_path_buf(), message: format!("{what}: {e}") };
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
     let mut out = BTreeMap::new();
-    for entry in archive.entries().with_context(|| format!("{}: not a .tgz", path.display()))? {
-        let mut entry = entry.with_context(|| format!("{}: corrupt archive", path.display()))?;
-        let name = entry.path()?.to_string_lossy().into_owned();
+    for entry in archive.entries().map_err(|e| input("not a .tgz", e))? {
+        let mut entry = entry.map_err(|e| input("corrupt archive", e))?;
+        let name = entry.path().map_err(|e| input("corrupt archive", e))?.to_string_lossy().into_owned();
         if let Some(rel) = name.strip_prefix("package/schema/") {
             if ALL_FILES.contains(&rel) {
                 let mut bytes = Vec::new();
-                entry.read_to_end(&mut bytes)?;
+                entry.read_to_end(&mut bytes).map_err(|e| input(&format!("corrupt archive (at {name})"), e))?;
                 out.insert(rel.to_owned(), bytes);
             }
         }
     }
     if out.is_empty() {
-        bail!(
-            "{}: the package has no schema files (looked for `schema/{}`)",
-            path.display(),
-            ALL_FILES.join("`, `schema/")
-        );
+        return Err(Error::Input {
+            file: path.to_path_buf(),
+            message: format!("the package has no schema files (looked for `schema/{}`)", ALL_FILES.join("`, `schema/")),
+        });
     }
     Ok(out)
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::codegen::{self, Layout};
+use crate::error::{Error, Result};
 use crate::pull::{self, Source};
 
 /// What an update did.
@@ -21,9 +22,9 @@ pub struct Updated {
 /// Vendors `version` (from npm, or a local package with [`Source::Local`])
 /// into `root/schema`, regenerates the bindings and diffs the new schema
 /// against the one it replaced. The replaced schema is copied aside first and
-/// the copy removed afterwards, whatever happened. Errors are one message (a
-/// step that fails after the vendoring says so).
-pub fn update(root: &Path, version: &str, source: &Source) -> Result<Updated, String> {
+/// the copy removed afterwards, whatever happened. A step that fails after
+/// the vendoring says so ([`Error::AfterVendoring`]).
+pub fn update(root: &Path, version: &str, source: &Source) -> Result<Updated> {
     let schema = root.join("schema");
     let before = std::env::temp_dir().join(format!("acp-schema-before-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&before);
@@ -33,30 +34,31 @@ pub fn update(root: &Path, version: &str, source: &Source) -> Result<Updated, St
 }
 
 /// Copies the vendored schema files into `before`.
-fn copy_aside(schema: &Path, before: &Path) -> Result<(), String> {
+fn copy_aside(schema: &Path, before: &Path) -> Result<()> {
     for rel in crate::lock::ALL_FILES {
         let src = schema.join(rel);
         if src.is_file() {
             let dst = before.join(rel);
+            let bytes = std::fs::read(&src).map_err(|source| Error::Read { file: src.clone(), source })?;
             std::fs::create_dir_all(dst.parent().unwrap_or(before))
-                .and_then(|_| std::fs::copy(&src, &dst))
-                .map_err(|e| format!("{}: {e}", src.display()))?;
+                .and_then(|()| std::fs::write(&dst, bytes))
+                .map_err(|source| Error::Write { path: dst, source })?;
         }
     }
     Ok(())
 }
 
-fn vendor_and_regenerate(root: &Path, before: &Path, version: &str, source: &Source) -> Result<Updated, String> {
+fn vendor_and_regenerate(root: &Path, before: &Path, version: &str, source: &Source) -> Result<Updated> {
     let schema = root.join("schema");
     let previous = crate::lock::Lock::read(&schema).map(|l| l.version).unwrap_or_else(|_| "unknown".into());
-    let lock = pull::pull(&schema, version, source).map_err(|e| format!("{e:#}"))?;
+    let lock = pull::pull(&schema, version, source)?;
     let vendored = format!("{}@{} ({} files)", lock.package, lock.version, lock.files.len());
-    let after_vendoring = |e: String| format!("vendored {vendored}, then: {e}");
-    let output = codegen::generate(&Layout::repo(root)).map_err(|e| after_vendoring(e.to_string()))?;
-    codegen::write_all(&output).map_err(|e| after_vendoring(e.to_string()))?;
+    let after_vendoring = |e: Error| Error::AfterVendoring { vendored: vendored.clone(), source: Box::new(e) };
+    let output = codegen::generate(&Layout::repo(root)).map_err(after_vendoring)?;
+    codegen::write_all(&output).map_err(after_vendoring)?;
     let mut stats: Vec<String> = output.stats.iter().map(ToString::to_string).collect();
     stats.extend(output.convert.iter().map(ToString::to_string));
-    let mut reports = crate::diff::diff_sides(root, before, &schema).map_err(|e| after_vendoring(e.to_string()))?;
+    let mut reports = crate::diff::diff_sides(root, before, &schema).map_err(after_vendoring)?;
     // Name the old side by the version it was, not the scratch copy.
     let prefix = before.display().to_string();
     for r in &mut reports {

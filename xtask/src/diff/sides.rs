@@ -184,18 +184,19 @@ fn attach(reports: &mut [Report], changes: Vec<ConversionChange>, v1: Option<usi
 /// `target/schema-diff/npm-<version>/` (kept as a cache); `git:<rev>` the
 /// vendored `schema/` files at that revision of this repository, written to
 /// `target/schema-diff/git-<rev>/`.
-pub fn resolve_side(root: &Path, spec: &str) -> std::result::Result<std::path::PathBuf, String> {
+pub fn resolve_side(root: &Path, spec: &str) -> Result<std::path::PathBuf> {
     let cache = root.join("target/schema-diff");
     if let Some(version) = spec.strip_prefix("npm:") {
         let dir = cache.join(format!("npm-{version}"));
         if !dir.join("acp-schema.lock").is_file() {
-            crate::pull::pull(&dir, version, &crate::pull::Source::Npm).map_err(|e| format!("{spec}: {e:#}"))?;
+            crate::pull::pull(&dir, version, &crate::pull::Source::Npm)
+                .map_err(|e| Error::Side { spec: spec.to_owned(), source: Box::new(e) })?;
         }
         return Ok(dir);
     }
     if let Some(rev) = spec.strip_prefix("git:") {
         if rev.is_empty() || rev.starts_with('-') {
-            return Err(format!("{spec}: not a revision"));
+            return Err(Error::Usage { message: format!("{spec}: not a revision") });
         }
         let safe: String =
             rev.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect();
@@ -208,7 +209,10 @@ pub fn resolve_side(root: &Path, spec: &str) -> std::result::Result<std::path::P
                 .arg(root)
                 .args(["show", &format!("{rev}:schema/{rel}")])
                 .output()
-                .map_err(|e| format!("{spec}: cannot run git: {e}"))?;
+                .map_err(|e| Error::Command {
+                    what: format!("{spec}: `git show {rev}:schema/{rel}`"),
+                    message: format!("cannot run git: {e}"),
+                })?;
             if !out.status.success() {
                 let err = String::from_utf8_lossy(&out.stderr);
                 // A file the revision does not have is fine; a revision that does not exist is not.
@@ -216,18 +220,18 @@ pub fn resolve_side(root: &Path, spec: &str) -> std::result::Result<std::path::P
                     || err.contains("unknown revision")
                     || err.contains("bad revision")
                 {
-                    return Err(format!("{spec}: no such revision"));
+                    return Err(Error::Usage { message: format!("{spec}: no such revision") });
                 }
                 continue;
             }
             let path = dir.join(rel);
             std::fs::create_dir_all(path.parent().unwrap_or(&dir))
                 .and_then(|_| std::fs::write(&path, &out.stdout))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(|source| Error::Write { path: path.clone(), source })?;
             found += 1;
         }
         if found == 0 {
-            return Err(format!("{spec}: no schema files under schema/ at that revision"));
+            return Err(Error::Usage { message: format!("{spec}: no schema files under schema/ at that revision") });
         }
         return Ok(dir);
     }
