@@ -71,142 +71,18 @@ impl Differ<'_> {
 
     pub(super) fn union(&mut self, a: &Def, x: &crate::model::Union, b: &Def, y: &crate::model::Union) {
         let name = b.name.as_str();
-        let key = |v: &crate::model::Variant| v.tag.clone().unwrap_or_else(|| v.rust_name.clone());
+        let key = arm_key;
         let (old_open, new_open) = (x.catch_all.is_some(), y.catch_all.is_some());
         for v in &y.variants {
             match x.variants.iter().find(|w| key(w) == key(v)) {
-                None => {
-                    let (verdict, why) = if old_open {
-                        (
-                            Verdict::same(Level::Compatible),
-                            "an arm was added to an open union: old readers keep it whole as unknown",
-                        )
-                    } else {
-                        let l = self.reader_level(name, Side::Old);
-                        (
-                            Verdict { old_to_new: Level::Compatible, new_to_old: l },
-                            if l == Level::Breaking {
-                                "an arm was added to a closed union: the old schema's readers reject it"
-                            } else {
-                                "an arm was added to a closed union: the old schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
-                            },
-                        )
-                    };
-                    self.push(
-                        name,
-                        "union_arm_added",
-                        &key(v),
-                        (Side::New, &v.pointer),
-                        verdict,
-                        format!("`{}`: {why}", key(v)),
-                        (RustLevel::Additive, "a new variant (#[non_exhaustive])"),
-                    );
-                }
-                Some(w) if payload_ref(w) != payload_ref(v) => match (payload_ref(w), payload_ref(v)) {
-                    (Some(t1), Some(t2)) => {
-                        let (w1, w2) = (self.resolve(t1, Side::Old), self.resolve(t2, Side::New));
-                        let rust_changed = wire::rust(t1) != wire::rust(t2) && !self.renamed_type(t1, t2);
-                        let rust = if rust_changed { RustLevel::Breaking } else { RustLevel::Unchanged };
-                        if self.same_wire(&w1, &w2) {
-                            if rust_changed {
-                                self.push(
-                                    name,
-                                    "rust_type_changed",
-                                    &key(v),
-                                    (Side::New, &v.pointer),
-                                    Verdict::same(Level::Compatible),
-                                    format!(
-                                        "arm `{}`: {} -> {}: the same on the wire",
-                                        key(v),
-                                        Type::describe(t1),
-                                        Type::describe(t2)
-                                    ),
-                                    (rust, "the variant's payload type changes: code using it may stop compiling"),
-                                );
-                            }
-                            continue;
-                        }
-                        let (verdict, kind, why, note) = type_change_of(
-                            &w1,
-                            &w2,
-                            self.holder_level(name, Side::Old),
-                            self.holder_level(name, Side::New),
-                        );
-                        let (kind, note) = if kind == "field_type_changed" {
-                            ("union_arm_changed", "the variant's payload type changes: code using it stops compiling")
-                        } else {
-                            (kind, note)
-                        };
-                        self.push(
-                            name,
-                            kind,
-                            &key(v),
-                            (Side::New, &v.pointer),
-                            verdict,
-                            format!("arm `{}`: {why}", key(v)),
-                            (rust, note),
-                        );
-                    }
-                    // An arm with nothing but its tag and one whose payload
-                    // has optional properties only: the same JSON both ways.
-                    (None, Some(t)) | (Some(t), None)
-                        if matches!((&w.payload, &v.payload), (Payload::Unit, _) | (_, Payload::Unit))
-                            && self.all_optional(t) =>
-                    {
-                        self.push(
-                            name,
-                            "union_arm_changed",
-                            &key(v),
-                            (Side::New, &v.pointer),
-                            Verdict::same(Level::Compatible),
-                            format!(
-                                "`{}`: the arm gained or lost a payload of optional properties only ({}): the same JSON is valid both ways",
-                                key(v),
-                                Type::describe(t)
-                            ),
-                            (RustLevel::Breaking, "the variant's payload type changes: code using it stops compiling"),
-                        );
-                    }
-                    _ => self.push(
-                        name,
-                        "union_arm_changed",
-                        &key(v),
-                        (Side::New, &v.pointer),
-                        Verdict::same(Level::Breaking),
-                        format!("`{}`: the arm's payload changed", key(v)),
-                        (RustLevel::Breaking, "the variant's payload type changes: code using it stops compiling"),
-                    ),
-                },
+                None => self.arm_added(name, v, old_open),
+                Some(w) if payload_ref(w) != payload_ref(v) => self.arm_changed(name, w, v),
                 Some(_) => {}
             }
         }
         for w in &x.variants {
             if !y.variants.iter().any(|v| key(v) == key(w)) {
-                let (verdict, why) = if new_open {
-                    (
-                        Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
-                        "an arm was removed: the new schema's readers keep it only as unknown",
-                    )
-                } else {
-                    let l = self.reader_level(name, Side::New);
-                    (
-                        Verdict { old_to_new: l, new_to_old: Level::Compatible },
-                        if l == Level::Breaking {
-                            "an arm was removed from a closed union: the new schema's readers reject it"
-                        } else {
-                            "an arm was removed from a closed union: the new schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
-                        },
-                    )
-                };
-                self.push(
-                    name,
-                    "union_arm_removed",
-                    &key(w),
-                    (Side::Old, &w.pointer),
-                    verdict,
-                    format!("`{}`: {why}", key(w)),
-                    (RustLevel::Breaking, "a variant is removed: code naming it stops compiling"),
-                );
+                self.arm_removed(name, w, new_open);
             }
         }
         self.openness(name, &b.pointer, (old_open, new_open), "union_openness_changed");
@@ -221,6 +97,142 @@ impl Differ<'_> {
         }
         self.docs(a, b);
     }
+    /// An arm of the new union that the old one does not have.
+    fn arm_added(&mut self, name: &str, v: &crate::model::Variant, old_open: bool) {
+        let key = arm_key(v);
+        let (verdict, why) = if old_open {
+            (
+                Verdict::same(Level::Compatible),
+                "an arm was added to an open union: old readers keep it whole as unknown",
+            )
+        } else {
+            let l = self.reader_level(name, Side::Old);
+            (
+                Verdict { old_to_new: Level::Compatible, new_to_old: l },
+                if l == Level::Breaking {
+                    "an arm was added to a closed union: the old schema's readers reject it"
+                } else {
+                    "an arm was added to a closed union: the old schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
+                },
+            )
+        };
+        self.push(
+            name,
+            "union_arm_added",
+            &key,
+            (Side::New, &v.pointer),
+            verdict,
+            format!("`{}`: {why}", key),
+            (RustLevel::Additive, "a new variant (#[non_exhaustive])"),
+        );
+    }
+
+    /// An arm of both unions whose payload changed.
+    fn arm_changed(&mut self, name: &str, w: &crate::model::Variant, v: &crate::model::Variant) {
+        let key = arm_key(v);
+        match (payload_ref(w), payload_ref(v)) {
+            (Some(t1), Some(t2)) => {
+                let (w1, w2) = (self.resolve(t1, Side::Old), self.resolve(t2, Side::New));
+                let rust_changed = wire::rust(t1) != wire::rust(t2) && !self.renamed_type(t1, t2);
+                let rust = if rust_changed { RustLevel::Breaking } else { RustLevel::Unchanged };
+                if self.same_wire(&w1, &w2) {
+                    if rust_changed {
+                        self.push(
+                            name,
+                            "rust_type_changed",
+                            &key,
+                            (Side::New, &v.pointer),
+                            Verdict::same(Level::Compatible),
+                            format!(
+                                "arm `{}`: {} -> {}: the same on the wire",
+                                key,
+                                Type::describe(t1),
+                                Type::describe(t2)
+                            ),
+                            (rust, "the variant's payload type changes: code using it may stop compiling"),
+                        );
+                    }
+                    return;
+                }
+                let (verdict, kind, why, note) =
+                    type_change_of(&w1, &w2, self.holder_level(name, Side::Old), self.holder_level(name, Side::New));
+                let (kind, note) = if kind == "field_type_changed" {
+                    ("union_arm_changed", "the variant's payload type changes: code using it stops compiling")
+                } else {
+                    (kind, note)
+                };
+                self.push(
+                    name,
+                    kind,
+                    &key,
+                    (Side::New, &v.pointer),
+                    verdict,
+                    format!("arm `{}`: {why}", key),
+                    (rust, note),
+                );
+            }
+            // An arm with nothing but its tag and one whose payload
+            // has optional properties only: the same JSON both ways.
+            (None, Some(t)) | (Some(t), None)
+                if matches!((&w.payload, &v.payload), (Payload::Unit, _) | (_, Payload::Unit))
+                    && self.all_optional(t) =>
+            {
+                self.push(
+                    name,
+                    "union_arm_changed",
+                    &key,
+                    (Side::New, &v.pointer),
+                    Verdict::same(Level::Compatible),
+                    format!(
+                        "`{}`: the arm gained or lost a payload of optional properties only ({}): the same JSON is valid both ways",
+                        key,
+                        Type::describe(t)
+                    ),
+                    (RustLevel::Breaking, "the variant's payload type changes: code using it stops compiling"),
+                );
+            }
+            _ => self.push(
+                name,
+                "union_arm_changed",
+                &key,
+                (Side::New, &v.pointer),
+                Verdict::same(Level::Breaking),
+                format!("`{}`: the arm's payload changed", key),
+                (RustLevel::Breaking, "the variant's payload type changes: code using it stops compiling"),
+            ),
+        }
+    }
+
+    /// An arm of the old union that the new one does not have.
+    fn arm_removed(&mut self, name: &str, w: &crate::model::Variant, new_open: bool) {
+        let key = arm_key(w);
+        let (verdict, why) = if new_open {
+            (
+                Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
+                "an arm was removed: the new schema's readers keep it only as unknown",
+            )
+        } else {
+            let l = self.reader_level(name, Side::New);
+            (
+                Verdict { old_to_new: l, new_to_old: Level::Compatible },
+                if l == Level::Breaking {
+                    "an arm was removed from a closed union: the new schema's readers reject it"
+                } else {
+                    "an arm was removed from a closed union: the new schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
+                },
+            )
+        };
+        self.push(
+            name,
+            "union_arm_removed",
+            &key,
+            (Side::Old, &w.pointer),
+            verdict,
+            format!("`{}`: {why}", key),
+            (RustLevel::Breaking, "a variant is removed: code naming it stops compiling"),
+        );
+    }
+
     /// An enum or a union that became open (a fallback or catch-all keeps
     /// unknown values) or closed.
     fn openness(&mut self, name: &str, pointer: &str, (old_open, new_open): (bool, bool), kind: &'static str) {
@@ -246,4 +258,9 @@ impl Differ<'_> {
         let items = if rust == RustLevel::Unchanged { Vec::new() } else { self.items(name, "") };
         self.push_with(name, kind, "", (Side::New, pointer), verdict, why, Rust { level: rust, items, note });
     }
+}
+
+/// How an arm is matched between the two unions: its tag, or its Rust name.
+fn arm_key(v: &crate::model::Variant) -> String {
+    v.tag.clone().unwrap_or_else(|| v.rust_name.clone())
 }

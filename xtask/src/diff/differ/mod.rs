@@ -494,70 +494,77 @@ impl<'a> Differ<'a> {
         let name = b.name.as_str();
         for f in &y.fields {
             match x.fields.iter().find(|g| g.name == f.name) {
-                None => {
-                    let (v, why) = if f.required {
-                        (
-                            Verdict { old_to_new: self.holder_level(name, Side::New), new_to_old: Level::Compatible },
-                            "a required property was added: the new schema's readers reject messages without it",
-                        )
-                    } else {
-                        (Verdict::same(Level::Compatible), "an optional property was added")
-                    };
-                    let v = if x.additional == Additional::False {
-                        Verdict { new_to_old: Level::Dangerous, ..v }
-                    } else {
-                        v
-                    };
-                    self.push(
-                        name,
-                        "field_added",
-                        &f.name,
-                        (Side::New, &f.pointer),
-                        v,
-                        format!("`{}`: {why}", f.name),
-                        if f.required {
-                            (
-                                RustLevel::Breaking,
-                                "a new required field: the constructor takes it, so calls to `new` stop compiling",
-                            )
-                        } else {
-                            (
-                                RustLevel::Additive,
-                                "a new optional field with its builder method (the struct is #[non_exhaustive])",
-                            )
-                        },
-                    );
-                }
+                None => self.field_added(name, f, x.additional),
                 Some(g) => self.field(a, b, g, f),
             }
         }
         for g in &x.fields {
             if !y.fields.iter().any(|f| f.name == g.name) {
-                let (v, why) = if g.required {
-                    (
-                        Verdict { old_to_new: Level::Compatible, new_to_old: self.holder_level(name, Side::Old) },
-                        "a required property was removed: the old schema's readers reject messages without it",
-                    )
-                } else {
-                    // As with an optional property added: a property only one
-                    // side knows is ignored by the other, and readers of an
-                    // optional property already handle its absence.
-                    (
-                        Verdict::same(Level::Compatible),
-                        "an optional property was removed: old readers already accept its absence, and upgraded readers ignore it",
-                    )
-                };
-                self.push(
-                    name,
-                    "field_removed",
-                    &g.name,
-                    (Side::Old, &g.pointer),
-                    v,
-                    format!("`{}`: {why}", g.name),
-                    (RustLevel::Breaking, "a field is removed: code using it stops compiling"),
-                );
+                self.field_removed(name, g);
             }
         }
+        self.additional_changed(b, x, y);
+        self.forbidden_changed(b, x, y);
+    }
+
+    /// A property of the new struct that the old one does not have.
+    fn field_added(&mut self, name: &str, f: &Field, old_additional: Additional) {
+        let (v, why) = if f.required {
+            (
+                Verdict { old_to_new: self.holder_level(name, Side::New), new_to_old: Level::Compatible },
+                "a required property was added: the new schema's readers reject messages without it",
+            )
+        } else {
+            (Verdict::same(Level::Compatible), "an optional property was added")
+        };
+        let v = if old_additional == Additional::False { Verdict { new_to_old: Level::Dangerous, ..v } } else { v };
+        self.push(
+            name,
+            "field_added",
+            &f.name,
+            (Side::New, &f.pointer),
+            v,
+            format!("`{}`: {why}", f.name),
+            if f.required {
+                (
+                    RustLevel::Breaking,
+                    "a new required field: the constructor takes it, so calls to `new` stop compiling",
+                )
+            } else {
+                (RustLevel::Additive, "a new optional field with its builder method (the struct is #[non_exhaustive])")
+            },
+        );
+    }
+
+    /// A property of the old struct that the new one does not have.
+    fn field_removed(&mut self, name: &str, g: &Field) {
+        let (v, why) = if g.required {
+            (
+                Verdict { old_to_new: Level::Compatible, new_to_old: self.holder_level(name, Side::Old) },
+                "a required property was removed: the old schema's readers reject messages without it",
+            )
+        } else {
+            // As with an optional property added: a property only one
+            // side knows is ignored by the other, and readers of an
+            // optional property already handle its absence.
+            (
+                Verdict::same(Level::Compatible),
+                "an optional property was removed: old readers already accept its absence, and upgraded readers ignore it",
+            )
+        };
+        self.push(
+            name,
+            "field_removed",
+            &g.name,
+            (Side::Old, &g.pointer),
+            v,
+            format!("`{}`: {why}", g.name),
+            (RustLevel::Breaking, "a field is removed: code using it stops compiling"),
+        );
+    }
+
+    /// `additionalProperties`, or the type of the properties it allows, changed.
+    fn additional_changed(&mut self, b: &Def, x: &crate::model::Struct, y: &crate::model::Struct) {
         if x.additional != y.additional {
             let v = match (x.additional, y.additional) {
                 (_, Additional::False) => Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
@@ -601,7 +608,11 @@ impl<'a> Differ<'a> {
                 (RustLevel::Breaking, "the type of `additional_properties` changes: code using it may stop compiling"),
             );
         }
-        // A property whose schema became, or stopped being, `false`.
+    }
+
+    /// A property whose schema became, or stopped being, `false`.
+    fn forbidden_changed(&mut self, b: &Def, x: &crate::model::Struct, y: &crate::model::Struct) {
+        let name = b.name.as_str();
         for (from, to, forbids) in [(x, y, true), (y, x, false)] {
             for n in to.forbidden.iter().filter(|n| !from.forbidden.contains(n)) {
                 let (v, why) = if forbids {
