@@ -377,58 +377,10 @@ pub(crate) fn diff_files(
     let paired_old = |n: &str| pairs.iter().any(|(r, _, _)| r.name == n);
     let paired_new = |n: &str| pairs.iter().any(|(_, a, _)| a.name == n);
     for r in removed.iter().filter(|r| !paired_old(&r.name)) {
-        match &r.method {
-            // The peers that break are the old callers: they send the request
-            // (or notification) and read the response.
-            Some(m) => d.push(
-                &r.name,
-                "method_removed",
-                &m.name,
-                (Side::Old, &r.pointer),
-                if m.kind == crate::model::MethodKind::Response {
-                    Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking }
-                } else {
-                    Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible }
-                },
-                format!(
-                    "the {:?} of `{}` was removed: the old peers that call the method still use it",
-                    m.kind, m.name
-                )
-                .to_lowercase(),
-                (RustLevel::Breaking, "the payload type and its dispatch variant are removed"),
-            ),
-            None => d.push(
-                &r.name,
-                "definition_removed",
-                "",
-                (Side::Old, &r.pointer),
-                Verdict::same(Level::Compatible),
-                format!("`{}` was removed (what referenced it is reported where it changed)", r.name),
-                (RustLevel::Breaking, "the item is removed: code naming it stops compiling"),
-            ),
-        }
+        definition_removed(&mut d, r);
     }
     for a in added.iter().filter(|a| !paired_new(&a.name)) {
-        match &a.method {
-            Some(m) => d.push(
-                &a.name,
-                "method_added",
-                &m.name,
-                (Side::New, &a.pointer),
-                Verdict::same(Level::Compatible),
-                format!("the {:?} of `{}` was added", m.kind, m.name).to_lowercase(),
-                (RustLevel::Additive, "a new payload type and dispatch variant"),
-            ),
-            None => d.push(
-                &a.name,
-                "definition_added",
-                "",
-                (Side::New, &a.pointer),
-                Verdict::same(Level::Compatible),
-                format!("`{}` was added", a.name),
-                (RustLevel::Additive, "a new item"),
-            ),
-        }
+        definition_added(&mut d, a);
     }
     for b in &nd {
         if let Some(a) = d.old.get(b.name.as_str()).copied() {
@@ -454,4 +406,60 @@ pub(crate) fn diff_files(
         rust_breaking: changes.iter().filter(|c| c.rust.level == RustLevel::Breaking).count(),
     };
     Report { old: old.source.clone(), new: new.source.clone(), summary, changes, conversions: Vec::new() }
+}
+
+/// A definition of the old schema that the new one does not have (and that
+/// pairs with none): a method's payload or another definition.
+fn definition_removed(d: &mut Differ<'_>, r: &Def) {
+    match &r.method {
+        // The peers that break are the old callers: they send the request
+        // (or notification) and read the response.
+        Some(m) => d.push(
+            &r.name,
+            "method_removed",
+            &m.name,
+            (Side::Old, &r.pointer),
+            if m.kind == crate::model::MethodKind::Response {
+                Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking }
+            } else {
+                Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible }
+            },
+            format!("the {:?} of `{}` was removed: the old peers that call the method still use it", m.kind, m.name)
+                .to_lowercase(),
+            (RustLevel::Breaking, "the payload type and its dispatch variant are removed"),
+        ),
+        None => d.push(
+            &r.name,
+            "definition_removed",
+            "",
+            (Side::Old, &r.pointer),
+            Verdict::same(Level::Compatible),
+            format!("`{}` was removed (what referenced it is reported where it changed)", r.name),
+            (RustLevel::Breaking, "the item is removed: code naming it stops compiling"),
+        ),
+    }
+}
+
+/// A definition of the new schema that the old one does not have.
+fn definition_added(d: &mut Differ<'_>, a: &Def) {
+    match &a.method {
+        Some(m) => d.push(
+            &a.name,
+            "method_added",
+            &m.name,
+            (Side::New, &a.pointer),
+            Verdict::same(Level::Compatible),
+            format!("the {:?} of `{}` was added", m.kind, m.name).to_lowercase(),
+            (RustLevel::Additive, "a new payload type and dispatch variant"),
+        ),
+        None => d.push(
+            &a.name,
+            "definition_added",
+            "",
+            (Side::New, &a.pointer),
+            Verdict::same(Level::Compatible),
+            format!("`{}` was added", a.name),
+            (RustLevel::Additive, "a new item"),
+        ),
+    }
 }

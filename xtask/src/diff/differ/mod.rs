@@ -691,39 +691,7 @@ impl<'a> Differ<'a> {
             );
         }
         if g.ty != f.ty && !self.renamed_type(&g.ty, &f.ty) {
-            let (wg, wf) = (self.resolve(&g.ty, Side::Old), self.resolve(&f.ty, Side::New));
-            let rust_changed = wire::rust(&g.ty) != wire::rust(&f.ty);
-            let rust = if rust_changed { RustLevel::Breaking } else { RustLevel::Unchanged };
-            if !self.same_wire(&wg, &wf) {
-                let (v, kind, why, note) =
-                    type_change_of(&wg, &wf, self.field_level(def, g, Side::Old), self.field_level(def, f, Side::New));
-                let note = if rust_changed && rust_note_unchanged(note) {
-                    "the field's Rust type changes: code using it may stop compiling"
-                } else {
-                    note
-                };
-                self.push(def, kind, n, at, v, format!("`{n}`: {why}"), (rust, note));
-            } else if rust_changed {
-                self.push(
-                    def,
-                    "rust_type_changed",
-                    n,
-                    at,
-                    Verdict::same(Level::Compatible),
-                    format!("`{n}`: {} -> {}: the same on the wire", Type::describe(&g.ty), Type::describe(&f.ty)),
-                    (rust, "the field's Rust type changes: code using it may stop compiling"),
-                );
-            } else {
-                self.push(
-                    def,
-                    "format_changed",
-                    n,
-                    at,
-                    Verdict::same(Level::Compatible),
-                    format!("`{n}`: the format changed ({} -> {})", Type::describe(&g.ty), Type::describe(&f.ty)),
-                    (RustLevel::Unchanged, "documentation only"),
-                );
-            }
+            self.field_type_changed(def, g, f);
         }
         for (flag, was, is) in [
             ("x-deserialize-default-on-error", g.default_on_error, f.default_on_error),
@@ -759,6 +727,45 @@ impl<'a> Differ<'a> {
                 at,
                 Verdict::same(level),
                 format!("`{n}`: {reason}"),
+                (RustLevel::Unchanged, "documentation only"),
+            );
+        }
+    }
+
+    /// A property's type changed: judged on the wire, with the Rust API on its own axis.
+    fn field_type_changed(&mut self, def: &str, g: &Field, f: &Field) {
+        let at = (Side::New, f.pointer.as_str());
+        let n = &f.name;
+        let (wg, wf) = (self.resolve(&g.ty, Side::Old), self.resolve(&f.ty, Side::New));
+        let rust_changed = wire::rust(&g.ty) != wire::rust(&f.ty);
+        let rust = if rust_changed { RustLevel::Breaking } else { RustLevel::Unchanged };
+        if !self.same_wire(&wg, &wf) {
+            let (v, kind, why, note) =
+                type_change_of(&wg, &wf, self.field_level(def, g, Side::Old), self.field_level(def, f, Side::New));
+            let note = if rust_changed && rust_note_unchanged(note) {
+                "the field's Rust type changes: code using it may stop compiling"
+            } else {
+                note
+            };
+            self.push(def, kind, n, at, v, format!("`{n}`: {why}"), (rust, note));
+        } else if rust_changed {
+            self.push(
+                def,
+                "rust_type_changed",
+                n,
+                at,
+                Verdict::same(Level::Compatible),
+                format!("`{n}`: {} -> {}: the same on the wire", Type::describe(&g.ty), Type::describe(&f.ty)),
+                (rust, "the field's Rust type changes: code using it may stop compiling"),
+            );
+        } else {
+            self.push(
+                def,
+                "format_changed",
+                n,
+                at,
+                Verdict::same(Level::Compatible),
+                format!("`{n}`: the format changed ({} -> {})", Type::describe(&g.ty), Type::describe(&f.ty)),
                 (RustLevel::Unchanged, "documentation only"),
             );
         }
