@@ -144,120 +144,143 @@ fn closure(defs: &serde_json::Map<String, Value>, name: &str) -> serde_json::Map
 
 /// The seed inputs of `target`, built from the repository.
 pub fn seeds(root: &Path, target: &str) -> Result<Vec<Vec<u8>>> {
-    let mut out = Vec::new();
     match target {
-        "json_decode" | "json_encode" => {
-            for (version, name, input) in corpus_cases(root)? {
-                out.push(seed(&format!("{version} {name}"), &input.to_string()));
-            }
-            for (version, lines) in traces(root)? {
-                for l in lines {
-                    out.push(seed(&format!("{version} Message"), &l));
-                }
-            }
-            for text in [r#"{"a\u00e9": [1, -2.5e-3, "\ud83d\ude00", null, true]}"#, "1e308", "-0", "[]"] {
-                out.push(seed("Value", text));
-            }
-            out.push(seed("f64", "0.30000000000000004"));
-            out.push(seed("u64", "18446744073709551615"));
-            out.push(seed("i64", "-9223372036854775808"));
-            out.push(seed("String", r#""\"\\\/\b\f\n\r\t\u0000\u001f""#));
-            out.push(seed("Vec<Value>", "[[],{}]"));
-            out.push(seed("Map", r#"{"k":{}}"#));
-            out.push(seed("Option<bool>", "null"));
-        }
-        "peer" => {
-            for (version, lines) in traces(root)? {
-                let sent: Vec<String> =
-                    lines.iter().map(|l| if is_request(l) { format!(">{l}") } else { l.clone() }).collect();
-                let answered: Vec<String> = lines
-                    .iter()
-                    .flat_map(|l| if is_request(l) { vec![l.clone(), "!".into()] } else { vec![l.clone()] })
-                    .collect();
-                for side in ["agent", "client"] {
-                    let head = format!("{version} {side}");
-                    out.push(seed(&head, &lines.join("\n")));
-                    out.push(seed(&head, &sent.join("\n")));
-                    out.push(seed(&head, &answered.join("\n")));
-                }
-            }
-        }
-        "convert" => {
-            for (version, lines) in traces(root)? {
-                out.push(seed(version, &lines.join("\n")));
-                for l in lines {
-                    out.push(seed(version, &l));
-                }
-            }
-        }
-        "lower" => {
-            for f in sorted_files(&root.join("schema/fixtures"), "json")? {
-                out.push(read_bytes(&f)?);
-            }
-            for f in sorted_files(&root.join("schema/fixtures/bad"), "json")? {
-                out.push(read_bytes(&f)?);
-            }
-            for rel in ["v1/schema.json", "v2/schema.unstable.json"] {
-                let doc = read_json(&root.join("schema").join(rel))?;
-                let Some(defs) = doc.get("$defs").and_then(Value::as_object) else {
-                    return Err(Error::Schema {
-                        file: Path::new("schema").join(rel),
-                        pointer: "#".into(),
-                        message: "no `$defs`".into(),
-                    });
-                };
-                for name in defs.keys() {
-                    let schema = json!({"$schema": doc.get("$schema"), "$defs": closure(defs, name)});
-                    let text = schema.to_string();
-                    if text.len() <= 64 * 1024 {
-                        out.push(text.into_bytes());
-                    }
-                }
-            }
-        }
-        "patch" => {
-            // Every v2 session update as a state and as a patch of every
-            // upsert type (the tag removed: the rest is the entity's fields).
-            let updates: Vec<String> = corpus_cases(root)?
-                .into_iter()
-                .filter(|(v, name, _)| *v == "v2" && name == "UpdateSessionNotification")
-                .filter_map(|(_, _, input)| {
-                    let mut u = input.get("update")?.as_object()?.clone();
-                    u.remove("sessionUpdate");
-                    Some(Value::Object(u).to_string())
-                })
-                .collect();
-            let states = [
-                "ToolCall",
-                "UserMessageState",
-                "AgentMessageState",
-                "AgentThoughtState",
-                "TerminalState",
-                "SessionInfoState",
-                "UsageState",
-                "CompactionState",
-                "SubagentState",
-                "SessionMessageState",
-            ];
-            for (i, u) in updates.iter().enumerate() {
-                let next = &updates[(i + 1) % updates.len()];
-                for s in states {
-                    out.push(seed(s, &[u.as_str(), next, u, next, u].join("\n")));
-                }
-            }
-            let editor = [
-                r#"{"bufferId":"b","title":"t","mode":"insert","files":["a.rs"],"_meta":{"k":1},"cursor":{"line":3},"payload":[1],"tags":[1,2]}"#,
-                r#"{"bufferId":"b","title":null,"mode":"normal","files":[],"cursor":{"line":4,"column":2},"payload":{}}"#,
-                r#"{"bufferId":"b","title":null,"_meta":{"k":null,"j":2},"cursor":{"column":null},"tags":[1,"x",3]}"#,
-                r#"{"bufferId":"b","files":["b.rs"],"_meta":null,"cursor":null}"#,
-                r#"{"bufferId":"b","payload":null,"mode":"insert"}"#,
-            ];
-            out.push(seed("EditorState", &editor.join("\n")));
-        }
+        "json_decode" | "json_encode" => json_seeds(root),
+        "peer" => peer_seeds(root),
+        "convert" => convert_seeds(root),
+        "lower" => lower_seeds(root),
+        "patch" => patch_seeds(root),
         other => {
             self::target(other)?;
+            Ok(Vec::new())
         }
     }
+}
+
+/// The codec targets: every corpus case and trace line, and JSON edge cases.
+fn json_seeds(root: &Path) -> Result<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    for (version, name, input) in corpus_cases(root)? {
+        out.push(seed(&format!("{version} {name}"), &input.to_string()));
+    }
+    for (version, lines) in traces(root)? {
+        for l in lines {
+            out.push(seed(&format!("{version} Message"), &l));
+        }
+    }
+    for text in [r#"{"a\u00e9": [1, -2.5e-3, "\ud83d\ude00", null, true]}"#, "1e308", "-0", "[]"] {
+        out.push(seed("Value", text));
+    }
+    out.push(seed("f64", "0.30000000000000004"));
+    out.push(seed("u64", "18446744073709551615"));
+    out.push(seed("i64", "-9223372036854775808"));
+    out.push(seed("String", r#""\"\\\/\b\f\n\r\t\u0000\u001f""#));
+    out.push(seed("Vec<Value>", "[[],{}]"));
+    out.push(seed("Map", r#"{"k":{}}"#));
+    out.push(seed("Option<bool>", "null"));
+    Ok(out)
+}
+
+/// The peers: each trace as one side receives it, as sent, and with answers.
+fn peer_seeds(root: &Path) -> Result<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    for (version, lines) in traces(root)? {
+        let sent: Vec<String> = lines.iter().map(|l| if is_request(l) { format!(">{l}") } else { l.clone() }).collect();
+        let answered: Vec<String> = lines
+            .iter()
+            .flat_map(|l| if is_request(l) { vec![l.clone(), "!".into()] } else { vec![l.clone()] })
+            .collect();
+        for side in ["agent", "client"] {
+            let head = format!("{version} {side}");
+            out.push(seed(&head, &lines.join("\n")));
+            out.push(seed(&head, &sent.join("\n")));
+            out.push(seed(&head, &answered.join("\n")));
+        }
+    }
+    Ok(out)
+}
+
+/// The adapters: each trace whole and line by line.
+fn convert_seeds(root: &Path) -> Result<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    for (version, lines) in traces(root)? {
+        out.push(seed(version, &lines.join("\n")));
+        for l in lines {
+            out.push(seed(version, &l));
+        }
+    }
+    Ok(out)
+}
+
+/// Lowering: the fixture schemas and each vendored definition with what it references.
+fn lower_seeds(root: &Path) -> Result<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    for f in sorted_files(&root.join("schema/fixtures"), "json")? {
+        out.push(read_bytes(&f)?);
+    }
+    for f in sorted_files(&root.join("schema/fixtures/bad"), "json")? {
+        out.push(read_bytes(&f)?);
+    }
+    for rel in ["v1/schema.json", "v2/schema.unstable.json"] {
+        let doc = read_json(&root.join("schema").join(rel))?;
+        let Some(defs) = doc.get("$defs").and_then(Value::as_object) else {
+            return Err(Error::Schema {
+                file: Path::new("schema").join(rel),
+                pointer: "#".into(),
+                message: "no `$defs`".into(),
+            });
+        };
+        for name in defs.keys() {
+            let schema = json!({"$schema": doc.get("$schema"), "$defs": closure(defs, name)});
+            let text = schema.to_string();
+            if text.len() <= 64 * 1024 {
+                out.push(text.into_bytes());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The patches: v2 session updates as states and patches of every upsert type, and an extension struct's stream.
+fn patch_seeds(root: &Path) -> Result<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    // Every v2 session update as a state and as a patch of every
+    // upsert type (the tag removed: the rest is the entity's fields).
+    let updates: Vec<String> = corpus_cases(root)?
+        .into_iter()
+        .filter(|(v, name, _)| *v == "v2" && name == "UpdateSessionNotification")
+        .filter_map(|(_, _, input)| {
+            let mut u = input.get("update")?.as_object()?.clone();
+            u.remove("sessionUpdate");
+            Some(Value::Object(u).to_string())
+        })
+        .collect();
+    let states = [
+        "ToolCall",
+        "UserMessageState",
+        "AgentMessageState",
+        "AgentThoughtState",
+        "TerminalState",
+        "SessionInfoState",
+        "UsageState",
+        "CompactionState",
+        "SubagentState",
+        "SessionMessageState",
+    ];
+    for (i, u) in updates.iter().enumerate() {
+        let next = &updates[(i + 1) % updates.len()];
+        for s in states {
+            out.push(seed(s, &[u.as_str(), next, u, next, u].join("\n")));
+        }
+    }
+    let editor = [
+        r#"{"bufferId":"b","title":"t","mode":"insert","files":["a.rs"],"_meta":{"k":1},"cursor":{"line":3},"payload":[1],"tags":[1,2]}"#,
+        r#"{"bufferId":"b","title":null,"mode":"normal","files":[],"cursor":{"line":4,"column":2},"payload":{}}"#,
+        r#"{"bufferId":"b","title":null,"_meta":{"k":null,"j":2},"cursor":{"column":null},"tags":[1,"x",3]}"#,
+        r#"{"bufferId":"b","files":["b.rs"],"_meta":null,"cursor":null}"#,
+        r#"{"bufferId":"b","payload":null,"mode":"insert"}"#,
+    ];
+    out.push(seed("EditorState", &editor.join("\n")));
     Ok(out)
 }
 
@@ -266,38 +289,99 @@ fn is_request(line: &str) -> bool {
     serde_json::from_str::<Value>(line).is_ok_and(|v| v.get("id").is_some() && v.get("method").is_some())
 }
 
+/// The dictionary's fixed tokens: JSON syntax and edge values, the JSON-RPC
+/// and JSON Schema keywords, and the seed headers of the targets.
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    "null",
+    "true",
+    "false",
+    "\\u0000",
+    "\\ud800",
+    "\\udc00",
+    "\\\"",
+    "1e999",
+    "-0.0",
+    "18446744073709551616",
+    "\"2.0\"",
+    "\"jsonrpc\"",
+    "\"id\"",
+    "\"method\"",
+    "\"params\"",
+    "\"result\"",
+    "\"error\"",
+    "\"code\"",
+    "\"message\"",
+    "\"data\"",
+    "\"_meta\"",
+    "\"$ref\"",
+    "\"$defs\"",
+    "\"#/$defs/\"",
+    "\"anyOf\"",
+    "\"oneOf\"",
+    "\"allOf\"",
+    "\"not\"",
+    "\"type\"",
+    "\"object\"",
+    "\"string\"",
+    "\"integer\"",
+    "\"properties\"",
+    "\"required\"",
+    "\"additionalProperties\"",
+    "\"items\"",
+    "\"discriminator\"",
+    "\"propertyName\"",
+    "\"x-method\"",
+    "\"x-side\"",
+    "\"x-deserialize-default-on-error\"",
+    ">",
+    "!",
+    "\n",
+    "v1 Message\n",
+    "v2 Message\n",
+    "v1 agent\n",
+    "v2 client\n",
+];
+
+/// Every property name, string constant and method name in a schema.
+fn schema_strings(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::Object(props)) = m.get("properties") {
+                out.extend(props.keys().cloned());
+            }
+            for key in ["const", "enum"] {
+                match m.get(key) {
+                    Some(Value::String(s)) => {
+                        out.insert(s.clone());
+                    }
+                    Some(Value::Array(a)) => out.extend(a.iter().filter_map(Value::as_str).map(str::to_owned)),
+                    _ => {}
+                }
+            }
+            if let Some(Value::String(method)) = m.get("x-method") {
+                out.insert(method.clone());
+            }
+            m.values().for_each(|x| schema_strings(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| schema_strings(x, out)),
+        _ => {}
+    }
+}
+
 /// The libFuzzer dictionary: JSON tokens, the seed headers, and every
 /// property name, string constant and definition name of the vendored schemas.
 pub fn dictionary(root: &Path) -> Result<String> {
-    fn walk(v: &Value, out: &mut BTreeSet<String>) {
-        match v {
-            Value::Object(m) => {
-                if let Some(Value::Object(props)) = m.get("properties") {
-                    out.extend(props.keys().cloned());
-                }
-                for key in ["const", "enum"] {
-                    match m.get(key) {
-                        Some(Value::String(s)) => {
-                            out.insert(s.clone());
-                        }
-                        Some(Value::Array(a)) => out.extend(a.iter().filter_map(Value::as_str).map(str::to_owned)),
-                        _ => {}
-                    }
-                }
-                if let Some(Value::String(method)) = m.get("x-method") {
-                    out.insert(method.clone());
-                }
-                m.values().for_each(|x| walk(x, out));
-            }
-            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
-            _ => {}
-        }
-    }
     let mut strings = BTreeSet::new();
     let mut names = BTreeSet::new();
     for rel in ["v1/schema.unstable.json", "v2/schema.unstable.json"] {
         let doc = read_json(&root.join("schema").join(rel))?;
-        walk(&doc, &mut strings);
+        schema_strings(&doc, &mut strings);
         if let Some(defs) = doc.get("$defs").and_then(Value::as_object) {
             names.extend(defs.keys().cloned());
         }
@@ -314,62 +398,7 @@ pub fn dictionary(root: &Path) -> Result<String> {
             .collect();
         out.push_str(&format!("\"{escaped}\"\n"));
     };
-    for token in [
-        "{",
-        "}",
-        "[",
-        "]",
-        ":",
-        ",",
-        "null",
-        "true",
-        "false",
-        "\\u0000",
-        "\\ud800",
-        "\\udc00",
-        "\\\"",
-        "1e999",
-        "-0.0",
-        "18446744073709551616",
-        "\"2.0\"",
-        "\"jsonrpc\"",
-        "\"id\"",
-        "\"method\"",
-        "\"params\"",
-        "\"result\"",
-        "\"error\"",
-        "\"code\"",
-        "\"message\"",
-        "\"data\"",
-        "\"_meta\"",
-        "\"$ref\"",
-        "\"$defs\"",
-        "\"#/$defs/\"",
-        "\"anyOf\"",
-        "\"oneOf\"",
-        "\"allOf\"",
-        "\"not\"",
-        "\"type\"",
-        "\"object\"",
-        "\"string\"",
-        "\"integer\"",
-        "\"properties\"",
-        "\"required\"",
-        "\"additionalProperties\"",
-        "\"items\"",
-        "\"discriminator\"",
-        "\"propertyName\"",
-        "\"x-method\"",
-        "\"x-side\"",
-        "\"x-deserialize-default-on-error\"",
-        ">",
-        "!",
-        "\n",
-        "v1 Message\n",
-        "v2 Message\n",
-        "v1 agent\n",
-        "v2 client\n",
-    ] {
+    for token in TOKENS {
         entry(token);
     }
     for s in &strings {
