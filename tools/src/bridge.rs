@@ -194,20 +194,7 @@ impl Bridge {
             Ok(a) => a,
             Err(losses) => {
                 step.reports.extend(losses.into_iter().map(|l| report(l.pointer, l.kind.as_str(), l.detail)));
-                // A request that cannot reach the other side is answered here,
-                // so its sender does not wait for ever.
-                if let Some(id) = source.as_ref().filter(|v| v.get("method").is_some()).and_then(|v| v.get("id")) {
-                    let message = format!(
-                        "the bridge cannot convert this request for the {} peer (see the bridge's losses)",
-                        version_name(target)
-                    );
-                    let error = serde_json::json!({"code": -32603, "message": message});
-                    push_back(
-                        &mut step,
-                        from,
-                        serde_json::json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string(),
-                    );
-                }
+                answer_unconverted(&mut step, from, source.as_ref(), target);
                 return step;
             }
         };
@@ -236,6 +223,20 @@ impl Bridge {
         }
         step
     }
+}
+
+/// A request that cannot reach the other side is answered here (an internal
+/// error naming the bridge's losses), so its sender does not wait for ever.
+fn answer_unconverted(step: &mut Step, from: Peer, source: Option<&Value>, target: Version) {
+    let Some(id) = source.filter(|v| v.get("method").is_some()).and_then(|v| v.get("id")) else {
+        return;
+    };
+    let message = format!(
+        "the bridge cannot convert this request for the {} peer (see the bridge's losses)",
+        version_name(target)
+    );
+    let error = serde_json::json!({"code": -32603, "message": message});
+    push_back(step, from, serde_json::json!({"jsonrpc": "2.0", "id": id, "error": error}).to_string());
 }
 
 fn version_name(v: Version) -> &'static str {
@@ -324,21 +325,6 @@ pub fn run(o: Options) -> i32 {
         // Dropping the handle closes the agent's stdin.
     });
 
-    let emit = |step: Step, reports: &Mutex<Vec<Report>>, stdout: &Mutex<std::io::Stdout>| -> Vec<String> {
-        for r in &step.reports {
-            eprintln!("{r}");
-        }
-        reports.lock().expect("reports").extend(step.reports);
-        if !step.to_client.is_empty() {
-            let mut out = stdout.lock().expect("stdout");
-            for l in &step.to_client {
-                let _ = writeln!(out, "{l}");
-            }
-            let _ = out.flush();
-        }
-        step.to_agent
-    };
-
     // The client: its lines, converted, go to the agent (waiting for room).
     {
         let (bridge, reports, stdout, to_agent) = (bridge.clone(), reports.clone(), stdout.clone(), to_agent.clone());
@@ -380,11 +366,7 @@ pub fn run(o: Options) -> i32 {
         }
     };
     if let Some(path) = &o.losses_json {
-        let reports = reports.lock().expect("reports");
-        let json = serde_json::to_string_pretty(&*reports).expect("reports serialize");
-        let tmp = path.with_extension("tmp-acp-bridge");
-        if let Err(e) = std::fs::write(&tmp, json + "\n").and_then(|()| std::fs::rename(&tmp, path)) {
-            let _ = std::fs::remove_file(&tmp);
+        if let Err(e) = write_losses(path, &reports.lock().expect("reports")) {
             eprintln!("acp-bridge: {}: {e}", path.display());
             if code == 0 {
                 code = 1;
@@ -392,4 +374,33 @@ pub fn run(o: Options) -> i32 {
         }
     }
     code
+}
+
+/// Prints a step's losses and lines for the client, keeps the losses for
+/// `--losses-json`, and returns the lines for the agent.
+fn emit(step: Step, reports: &Mutex<Vec<Report>>, stdout: &Mutex<std::io::Stdout>) -> Vec<String> {
+    for r in &step.reports {
+        eprintln!("{r}");
+    }
+    reports.lock().expect("reports").extend(step.reports);
+    if !step.to_client.is_empty() {
+        let mut out = stdout.lock().expect("stdout");
+        for l in &step.to_client {
+            let _ = writeln!(out, "{l}");
+        }
+        let _ = out.flush();
+    }
+    step.to_agent
+}
+
+/// Writes the losses as JSON through a temporary file renamed into place: a
+/// failed write leaves no half-written file.
+fn write_losses(path: &std::path::Path, reports: &[Report]) -> std::io::Result<()> {
+    let json = serde_json::to_string_pretty(reports).expect("reports serialize");
+    let tmp = path.with_extension("tmp-acp-bridge");
+    let r = std::fs::write(&tmp, json + "\n").and_then(|()| std::fs::rename(&tmp, path));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
 }

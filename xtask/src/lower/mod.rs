@@ -374,44 +374,13 @@ impl<'a> Lowerer<'a> {
             }
         }
         let (additional, rest) = self.additional(name, s, pointer, inline)?;
-        let mut flatten = None;
-        let mut tag_property = None;
-        if let Some(key) = arms_key {
-            let arms = self.arms(s, key, pointer)?;
-            let tag = tag_of(&arms);
-            let tag_lenient = match tag.as_deref().and_then(|t| props.get(t)) {
-                Some(p) => self.flag(self.object(p, pointer)?, "x-deserialize-default-on-error", pointer)?,
-                None => false,
-            };
-            let (union_name, rust_field) = match &tag {
-                Some(t) => (format!("{name}{}", type_ident(t)), field_ident(t)),
-                None => {
-                    let suffix = common_suffix(&arms, |a| self.all_of_ref(a, pointer).ok().flatten());
-                    let suffix = suffix.unwrap_or_else(|| "Kind".to_owned());
-                    (format!("{name}{suffix}"), field_ident(&suffix))
-                }
-            };
-            let mut nested = Vec::new();
-            let u = self.union(
-                &union_name,
-                s,
-                &arms,
-                &format!("{pointer}/{key}"),
-                tag.as_ref().map(|t| (t.clone(), tag_lenient)),
-                &mut nested,
-            )?;
-            let docs = tag.as_deref().and_then(|t| props.get(t)).and_then(Value::as_object).and_then(Self::docs);
-            let arms_schema: Obj = [(key.to_owned(), s[key].clone())].into_iter().collect();
-            let mut union_def =
-                self.inline_def(union_name.clone(), &arms_schema, &format!("{pointer}/{key}"), Kind::Union(u), nested);
-            union_def.docs = Some(match &tag {
-                Some(t) => format!("The part of [`{}`] chosen by its `{t}` property.", type_ident(name)),
-                None => format!("The alternative sets of properties of [`{}`].", type_ident(name)),
-            });
-            inline.push(union_def);
-            flatten = Some(Flatten { rust_name: rust_field, union: union_name, docs });
-            tag_property = tag;
-        }
+        let (flatten, tag_property) = match arms_key {
+            Some(key) => {
+                let (f, tag) = self.flattened_union(name, s, pointer, key, props, inline)?;
+                (Some(f), tag)
+            }
+            None => (None, None),
+        };
         let mut fields = Vec::new();
         let mut forbidden = Vec::new();
         let mut errors = Vec::new();
@@ -447,6 +416,53 @@ impl<'a> Lowerer<'a> {
             ));
         }
         Ok(Struct { fields, flatten, additional, rest, forbidden })
+    }
+
+    /// The `anyOf`/`oneOf` of an object with `properties`: its alternative
+    /// sets of properties as an inline union flattened into the struct, and
+    /// the union's tag property (the struct does not hold it).
+    fn flattened_union(
+        &self,
+        name: &str,
+        s: &Obj,
+        pointer: &str,
+        key: &str,
+        props: &Obj,
+        inline: &mut Vec<Def>,
+    ) -> Result<(Flatten, Option<String>)> {
+        let arms = self.arms(s, key, pointer)?;
+        let tag = tag_of(&arms);
+        let tag_lenient = match tag.as_deref().and_then(|t| props.get(t)) {
+            Some(p) => self.flag(self.object(p, pointer)?, "x-deserialize-default-on-error", pointer)?,
+            None => false,
+        };
+        let (union_name, rust_field) = match &tag {
+            Some(t) => (format!("{name}{}", type_ident(t)), field_ident(t)),
+            None => {
+                let suffix = common_suffix(&arms, |a| self.all_of_ref(a, pointer).ok().flatten());
+                let suffix = suffix.unwrap_or_else(|| "Kind".to_owned());
+                (format!("{name}{suffix}"), field_ident(&suffix))
+            }
+        };
+        let mut nested = Vec::new();
+        let u = self.union(
+            &union_name,
+            s,
+            &arms,
+            &format!("{pointer}/{key}"),
+            tag.as_ref().map(|t| (t.clone(), tag_lenient)),
+            &mut nested,
+        )?;
+        let docs = tag.as_deref().and_then(|t| props.get(t)).and_then(Value::as_object).and_then(Self::docs);
+        let arms_schema: Obj = [(key.to_owned(), s[key].clone())].into_iter().collect();
+        let mut union_def =
+            self.inline_def(union_name.clone(), &arms_schema, &format!("{pointer}/{key}"), Kind::Union(u), nested);
+        union_def.docs = Some(match &tag {
+            Some(t) => format!("The part of [`{}`] chosen by its `{t}` property.", type_ident(name)),
+            None => format!("The alternative sets of properties of [`{}`].", type_ident(name)),
+        });
+        inline.push(union_def);
+        Ok((Flatten { rust_name: rust_field, union: union_name, docs }, tag))
     }
 
     /// `additionalProperties` of a catch-all arm (absent, `true`, `false`):
