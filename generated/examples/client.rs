@@ -79,32 +79,14 @@ fn main() -> Result<()> {
                 ResponseFromAgent::SessionPrompt(ack) => println!("prompt acknowledged as {}", ack.message_id.as_str()),
                 other => println!("answer to `{}`", other.method()),
             },
-            ClientEvent::Notification(NotificationToClient::SessionUpdate(n)) => match n.update {
-                SessionUpdate::AgentMessageChunk(chunk) => match chunk.content {
-                    ContentBlock::Text(t) => println!("agent: {}", t.text),
-                    other => println!("agent sent a {} block", other.tag().unwrap_or("new kind of")),
-                },
-                SessionUpdate::ToolCallUpdate(call) => {
-                    let title = call.title.set_value().map(String::as_str).unwrap_or("");
-                    let status = call.status.set_value().map(|s| s.as_str()).unwrap_or("");
-                    println!("tool call {}: {title} [{status}]", call.tool_call_id.as_str());
-                }
-                SessionUpdate::StateUpdate(StateUpdate::Idle(idle)) => {
-                    println!("turn ended: {}", idle.stop_reason.tag().unwrap_or("without a stop reason"));
+            ClientEvent::Notification(NotificationToClient::SessionUpdate(n)) => {
+                if show_update(n.update) {
                     ended = true;
                     break;
                 }
-                other => println!("update `{}`", other.tag().unwrap_or("unknown")),
-            },
+            }
             ClientEvent::Request { id, request: RequestToClient::SessionRequestPermission(ask) } => {
-                let allow = ask.options.iter().find(|o| o.kind == PermissionOptionKind::AllowOnce);
-                let outcome = match allow {
-                    Some(option) => {
-                        println!("permission: {} -> {}", ask.title, option.name);
-                        RequestPermissionOutcome::from(SelectedPermissionOutcome::new(option.option_id.clone()))
-                    }
-                    None => RequestPermissionOutcome::from(CancelledPermissionOutcome::new()),
-                };
+                let outcome = choose(&ask);
                 send(&mut to_agent, peer.respond(id, RequestPermissionResponse::new(outcome))?)?;
             }
             ClientEvent::Request { id, request } => {
@@ -130,6 +112,38 @@ fn main() -> Result<()> {
         return Err(format!("the agent stopped before the turn ended ({status})").into());
     }
     Ok(())
+}
+
+/// Prints a session update; `true` when it ends the prompt turn.
+fn show_update(update: SessionUpdate) -> bool {
+    match update {
+        SessionUpdate::AgentMessageChunk(chunk) => match chunk.content {
+            ContentBlock::Text(t) => println!("agent: {}", t.text),
+            other => println!("agent sent a {} block", other.tag().unwrap_or("new kind of")),
+        },
+        SessionUpdate::ToolCallUpdate(call) => {
+            let title = call.title.set_value().map(String::as_str).unwrap_or("");
+            let status = call.status.set_value().map(|s| s.as_str()).unwrap_or("");
+            println!("tool call {}: {title} [{status}]", call.tool_call_id.as_str());
+        }
+        SessionUpdate::StateUpdate(StateUpdate::Idle(idle)) => {
+            println!("turn ended: {}", idle.stop_reason.tag().unwrap_or("without a stop reason"));
+            return true;
+        }
+        other => println!("update `{}`", other.tag().unwrap_or("unknown")),
+    }
+    false
+}
+
+/// The answer to a permission request: the first "allow once" option, or cancelled.
+fn choose(ask: &acp_bindings::v2::RequestPermissionRequest) -> RequestPermissionOutcome {
+    match ask.options.iter().find(|o| o.kind == PermissionOptionKind::AllowOnce) {
+        Some(option) => {
+            println!("permission: {} -> {}", ask.title, option.name);
+            RequestPermissionOutcome::from(SelectedPermissionOutcome::new(option.option_id.clone()))
+        }
+        None => RequestPermissionOutcome::from(CancelledPermissionOutcome::new()),
+    }
 }
 
 fn write_line(to: &mut impl Write, line: &str) -> Result<()> {

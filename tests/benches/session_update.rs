@@ -345,34 +345,7 @@ fn ratios() {
     );
     println!("  decode ours / official   = {:.2}  (target <= 0.50; acp_bindings::json::from_str)", r(d_ours, d_off));
     println!("  decode ours / IgnoredAny = {:.2}  (target <= 2.50)", r(d_ours, d_floor));
-    // The targets again, each as the median ratio of runs taken in turn.
-    let p_floor = paired(
-        || {
-            black_box(each(&lines, ours_fast));
-        },
-        || {
-            black_box(each(&lines, serde::<IgnoredAny>));
-        },
-    );
-    let p_off = paired(
-        || {
-            black_box(each(&lines, ours_fast));
-        },
-        || {
-            black_box(each(&lines, serde::<Official>));
-        },
-    );
-    let p_enc = paired(
-        || {
-            black_box(encode_fast(&ours));
-        },
-        || {
-            black_box(encode(&official));
-        },
-    );
-    println!(
-        "  paired runs: decode ours / IgnoredAny = {p_floor:.2}, ours / official = {p_off:.2}; encode ours / official = {p_enc:.2}"
-    );
+    paired_ratios(&lines, &ours, &official);
     println!(
         "  decode ours / official   = {:.2}, / IgnoredAny = {:.2}  (both with serde_json::from_str)",
         r(d_ours_serde, d_off),
@@ -399,6 +372,42 @@ fn ratios() {
         c_conv.as_secs_f64() * 1e3,
         c_base.as_secs_f64() * 1e3
     );
+    print_sizes();
+}
+
+/// The targets again, each as the median ratio of runs taken in turn.
+fn paired_ratios(lines: &[String], ours: &[Ours], official: &[Official]) {
+    let p_floor = paired(
+        || {
+            black_box(each(lines, ours_fast));
+        },
+        || {
+            black_box(each(lines, serde::<IgnoredAny>));
+        },
+    );
+    let p_off = paired(
+        || {
+            black_box(each(lines, ours_fast));
+        },
+        || {
+            black_box(each(lines, serde::<Official>));
+        },
+    );
+    let p_enc = paired(
+        || {
+            black_box(encode_fast(ours));
+        },
+        || {
+            black_box(encode(official));
+        },
+    );
+    println!(
+        "  paired runs: decode ours / IgnoredAny = {p_floor:.2}, ours / official = {p_off:.2}; encode ours / official = {p_enc:.2}"
+    );
+}
+
+/// The sizes the `size_of` target is about.
+fn print_sizes() {
     println!(
         "  size_of v2::ToolCallUpdate ours {} / official {}; v2::SessionUpdate ours {} / official {}",
         std::mem::size_of::<acp_bindings::v2::ToolCallUpdate>(),
