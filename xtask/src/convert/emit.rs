@@ -65,14 +65,11 @@ impl<'m> View<'m> {
     }
     /// Follows aliases without a method (`pub type`) to the definition they name.
     fn resolve(&self, name: &str) -> String {
-        let mut n = name.to_owned();
-        for _ in 0..16 {
-            match self.get(&n).map(|d| (&d.kind, d.method.is_some())) {
-                Some((Kind::Alias(t), false)) => n = t.clone(),
-                _ => break,
-            }
-        }
-        n
+        crate::model::follow_aliases(name, |n| match self.get(n) {
+            Some(Def { kind: Kind::Alias(t), method: None, .. }) => Some(t.as_str()),
+            _ => None,
+        })
+        .to_owned()
     }
 }
 

@@ -222,12 +222,7 @@ impl Emitter {
         fn follow(t: &mut Type, aliases: &BTreeMap<String, String>) {
             match t {
                 Type::Ref(r) => {
-                    for _ in 0..16 {
-                        match aliases.get(r.as_str()) {
-                            Some(a) => *r = a.clone(),
-                            None => break,
-                        }
-                    }
+                    *r = crate::model::follow_aliases(r, |n| aliases.get(n).map(String::as_str)).to_owned();
                 }
                 Type::Array { items, .. } => follow(items, aliases),
                 Type::Tuple(items) => items.iter_mut().for_each(|i| follow(&mut i.ty, aliases)),

@@ -543,6 +543,30 @@ pub struct CatchAll {
     pub reserved: Vec<String>,
 }
 
+/// The definition an alias chain ends at: from `name`, each name `next`
+/// maps to the definition it restates (an alias), until one is not an
+/// alias. Emit, rpc and convert follow aliases through this one function,
+/// each with its own idea of what counts as an alias (`next`).
+///
+/// # Panics
+///
+/// On a cycle of aliases, naming it: lowering refuses every such cycle
+/// with an error at the definition that starts it, so meeting one here is
+/// a generator bug.
+pub fn follow_aliases<'a>(name: &'a str, next: impl Fn(&str) -> Option<&'a str>) -> &'a str {
+    let mut chain = vec![name];
+    let mut n = name;
+    while let Some(target) = next(n) {
+        if chain.contains(&target) {
+            chain.push(target);
+            panic!("alias cycle {} (lowering refuses alias cycles)", chain.join(" -> "));
+        }
+        chain.push(target);
+        n = target;
+    }
+    n
+}
+
 impl Def {
     /// This definition and every inline item below it, depth first.
     pub fn walk(&self) -> Vec<&Def> {
@@ -599,5 +623,25 @@ fn strip_docs(d: &mut Def) {
     }
     for i in &mut d.inline {
         strip_docs(i);
+    }
+}
+
+#[cfg(test)]
+mod alias_tests {
+    use super::follow_aliases;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn an_alias_chain_ends_at_the_first_definition_that_is_not_an_alias() {
+        let aliases: BTreeMap<&str, &str> = [("A", "B"), ("B", "C")].into_iter().collect();
+        assert_eq!(follow_aliases("A", |n| aliases.get(n).copied()), "C");
+        assert_eq!(follow_aliases("C", |n| aliases.get(n).copied()), "C");
+    }
+
+    #[test]
+    #[should_panic(expected = "alias cycle A -> B -> A")]
+    fn an_alias_cycle_is_named() {
+        let aliases: BTreeMap<&str, &str> = [("A", "B"), ("B", "A")].into_iter().collect();
+        follow_aliases("A", |n| aliases.get(n).copied());
     }
 }

@@ -142,16 +142,13 @@ fn streams(def: &Def, all: &Build) -> bool {
 
 /// The definition a payload stands for in one build: aliases followed.
 fn resolve<'a>(def: &'a Def, build: &Build<'a>) -> &'a Def {
-    let mut d = def;
-    // Lowering refuses alias cycles; the bound keeps this total anyway.
-    for _ in 0..=build.len() {
-        let Kind::Alias(target) = &d.kind else { break };
-        match build.get(target.as_str()) {
-            Some(t) => d = t,
-            None => break,
-        }
-    }
-    d
+    let alias_of = |n: &str| match build.get(n).map(|d| &d.kind) {
+        Some(Kind::Alias(target)) if build.contains_key(target.as_str()) => Some(target.as_str()),
+        _ => None,
+    };
+    let Kind::Alias(first) = &def.kind else { return def };
+    let Some(first) = build.get(first.as_str()).copied() else { return def };
+    build.get(crate::model::follow_aliases(first.name.as_str(), alias_of)).copied().unwrap_or(first)
 }
 
 /// For each entry, whether `From<payload>` may be generated into an enum
