@@ -310,18 +310,33 @@ fn dispatch_follows_the_unstable_shape_of_a_changed_payload() {
 }
 
 #[test]
-fn every_boxed_arm_exists_in_the_vendored_schemas() {
+fn every_policy_entry_has_a_reason_and_names_something_the_vendored_schemas_have() {
+    let policy = xtask::policy::policy();
     let r = root();
+    let mut methods = Vec::new();
     // The unstable schemas hold every definition of the stable ones.
     for rel in ["v1/schema.unstable.json", "v2/schema.unstable.json"] {
         let m = xtask::load::module(&r, &r.join("schema"), rel, None).unwrap();
-        for (union, tag) in xtask::emit::unions::BOXED_ARMS {
-            let def = m.defs.iter().find(|d| d.name == *union).unwrap_or_else(|| panic!("{rel}: no `{union}`"));
-            let xtask::model::Kind::Union(u) = &def.kind else { panic!("{rel}: `{union}` is not a union") };
+        for b in &policy.boxed_arms {
+            assert!(!b.reason.trim().is_empty(), "schema/rust.json: boxed arm `{}` `{}` has no reason", b.union, b.arm);
+            let def = m.defs.iter().find(|d| d.name == b.union).unwrap_or_else(|| panic!("{rel}: no `{}`", b.union));
+            let xtask::model::Kind::Union(u) = &def.kind else { panic!("{rel}: `{}` is not a union", b.union) };
             assert!(
-                u.variants.iter().any(|v| v.tag.as_deref() == Some(*tag)),
-                "{rel}: `{union}` has no arm `{tag}` (xtask::emit::unions::BOXED_ARMS is stale)"
+                u.variants.iter().any(|v| v.tag.as_deref() == Some(b.arm.as_str())),
+                "{rel}: `{}` has no arm `{}` (schema/rust.json is stale)",
+                b.union,
+                b.arm
             );
         }
+        methods.extend(m.defs.iter().filter_map(|d| d.method.as_ref().map(|m| m.name.clone())));
+    }
+    for d in &policy.direct_methods {
+        assert!(!d.reason.trim().is_empty(), "schema/rust.json: direct method `{}` has no reason", d.method);
+        assert!(methods.contains(&d.method), "schema/rust.json: no method `{}` in the vendored schemas", d.method);
+    }
+    let session = std::fs::read_to_string(r.join("generated/src/session.rs")).unwrap();
+    for n in &policy.reserved_names {
+        assert!(!n.reason.trim().is_empty(), "schema/rust.json: reserved name `{}` has no reason", n.name);
+        assert!(session.contains(&format!(" {}", n.name)), "generated/src/session.rs has no item `{}`", n.name);
     }
 }

@@ -362,9 +362,6 @@ fn protocol_version(version: &str, plan: &Plan, unstable_only: bool) -> TokenStr
     }
 }
 
-/// The hand-written items re-exported into `v2` next to the generated ones.
-const REDUCER_NAMES: &[&str] = &["Ordered", "SessionReducer", "StoredMessage"];
-
 /// `use vN::*;` and `use vN::rpc::*;` together must not make a name ambiguous:
 /// no item of the `rpc` module may share a name with a generated or
 /// re-exported item of the version module.
@@ -374,7 +371,9 @@ fn check_rpc_names(plan: &Plan, modules: &[&Module], reducer: bool) -> Result<()
         for d in module.defs.iter().flat_map(Def::walk) {
             let upsert_state = d.upsert.as_ref().map(|u| u.state.as_str());
             for name in std::iter::once(d.rust_name.as_str()).chain(upsert_state) {
-                if rpc_names.iter().any(|r| r == name) || (reducer && REDUCER_NAMES.contains(&name)) {
+                if rpc_names.iter().any(|r| r == name)
+                    || (reducer && crate::policy::policy().reserved_names.iter().any(|r| r.name == name))
+                {
                     return Err(Error::Schema {
                         file: module.source.clone().into(),
                         pointer: format!("#{}", d.pointer),

@@ -26,6 +26,7 @@ pub mod lock;
 pub mod lower;
 pub mod model;
 pub mod plan;
+pub mod policy;
 pub mod pull;
 pub mod rpc;
 pub mod update;

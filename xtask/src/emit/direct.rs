@@ -21,13 +21,11 @@ use quote::quote;
 use super::{ident, str_lit, Emitter};
 use crate::model::*;
 
-/// The methods whose payloads (and everything they reach) get a direct
-/// decoder: the session-update notification, the stream of a prompt turn.
-pub const DIRECT_METHODS: &[&str] = &["session/update"];
-
-/// Whether payloads of `method` get a direct decoder.
+/// Whether payloads of `method` (and everything they reach) get a direct
+/// decoder: the policy's `direct_methods` (`schema/rust.json`; the
+/// session-update notification, the stream of a prompt turn).
 pub fn is_direct_method(method: &str) -> bool {
-    DIRECT_METHODS.contains(&method)
+    crate::policy::policy().direct_methods.iter().any(|d| d.method == method)
 }
 
 /// The definitions (inline ones included) that get a direct decoder.

@@ -6,30 +6,14 @@ use quote::quote;
 use super::{docs_or, ident, str_lit, Emitter};
 use crate::model::*;
 
-/// Union arms whose payload is boxed: `(union, discriminator value)`.
-///
-/// Reviewed by hand. An enum is as large as its largest variant, and every
-/// message that holds the union pays for it (moves, and the size of every
-/// struct and list that holds one). These arms are rare on the wire and much
-/// larger than the common ones: a resource link (272 bytes inline) or an
-/// embedded resource (216) in a content block whose common arm is text (136),
-/// so boxing them keeps `ContentBlock` and the updates that hold it small.
-/// The unstable `subagent_update` (432 bytes inline in v1) is once per
-/// subagent, where the common updates (message chunks, 232; tool-call
-/// updates, 296) are the stream's bulk: boxed, every v1 `session/update`
-/// is 128 bytes smaller.
-/// Applies to every schema revision and version that has the arm;
-/// `tests/tests/codegen.rs` checks that the vendored schemas have each.
-pub const BOXED_ARMS: &[(&str, &str)] =
-    &[("ContentBlock", "resource_link"), ("ContentBlock", "resource"), ("SessionUpdate", "subagent_update")];
-
-/// Whether the arm's payload is boxed by [`BOXED_ARMS`].
+/// Whether the arm's payload is boxed by the policy (`schema/rust.json`,
+/// [`crate::policy::Policy::boxed_arms`]).
 pub fn boxed_arm(union: &str, v: &Variant) -> bool {
-    v.tag.as_deref().is_some_and(|t| BOXED_ARMS.contains(&(union, t)))
+    v.tag.as_deref().is_some_and(|t| crate::policy::policy().boxed_arms.iter().any(|b| b.union == union && b.arm == t))
 }
 
 impl Emitter {
-    /// Whether the arm's payload is boxed: by [`BOXED_ARMS`], or because it
+    /// Whether the arm's payload is boxed: by the policy ([`boxed_arm`]), or because it
     /// holds a recursive definition ([`super::recursive_defs`]).
     pub(super) fn arm_boxed(&self, union: &str, v: &Variant) -> bool {
         boxed_arm(union, v) || matches!(&v.payload, Payload::Type(t) if self.boxed(t))
