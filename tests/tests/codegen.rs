@@ -340,3 +340,17 @@ fn every_policy_entry_has_a_reason_and_names_something_the_vendored_schemas_have
         assert!(session.contains(&format!(" {}", n.name)), "generated/src/session.rs has no item `{}`", n.name);
     }
 }
+
+#[test]
+fn an_upsert_reset_that_is_not_a_string_is_refused_not_emitted_empty() {
+    let r = root();
+    let mut m = xtask::load::module(&r, &r.join("schema"), "v2/schema.json", None).unwrap();
+    let config: xtask::upserts::Config = serde_json::from_value(serde_json::json!({
+        "ToolCallUpdate": {"state": "ToolCall", "key": "toolCallId", "fields": {"kind": {"reset": 1}}}
+    }))
+    .unwrap();
+    let err = xtask::upserts::apply(&mut m, &config, std::path::Path::new("upserts.json"), true).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("#/v2/ToolCallUpdate/fields/kind"), "{text}");
+    assert!(text.contains("`reset` 1 is not a string"), "{text}");
+}

@@ -92,8 +92,8 @@ pub enum StateRepr {
     ByKey,
     /// A list: `Vec<T>`, replaced whole; `[]` and `null` clear.
     List,
-    /// `T`, and `null` resets to this wire value (`T::default()`).
-    Reset(serde_json::Value),
+    /// `T`, and `null` resets to this enum value, as on the wire (`T::default()`).
+    Reset(String),
     /// `Option<T>`: a value replaces, `null` unsets.
     Optional,
     /// Any JSON: a plain `Value` in which `Null` means unset (on the wire a
@@ -111,7 +111,8 @@ impl StateRepr {
             Some(Rule::Required) => StateRepr::Required,
             Some(Rule::ByKey) => StateRepr::ByKey,
             Some(Rule::List) => StateRepr::List,
-            Some(Rule::Reset { reset }) => StateRepr::Reset(reset.clone()),
+            // A string: `upserts::apply` refuses any other reset value.
+            Some(Rule::Reset { reset }) => StateRepr::Reset(reset.as_str().unwrap_or_default().to_owned()),
             Some(Rule::Replace) | None if f.ty == Type::Any => StateRepr::AnyValue,
             Some(Rule::Replace) | None => StateRepr::Optional,
         }

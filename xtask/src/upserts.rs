@@ -62,7 +62,7 @@ pub fn apply(module: &mut Module, config: &Config, label: &Path, strict: bool) -
         .defs
         .iter()
         .filter_map(|d| match &d.kind {
-            Kind::Enum(e) => Some((d.name.clone(), e.variants.iter().map(|v| v.value.clone()).collect())),
+            Kind::Enum(e) => Some((d.name.clone(), e.variants.iter().map(|v| v.value.to_json()).collect())),
             _ => None,
         })
         .collect();
@@ -190,6 +190,12 @@ fn field_problem(
         return Some((pointer, format!("`{name}` has no property `{prop}`")));
     };
     if let Rule::Reset { reset } = rule {
+        if !reset.is_string() {
+            return Some((
+                pointer,
+                format!("`reset` {reset} is not a string: a reset value is a string enum's value, as on the wire"),
+            ));
+        }
         let known = match &f.ty {
             crate::model::Type::Ref(r) => enums.get(r).is_some_and(|vals| vals.contains(reset)),
             _ => false,

@@ -117,7 +117,7 @@ fn the_plan_records_gates_and_representations() {
     let field = |n: &str| fields.iter().find(|f| f.name == n).unwrap();
     assert_eq!((field("toolCallId").repr, field("toolCallId").state.clone()), (Repr::Value, Some(StateRepr::Key)));
     assert_eq!(field("rawInput").state, Some(StateRepr::AnyValue));
-    assert_eq!(field("kind").state, Some(StateRepr::Reset(serde_json::json!("other"))));
+    assert_eq!(field("kind").state, Some(StateRepr::Reset("other".to_owned())));
     assert_eq!(field("title").repr, Repr::Patch);
     let notification = plan.fields("UpdateSessionNotification", Gate::Always).unwrap();
     assert_eq!(notification.iter().find(|f| f.name == "update").unwrap().repr, Repr::Value);

@@ -356,7 +356,7 @@ impl Gen<'_, '_> {
             StateRepr::List => wrap(quote!(::core::option::Option::Some(::std::vec::Vec::new()))),
             StateRepr::Reset(value) => {
                 let st = self.src_value_type(&a.ty)?;
-                let json = Literal::string(&value.to_string());
+                let json = Literal::string(&serde_json::Value::from(value.as_str()).to_string());
                 wrap(some(quote!(crate::convert::reset::<#st>(#json))))
             }
             _ => {

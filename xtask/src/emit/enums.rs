@@ -23,7 +23,11 @@ impl Emitter {
         let doc = self.item_docs(def);
         let vnames: Vec<_> = e.variants.iter().map(|v| ident(&v.rust_name)).collect();
         let vdocs: Vec<_> = e.variants.iter().map(|v| docs_or(&v.docs, || format!("`{}`.", v.value))).collect();
-        let values: Vec<_> = e.variants.iter().map(|v| str_lit(v.value.as_str().unwrap_or_default())).collect();
+        let values: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| str_lit(v.value.as_str().expect("lowering gives a string enum string values")))
+            .collect();
         let mut items = Vec::new();
         let StringEnumFallback {
             variant: fallback_variant,

@@ -11,7 +11,6 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::model::*;
-use serde_json::Value;
 
 pub mod direct;
 mod enums;
@@ -412,7 +411,7 @@ impl Emitter {
         let doc = self.item_docs(def);
         let rt_path = rt.to_string().replace(' ', "");
         // `not` on the definition: the excluded strings are refused on decode.
-        let excluded: Vec<&str> = def.excluded.iter().filter_map(Value::as_str).collect();
+        let excluded: Vec<&str> = def.excluded.iter().map(String::as_str).collect();
         let (id_str, excludes) = if excluded.is_empty() {
             (str_lit(&format!("{rt_path}::de::id_str")), quote!())
         } else {

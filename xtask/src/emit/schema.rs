@@ -287,16 +287,16 @@ impl Renderer<'_> {
         let listed = e.fallback.is_none() && e.variants.iter().all(|v| v.pointer.rsplit('/').nth(1) == Some("enum"));
         if listed && !e.variants.is_empty() {
             o.insert("type".into(), kind.into());
-            o.insert("enum".into(), e.variants.iter().map(|v| v.value.clone()).collect());
+            o.insert("enum".into(), e.variants.iter().map(|v| v.value.to_json()).collect());
             return;
         }
-        let arm = |title: &Option<String>, docs: &Option<String>, value: Option<&Value>| {
+        let arm = |title: &Option<String>, docs: &Option<String>, value: Option<&EnumValue>| {
             let mut a = Obj::new();
             put(&mut a, "title", title.clone());
             put(&mut a, "description", docs.clone());
             a.insert("type".into(), kind.into());
             put(&mut a, "format", format.clone());
-            put(&mut a, "const", value.cloned());
+            put(&mut a, "const", value.map(EnumValue::to_json));
             a
         };
         let mut arms: Vec<(&str, Obj)> =

@@ -263,9 +263,8 @@ impl Emitter {
                 StateRepr::ByKey => (quote!(#[acp(by_key)]), quote!(::core::option::Option<#t>)),
                 StateRepr::List => (sii, t),
                 StateRepr::Reset(reset) => {
-                    let v = str_lit(reset.as_str().unwrap_or_default());
-                    let doc =
-                        format!(" `{}` (the value an upsert's `null` resets to).", reset.as_str().unwrap_or_default());
+                    let v = str_lit(&reset);
+                    let doc = format!(" `{reset}` (the value an upsert's `null` resets to).");
                     defaults.push(quote! {
                             impl ::core::default::Default for #t {
                                 #[doc = #doc]

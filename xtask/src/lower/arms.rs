@@ -21,7 +21,13 @@ impl Lowerer<'_> {
         for (i, v) in arr.iter().enumerate() {
             let s = v.as_str().ok_or_else(|| self.err(pointer, "only string `enum` values are supported"))?;
             let pointer = format!("{pointer}/{i}");
-            variants.push(EnumVariant { value: v.clone(), pointer, rust_name: type_ident(s), title: None, docs: None });
+            variants.push(EnumVariant {
+                value: EnumValue::Str(s.to_owned()),
+                pointer,
+                rust_name: type_ident(s),
+                title: None,
+                docs: None,
+            });
         }
         let e = Enum { repr: EnumRepr::String, variants, fallback: None };
         self.check_variant_names(e.variants.iter().map(|v| &v.rust_name), pointer)?;
@@ -91,7 +97,9 @@ impl Lowerer<'_> {
                         (EnumRepr::Integer(_), Value::Number(n)) => integer_variant_name(title, a, n),
                         _ => return Err(self.err(&p, format!("`const` {v} does not match the arm's `type`"))),
                     };
-                    if variants.iter().any(|x: &EnumVariant| &x.value == v) {
+                    // A string or a whole number in range: checked just above.
+                    let v = EnumValue::from_json(v).expect("a string or an integer");
+                    if variants.iter().any(|x: &EnumVariant| x.value == v) {
                         return Err(self.err(&p, format!("duplicate enum value {v}")));
                     }
                     if let Some(x) = variants.iter().find(|x: &&EnumVariant| x.rust_name == rust_name) {
@@ -104,7 +112,7 @@ impl Lowerer<'_> {
                         ));
                     }
                     let (title, docs) = (Self::title(a), Self::docs(a));
-                    variants.push(EnumVariant { value: v.clone(), pointer: p, rust_name, title, docs });
+                    variants.push(EnumVariant { value: v, pointer: p, rust_name, title, docs });
                 }
                 None => {
                     let rust_name = type_ident(title.unwrap_or("other"));

@@ -276,7 +276,8 @@ impl<'a> Lowerer<'a> {
             }
         }
         Ok(Def {
-            excluded,
+            // Strings only: checked just above.
+            excluded: excluded.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
             name: name.to_owned(),
             rust_name: type_ident(name),
             pointer: pointer.to_owned(),

@@ -52,7 +52,7 @@ pub struct Def {
     /// Values the definition's `not` excludes (`not: {const: ""}` on a string
     /// definition): decoding one is an error.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub excluded: Vec<Value>,
+    pub excluded: Vec<String>,
     /// The upsert configuration (`schema/upserts.json`) of this definition,
     /// attached while lowering.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -412,11 +412,61 @@ pub enum EnumRepr {
     Integer(IntFormat),
 }
 
+/// An enum value on the wire: a string or an integer (lowering refuses
+/// any other `const`). Displayed and serialized as JSON (`"text"`, `1`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum EnumValue {
+    Str(String),
+    Int(i64),
+}
+
+impl EnumValue {
+    /// The value of a JSON string or whole number that fits in an `i64`.
+    pub fn from_json(v: &Value) -> Option<EnumValue> {
+        match v {
+            Value::String(s) => Some(EnumValue::Str(s.clone())),
+            Value::Number(n) => n.as_i64().map(EnumValue::Int),
+            _ => None,
+        }
+    }
+
+    /// The string, for a string value.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            EnumValue::Str(s) => Some(s),
+            EnumValue::Int(_) => None,
+        }
+    }
+
+    /// The integer, for an integer value.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            EnumValue::Int(i) => Some(*i),
+            EnumValue::Str(_) => None,
+        }
+    }
+
+    /// The value as JSON.
+    pub fn to_json(&self) -> Value {
+        match self {
+            EnumValue::Str(s) => Value::from(s.as_str()),
+            EnumValue::Int(i) => Value::from(*i),
+        }
+    }
+}
+
+impl std::fmt::Display for EnumValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.to_json(), f)
+    }
+}
+
 /// A known enum value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EnumVariant {
-    /// The value on the wire (a string or an integer).
-    pub value: Value,
+    /// The value on the wire.
+    pub value: EnumValue,
     /// JSON pointer of the value (its `const` arm, or its `enum` entry).
     pub pointer: String,
     /// The Rust variant name.
