@@ -63,7 +63,7 @@ impl<'a> Space<'a> {
                         EnumRepr::Integer(_) => json!(-31_999),
                     };
                 }
-                e.variants[rng.below(e.variants.len())].value.clone()
+                e.variants[rng.below(e.variants.len())].value.to_json()
             }
             Kind::Union(u) => {
                 let n = u.variants.len() + usize::from(u.catch_all.is_some());
