@@ -525,3 +525,149 @@ fn one_schema_file_generates_one_module() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The generated code and the generated fixtures (written by `cargo xtask
+/// codegen`) are left out: their size follows the schemas.
+fn hand_written(rel: &str) -> bool {
+    let generated = ["generated/src/v1/", "generated/src/v2/", "tests/generated/"];
+    !generated.iter().any(|g| rel.starts_with(g))
+        && rel != "generated/src/convert/generated.rs"
+        && rel != "tools/src/registry.rs"
+        && !rel.contains("/target/")
+        && !rel.contains("/snapshots/")
+}
+
+fn rust_files(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let path = e.path();
+        let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+        if rel.starts_with("target") || rel.starts_with('.') || rel.contains("/target") || rel.contains("node_modules")
+        {
+            continue;
+        }
+        if path.is_dir() {
+            rust_files(&path, root, out);
+        } else if rel.ends_with(".rs") && hand_written(&rel) {
+            out.push((rel, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+}
+
+/// The braces of a line that count: not inside a string, a character
+/// literal or a comment. `in_str` carries a string across lines (`Some(n)`:
+/// a raw string closed by `"` and `n` hashes).
+fn braces(line: &str, in_str: &mut Option<Option<usize>>) -> i64 {
+    let b = line.as_bytes();
+    let (mut i, mut depth) = (0, 0);
+    while i < b.len() {
+        match *in_str {
+            Some(None) => match b[i] {
+                b'\\' => i += 1,
+                b'"' => *in_str = None,
+                _ => {}
+            },
+            Some(Some(n)) => {
+                if b[i] == b'"' && b[i + 1..].iter().take(n).filter(|c| **c == b'#').count() == n {
+                    *in_str = None;
+                    i += n;
+                }
+            }
+            None => match b[i] {
+                b'/' if b.get(i + 1) == Some(&b'/') => break,
+                b'"' => *in_str = Some(None),
+                b'r' if (b.get(i + 1) == Some(&b'#') || b.get(i + 1) == Some(&b'"'))
+                    && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+                {
+                    let hashes = b[i + 1..].iter().take_while(|c| **c == b'#').count();
+                    if b.get(i + 1 + hashes) == Some(&b'"') {
+                        *in_str = Some(Some(hashes));
+                        i += 1 + hashes;
+                    }
+                }
+                // A character literal: `'{'`, `'\''`; a lifetime has no closing quote.
+                b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
+                b'\'' if b.get(i + 1) == Some(&b'\\') && b.get(i + 3) == Some(&b'\'') => i += 3,
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    depth
+}
+
+/// The functions of a file longer than `max` lines: (first line, name, length).
+fn long_functions(text: &str, max: usize) -> Vec<(usize, String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut in_str = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim_start();
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "fn");
+        let is_fn = in_str.is_none()
+            && at.is_some_and(|a| {
+                words[..a].iter().all(|w| w.starts_with("pub") || ["const", "async", "unsafe", "extern"].contains(w))
+            })
+            && !t.starts_with("//");
+        if !is_fn {
+            braces(lines[i], &mut in_str);
+            i += 1;
+            continue;
+        }
+        let name = words[at.unwrap() + 1].split(['(', '<']).next().unwrap_or("").to_owned();
+        let (start, mut depth, mut opened) = (i, 0i64, false);
+        while i < lines.len() {
+            let d = braces(lines[i], &mut in_str);
+            opened |= d > 0 || lines[i].contains('{');
+            depth += d;
+            if (opened && depth <= 0) || (!opened && lines[i].trim_end().ends_with(';')) {
+                break;
+            }
+            i += 1;
+        }
+        if opened && i - start + 1 > max {
+            out.push((start + 1, name, i - start + 1));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Code a maintainer can change in one place: no hand-written function over
+/// 100 lines, no hand-written file over 800 (but the three named below).
+#[test]
+fn no_hand_written_function_is_over_100_lines_nor_a_file_over_800() {
+    let root = root();
+    let mut files = Vec::new();
+    for dir in ["xtask", "macros", "generated", "tools", "tests", "fuzz/src", "fuzz/fuzz_targets"] {
+        rust_files(&root.join(dir), &root, &mut files);
+    }
+    assert!(files.len() > 50, "found only {} files", files.len());
+    // The JSON reader, the encoder and the rpc runtime: hot code, where moving a
+    // function to another module moves it to another codegen unit and can stop
+    // it being inlined; splitting them needs a benchmark per move.
+    let big_files = ["generated/src/json/de.rs", "generated/src/json.rs", "generated/src/runtime/rpc.rs"];
+    let mut problems = Vec::new();
+    for (rel, text) in &files {
+        let n = text.lines().count();
+        if n > 800 && !big_files.contains(&rel.as_str()) {
+            problems.push(format!("{rel}: {n} lines (at most 800)"));
+        }
+        for (line, name, len) in long_functions(text, 100) {
+            problems.push(format!("{rel}:{line}: `{name}` is {len} lines (at most 100)"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_length_check_finds_a_long_function_and_skips_braces_in_strings() {
+    let body = "    let s = \"{\";\n".repeat(101);
+    let text = format!("fn long() {{\n{body}}}\n\nfn short() -> char {{\n    '{{'\n}}\n");
+    let found = long_functions(&text, 100);
+    assert_eq!(found, vec![(1, "long".to_owned(), 103)]);
+}
