@@ -80,8 +80,8 @@ fn main() -> Result<()> {
                 other => println!("answer to `{}`", other.method()),
             },
             ClientEvent::Notification(NotificationToClient::SessionUpdate(n)) => {
-                if show_update(n.update) {
-                    ended = true;
+                ended = show_update(n.update);
+                if ended {
                     break;
                 }
             }
