@@ -8,8 +8,9 @@
 //! makes it bail, and the text is decoded by serde_json with the generated
 //! visitors (the runtime module `json::fast` gives the contract).
 //!
-//! Only the definitions reachable from the payloads of [`DIRECT_METHODS`]
-//! get one: they are most of the traffic, and a direct decoder for every
+//! Only the definitions reachable from the payloads of the policy's direct
+//! methods ([`is_direct_method`], `schema/rust.json`) get one: they are most
+//! of the traffic, and a direct decoder for every
 //! type would be a second decoder to compile for types that are read once
 //! per session.
 
