@@ -16045,7 +16045,7 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                     crate::Patch::Clear => {
                         match ::core::option::Option::Some(
                             (crate::convert::ToV1::to_v1(
-                                crate::convert::reset::<crate::v2::ToolKind>("\"other\""),
+                                <crate::v2::ToolKind as ::core::default::Default>::default(),
                                 cx,
                             ))?,
                         ) {
@@ -16080,9 +16080,7 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                     crate::Patch::Clear => {
                         match ::core::option::Option::Some(
                             (crate::convert::ToV1::to_v1(
-                                crate::convert::reset::<
-                                    crate::v2::ToolCallStatus,
-                                >("\"pending\""),
+                                <crate::v2::ToolCallStatus as ::core::default::Default>::default(),
                                 cx,
                             ))?,
                         ) {

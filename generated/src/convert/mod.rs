@@ -640,12 +640,6 @@ pub(crate) fn id(s: String) -> crate::runtime::SmolStr {
     crate::runtime::SmolStr::from(s)
 }
 
-/// The value a patch field resets to on `null` (from the reviewed upsert
-/// configuration, as JSON text), as a value of the source version.
-pub(crate) fn reset<T: serde::de::DeserializeOwned>(json: &str) -> T {
-    serde_json::from_str(json).expect("the reset value of an upsert rule decodes as its field's type")
-}
-
 /// The properties of a hand-written pair's struct that only its unstable
 /// shape has (generated): the hand-written rules are written against the
 /// stable shapes, so in a build with the `unstable` feature these properties

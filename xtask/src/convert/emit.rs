@@ -354,10 +354,11 @@ impl Gen<'_, '_> {
         // `null` reads as "not given").
         let clear = match state {
             StateRepr::List => wrap(quote!(::core::option::Option::Some(::std::vec::Vec::new()))),
-            StateRepr::Reset(value) => {
+            StateRepr::Reset(_) => {
+                // The field's type resets to the rule's value: its `Default`,
+                // emitted with the upsert state (no parse on every clear).
                 let st = self.src_value_type(&a.ty)?;
-                let json = Literal::string(&serde_json::Value::from(value.as_str()).to_string());
-                wrap(some(quote!(crate::convert::reset::<#st>(#json))))
+                wrap(some(quote!(<#st as ::core::default::Default>::default())))
             }
             _ => {
                 let detail = Literal::string(&format!(
