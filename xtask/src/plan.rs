@@ -111,8 +111,9 @@ impl StateRepr {
             Some(Rule::Required) => StateRepr::Required,
             Some(Rule::ByKey) => StateRepr::ByKey,
             Some(Rule::List) => StateRepr::List,
-            // A string: `upserts::apply` refuses any other reset value.
-            Some(Rule::Reset { reset }) => StateRepr::Reset(reset.as_str().unwrap_or_default().to_owned()),
+            Some(Rule::Reset { reset }) => StateRepr::Reset(
+                reset.as_str().expect("upserts::apply attaches no rule whose reset is not a string").to_owned(),
+            ),
             Some(Rule::Replace) | None if f.ty == Type::Any => StateRepr::AnyValue,
             Some(Rule::Replace) | None => StateRepr::Optional,
         }

@@ -693,37 +693,33 @@ fn list_conv(item: Conv, (m1, m2): (Option<u64>, Option<u64>)) -> Conv {
             quote!(::core::result::Result::<_, crate::convert::Fail>::Ok(#v))
         }
     };
-    match item {
-        Conv::Id if !need => Conv::Id,
-        Conv::Id => Conv::Fallible(std::rc::Rc::new(move |x| check(x.clone()))),
-        Conv::Fallible(g) => Conv::Fallible(std::rc::Rc::new(move |x| {
-            let one = g(&quote!(v));
-            let body = quote! {{
+    // Each item converted inside `or_drop`: one with no target form is dropped on its own.
+    let each = {
+        let check = check.clone();
+        move |one: TokenStream, x: &TokenStream| {
+            check(quote! {{
                 let mut out = ::std::vec::Vec::with_capacity(#x.len());
                 for (i, v) in #x.into_iter().enumerate() {
                     cx.enter_index(i);
-                    // An item with no target form is dropped on its own.
                     let r = cx.or_drop(|cx| #one);
                     cx.leave();
                     out.extend(r?);
                 }
                 out
-            }};
-            check(body)
-        })),
+            }})
+        }
+    };
+    match item {
+        Conv::Id if !need => Conv::Id,
+        Conv::Id => Conv::Fallible(std::rc::Rc::new(move |x| check(x.clone()))),
+        Conv::Fallible(g) => Conv::Fallible(std::rc::Rc::new(move |x| each(g(&quote!(v)), x))),
+        // A failed check is the item's `unconvertible` loss.
         Conv::Checked(g) => Conv::Fallible(std::rc::Rc::new(move |x| {
             let one = g(&quote!(v));
-            let body = quote! {{
-                let mut out = ::std::vec::Vec::with_capacity(#x.len());
-                for (i, v) in #x.into_iter().enumerate() {
-                    cx.enter_index(i);
-                    let r = cx.or_drop(|cx| match #one { ::core::result::Result::Ok(v) => ::core::result::Result::Ok(v), ::core::result::Result::Err(d) => ::core::result::Result::Err(cx.unconvertible(d)) });
-                    cx.leave();
-                    out.extend(r?);
-                }
-                out
-            }};
-            check(body)
+            each(
+                quote!(match #one { ::core::result::Result::Ok(v) => ::core::result::Result::Ok(v), ::core::result::Result::Err(d) => ::core::result::Result::Err(cx.unconvertible(d)) }),
+                x,
+            )
         })),
     }
 }
