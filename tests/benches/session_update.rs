@@ -372,6 +372,15 @@ fn ratios() {
         c_conv.as_secs_f64() * 1e3,
         c_base.as_secs_f64() * 1e3
     );
+    let p_conv = paired(
+        || {
+            black_box(convert_to_v1(&msgs));
+        },
+        || {
+            black_box(roundtrip_v2(&msgs));
+        },
+    );
+    println!("  paired runs: convert v2 -> v1 / (decode, encode) = {p_conv:.2}  (target <= 1.50)");
     print_sizes();
 }
 

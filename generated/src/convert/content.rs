@@ -240,7 +240,10 @@ impl ToV1 for v2::ContentChunk {
     type V1 = v1::ContentChunk;
     fn to_v1(self, cx: &mut Cx) -> R<v1::ContentChunk> {
         self.check_unstable(cx)?;
-        let content = cx.at("content", |cx| self.content.to_v1(cx))?;
+        // Not through `cx.at`: a closure holding the block copied it once more.
+        cx.enter("content");
+        let content = self.content.to_v1(cx)?;
+        cx.leave();
         let mut out = v1::ContentChunk::new(content);
         out.message_id = Nullable::Value(self.message_id.to_v1(cx)?);
         out.meta = self.meta;

@@ -180,6 +180,14 @@ impl<P: Method> Open<P> {
         }
     }
 
+    /// The method of the request a response with `id` answers, for the
+    /// decoder's first try; `cands` keeps every open request with that id
+    /// (for [`Open::pair`]).
+    fn lookup(&self, id: String, cands: &mut Vec<(String, String)>) -> Option<String> {
+        *cands = self.candidates(&id);
+        cands.first().map(|(_, m)| m.clone())
+    }
+
     /// Decodes a message, pairing a response with its request; `side` is set
     /// to the side of the paired request (for [`Open::take`]).
     fn decode<M>(
@@ -189,10 +197,20 @@ impl<P: Method> Open<P> {
         decode: impl Fn(&str, &mut dyn FnMut(String) -> Option<String>) -> Result<M, DispatchError>,
     ) -> Result<M, DispatchError> {
         let mut cands = Vec::new();
-        let first = decode(text, &mut |id| {
-            cands = self.candidates(&id);
-            cands.first().map(|(_, m)| m.clone())
-        });
+        let first = decode(text, &mut |id| self.lookup(id, &mut cands));
+        self.pair(text, first, cands, side, decode)
+    }
+
+    /// [`Open::decode`] after its first try, `first`, which looked up
+    /// `cands`: with two candidates the message is decoded again for each.
+    fn pair<M>(
+        &self,
+        text: &str,
+        first: Result<M, DispatchError>,
+        cands: Vec<(String, String)>,
+        side: &mut Option<String>,
+        decode: impl Fn(&str, &mut dyn FnMut(String) -> Option<String>) -> Result<M, DispatchError>,
+    ) -> Result<M, DispatchError> {
         if cands.len() < 2 {
             *side = cands.into_iter().next().map(|(s, _)| s);
             return first;
@@ -236,6 +254,17 @@ fn run<T>(
     // Matched here rather than through `Cx::finish`, so the value is moved
     // once (the stream's updates are a few hundred bytes each).
     match f(&mut cx) {
+        Ok(value) => Ok((value, cx.take_losses())),
+        Err(_) => Err(AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })),
+    }
+}
+
+/// [`run`] for a value's own conversion to v1. The value is passed on, not
+/// held by a closure: capturing it copied the value once more.
+#[inline]
+fn run_to_v1<S: ToV1>(strict: bool, base: &'static str, s: S) -> Result<(S::V1, Vec<Loss>), AdaptError> {
+    let mut cx = Cx::at_pointer(base, strict);
+    match s.to_v1(&mut cx) {
         Ok(value) => Ok((value, cx.take_losses())),
         Err(_) => Err(AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })),
     }

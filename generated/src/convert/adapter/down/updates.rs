@@ -34,9 +34,10 @@ impl V2ToV1 {
     pub(super) fn session_update(&mut self, n: v2::UpdateSessionNotification) -> Out<v1::rpc::Message> {
         let strict = self.strict;
         let (notices, compaction) = (self.notices, self.compaction);
-        let v2::UpdateSessionNotification { session_id: sid, update, meta, additional_properties: extra, .. } = n;
-        let env = Envelope { sid, meta, extra };
-        match update {
+        // Fields moved out one by one and the update matched in place: a
+        // destructuring `let` copied the whole update first.
+        let env = Envelope { sid: n.session_id, meta: n.meta, extra: n.additional_properties };
+        match n.update {
             v2::SessionUpdate::StateUpdate(state) => self.state_update(state, env.sid.as_str()),
             v2::SessionUpdate::UserMessage(m) => self.whole_message(
                 "user",
@@ -85,7 +86,7 @@ impl V2ToV1 {
     fn chunk(
         &mut self,
         c: v2::ContentChunk,
-        variant: fn(v1::ContentChunk) -> v1::SessionUpdate,
+        variant: impl FnOnce(v1::ContentChunk) -> v1::SessionUpdate,
         env: Envelope,
     ) -> Out<v1::rpc::Message> {
         let s = self.session(env.sid.as_str());
@@ -93,7 +94,7 @@ impl V2ToV1 {
             s.seen_messages.insert(c.message_id.clone());
             s.last_seen = Some(c.message_id.clone());
         }
-        let (c, losses) = run(self.strict, "/params/update", |cx| c.to_v1(cx))?;
+        let (c, losses) = run_to_v1(self.strict, "/params/update", c)?;
         Ok((vec![env.wrap(variant(c))], losses))
     }
 
@@ -239,7 +240,7 @@ impl V2ToV1 {
         if let Some(content) = s.v1_content.get_mut(&u.tool_call_id) {
             // The v1 side has the tool call: the update converts
             // itself (items with no v1 form are dropped in place).
-            let (u, losses) = run(strict, "/params/update", |cx| u.to_v1(cx))?;
+            let (u, losses) = run_to_v1(strict, "/params/update", u)?;
             if let Nullable::Value(c) = &u.content {
                 content.clone_from(c);
             }
@@ -297,7 +298,7 @@ impl V2ToV1 {
         };
         // v1 replaces content whole: the update carries all of it, the
         // new block converted once and appended to what v1 already has.
-        let (block, mut losses) = run(strict, "/params/update/content", |cx| c.content.to_v1(cx))?;
+        let (block, mut losses) = run_to_v1(strict, "/params/update/content", c.content)?;
         if chunk_meta {
             losses.extend(
                 run(strict, "/params/update/_meta", |cx| {
