@@ -63955,6 +63955,18 @@ pub mod rpc {
                 &super::RequestId,
             ) -> ::core::option::Option<::std::string::String>,
         ) -> ::core::result::Result<Self, DispatchError> {
+            let mut request_method = ::core::option::Option::Some(request_method);
+            Self::decode_with(text, &mut |id| request_method.take().and_then(|f| f(id)))
+        }
+        /// [`Message::decode`] with the callback as a trait object: a
+        /// build has one copy of the decoder whatever closures its
+        /// callers pass, compiled and inlined the same way for each.
+        fn decode_with(
+            text: &str,
+            request_method: &mut dyn ::core::ops::FnMut(
+                &super::RequestId,
+            ) -> ::core::option::Option<::std::string::String>,
+        ) -> ::core::result::Result<Self, DispatchError> {
             use crate::runtime::rpc::{
                 decode, request_id, DispatchErrorKind, Envelope, RawMessage,
                 StreamedMessage,

@@ -169,3 +169,26 @@ fn a_whole_message_that_converts_to_nothing_has_the_empty_pointer() {
     pointers_resolve(&m, &report);
     assert!(report.iter().any(|l| l.starts_with("line 5: /: dropped:")), "{report:?}");
 }
+
+#[test]
+fn a_content_chunk_refused_in_strict_mode_does_not_join_the_content() {
+    let text = |t: &str| json!({"type": "content", "content": {"type": "text", "text": t}});
+    // `_meta` has no v1 place; `title` is a property v1's update names, so
+    // the unknown property is dropped: in strict mode each refuses the chunk.
+    for refusing in [json!({"_meta": {"k": 1}}), json!({"title": "not v2's"})] {
+        let mut down = acp_bindings::convert::V2ToV1::strict();
+        for msg in v2_session() {
+            down.convert(&msg.to_string()).unwrap_or_else(|e| panic!("{msg}: {e}"));
+        }
+        let first =
+            json!({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "title": "Build", "content": [text("a")]});
+        down.convert(&upd(first).to_string()).expect("the tool call converts");
+        let mut refused = json!({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "c1", "content": text("b")});
+        refused.as_object_mut().unwrap().extend(refusing.as_object().unwrap().clone());
+        assert!(down.convert(&upd(refused).to_string()).is_err(), "strict refuses {refusing}");
+        let next = json!({"sessionUpdate": "tool_call_content_chunk", "toolCallId": "c1", "content": text("c")});
+        let out = down.convert(&upd(next).to_string()).expect("the next chunk converts");
+        let v = serde_json::to_value(&out.messages[0]).unwrap();
+        assert_eq!(v["params"]["update"]["content"], json!([text("a"), text("c")]), "after {refusing}");
+    }
+}

@@ -259,13 +259,33 @@ fn run<T>(
     }
 }
 
-/// [`run`] for a value's own conversion to v1. The value is passed on, not
-/// held by a closure: capturing it copied the value once more.
-#[inline]
-fn run_to_v1<S: ToV1>(strict: bool, base: &'static str, s: S) -> Result<(S::V1, Vec<Loss>), AdaptError> {
+/// A value's own conversion to v1 that becomes one message, `wrap(value)`.
+/// The value is passed on, not held by a closure, and the converted value
+/// goes straight into the message and the message into its `Vec`: a closure
+/// and a returned `(value, losses)` each copied the value (a few hundred
+/// bytes) once more on the stream's commonest updates.
+#[inline(always)]
+fn one_message<S: ToV1, M>(strict: bool, base: &'static str, s: S, wrap: impl FnOnce(S::V1) -> M) -> Out<M> {
     let mut cx = Cx::at_pointer(base, strict);
     match s.to_v1(&mut cx) {
-        Ok(value) => Ok((value, cx.take_losses())),
+        Ok(value) => {
+            let messages = vec![wrap(value)];
+            Ok((messages, cx.take_losses()))
+        }
+        Err(_) => Err(AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })),
+    }
+}
+
+/// A value's own conversion to v1, pushed onto `to` (not returned first,
+/// which copied it); the losses are returned.
+#[inline(always)]
+fn push_to_v1<S: ToV1>(strict: bool, base: &'static str, s: S, to: &mut Vec<S::V1>) -> Result<Vec<Loss>, AdaptError> {
+    let mut cx = Cx::at_pointer(base, strict);
+    match s.to_v1(&mut cx) {
+        Ok(value) => {
+            to.push(value);
+            Ok(cx.take_losses())
+        }
         Err(_) => Err(AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })),
     }
 }
@@ -278,6 +298,10 @@ fn extras<T: Properties, E: Unknown>(
     target: &T,
     extra: E,
 ) -> Result<(E, Vec<Loss>), AdaptError> {
+    // The common case needs no context.
+    if extra.none() {
+        return Ok((extra, Vec::new()));
+    }
     run(strict, base, |cx| cx.extras_for(target, extra))
 }
 

@@ -17,6 +17,7 @@ struct Envelope {
 impl Envelope {
     /// The v1 `session/update` notification carrying `u`, the last one made
     /// from this envelope.
+    #[inline]
     fn wrap(self, u: v1::SessionUpdate) -> v1::rpc::Message {
         let mut out = v1::SessionNotification::new(v1::SessionId(self.sid.0), u);
         out.meta = self.meta;
@@ -94,8 +95,7 @@ impl V2ToV1 {
             s.seen_messages.insert(c.message_id.clone());
             s.last_seen = Some(c.message_id.clone());
         }
-        let (c, losses) = run_to_v1(self.strict, "/params/update", c)?;
-        Ok((vec![env.wrap(variant(c))], losses))
+        one_message(self.strict, "/params/update", c, |c| env.wrap(variant(c)))
     }
 
     /// A `state_update`: the end of a held prompt turn becomes its v1 response;
@@ -240,11 +240,12 @@ impl V2ToV1 {
         if let Some(content) = s.v1_content.get_mut(&u.tool_call_id) {
             // The v1 side has the tool call: the update converts
             // itself (items with no v1 form are dropped in place).
-            let (u, losses) = run_to_v1(strict, "/params/update", u)?;
-            if let Nullable::Value(c) = &u.content {
-                content.clone_from(c);
-            }
-            return Ok((vec![env.wrap(v1::SessionUpdate::ToolCallUpdate(u))], losses));
+            return one_message(strict, "/params/update", u, |u| {
+                if let Nullable::Value(c) = &u.content {
+                    content.clone_from(c);
+                }
+                env.wrap(v1::SessionUpdate::ToolCallUpdate(u))
+            });
         }
         // The first update the v1 side sees: content items with no v1
         // form are dropped before the state keeps them, at their
@@ -298,21 +299,24 @@ impl V2ToV1 {
         };
         // v1 replaces content whole: the update carries all of it, the
         // new block converted once and appended to what v1 already has.
-        let (block, mut losses) = run_to_v1(strict, "/params/update/content", c.content)?;
-        if chunk_meta {
-            losses.extend(
+        // What can fail in strict mode comes first, so a failed chunk leaves
+        // the content as the v1 side has it.
+        let meta = match chunk_meta {
+            true => {
                 run(strict, "/params/update/_meta", |cx| {
                     cx.dropped("a v1 tool-call update has no place for a content chunk's `_meta`")
                 })?
-                .1,
-            );
-        }
-        content.push(block);
+                .1
+            }
+            false => Vec::new(),
+        };
         let mut u = v1::ToolCallUpdate::new(v1::ToolCallId(c.tool_call_id.0));
-        u.content = Nullable::Value(content.clone());
         let (unknown, kept) = extras(strict, "/params/update", &u, c.additional_properties)?;
         u.additional_properties = unknown;
+        let mut losses = push_to_v1(strict, "/params/update/content", c.content, content)?;
+        losses.extend(meta);
         losses.extend(kept);
+        u.content = Nullable::Value(content.clone());
         Ok((vec![env.wrap(v1::SessionUpdate::ToolCallUpdate(u))], losses))
     }
     /// A whole-message update as v1 chunks, if the v1 side has no content for it yet.
