@@ -4,9 +4,10 @@
 //! plan records the generator's decisions on top of it: in which builds each
 //! item exists ([`Gate`], from merging a version's stable and unstable
 //! schemas), and how each field is represented in Rust ([`Repr`] for wire
-//! structs, [`StateRepr`] for the state structs of upserts). Emission reads
-//! these decisions instead of making them, and the converter generator can
-//! read the same ones.
+//! structs, [`StateRepr`] for the state structs of upserts). Each field's
+//! representation is decided once, here ([`Fields`]); the emitter and the
+//! converter generator look it up instead of deciding it again, and
+//! `cargo xtask ir --plan` prints the same records.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -68,8 +69,9 @@ pub enum Repr {
 }
 
 impl Repr {
-    /// The representation of a schema property.
-    pub fn of(f: &Field) -> Repr {
+    /// The representation of a schema property (decided here only: others
+    /// read it from [`Fields`]).
+    fn of(f: &Field) -> Repr {
         match (f.required, f.nullable, &f.ty) {
             (true, false, _) => Repr::Value,
             (true, true, _) => Repr::RequiredNullable,
@@ -102,8 +104,9 @@ pub enum StateRepr {
 }
 
 impl StateRepr {
-    /// The representation of an upsert property in its state struct.
-    pub fn of(f: &Field, upsert: &Upsert) -> StateRepr {
+    /// The representation of an upsert property in its state struct
+    /// (decided here only: others read it from [`Fields`]).
+    fn of(f: &Field, upsert: &Upsert) -> StateRepr {
         if upsert.key.as_deref() == Some(f.name.as_str()) {
             return StateRepr::Key;
         }
@@ -170,21 +173,61 @@ pub struct ItemPlan<'m> {
     pub fields: Vec<FieldPlan>,
 }
 
+impl FieldPlan {
+    /// The decisions for field `f` of definition `def`.
+    fn new(def: &Def, f: &Field) -> FieldPlan {
+        let state = def.upsert.as_ref().map(|u| StateRepr::of(f, u));
+        let repr = match &state {
+            Some(StateRepr::Key | StateRepr::Required) | None => Repr::of(f),
+            Some(_) => Repr::Patch,
+        };
+        FieldPlan { name: f.name.clone(), rust_name: f.rust_name.clone(), repr, state }
+    }
+
+    /// How the field's value is held in the wire struct, for a field that is
+    /// not an upsert's patch field (whose wire form the derive writes).
+    pub fn wire_repr(&self) -> Repr {
+        assert!(self.repr != Repr::Patch, "`{}` is an upsert's patch field: its wire form is the derive's", self.name);
+        self.repr
+    }
+
+    /// The field's representation in its upsert's state struct.
+    pub fn state_repr(&self) -> &StateRepr {
+        self.state.as_ref().unwrap_or_else(|| panic!("`{}` is not a field of an upsert", self.name))
+    }
+}
+
+/// The planned fields of every struct of one set of definitions (a schema
+/// file's, or one build's), nested definitions included, by the property's
+/// JSON pointer (unique within a schema file, and within a build, which
+/// takes each definition from one file).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fields(std::collections::BTreeMap<String, FieldPlan>);
+
+impl Fields {
+    /// The decisions for every struct field of `defs` and their nested definitions.
+    pub fn of<'a>(defs: impl IntoIterator<Item = &'a Def>) -> Fields {
+        let mut out = std::collections::BTreeMap::new();
+        for def in defs.into_iter().flat_map(Def::walk) {
+            if let crate::model::Kind::Struct(s) = &def.kind {
+                for f in &s.fields {
+                    out.insert(f.pointer.clone(), FieldPlan::new(def, f));
+                }
+            }
+        }
+        Fields(out)
+    }
+
+    /// The plan of field `f` (of one of the definitions this was made from).
+    pub fn get(&self, f: &Field) -> &FieldPlan {
+        self.0.get(&f.pointer).unwrap_or_else(|| panic!("no planned field at `{}`", f.pointer))
+    }
+}
+
 impl<'m> ItemPlan<'m> {
-    fn new(def: &'m Def, gate: Gate) -> Self {
+    fn new(def: &'m Def, gate: Gate, planned: &Fields) -> Self {
         let fields = match &def.kind {
-            crate::model::Kind::Struct(s) => s
-                .fields
-                .iter()
-                .map(|f| {
-                    let state = def.upsert.as_ref().map(|u| StateRepr::of(f, u));
-                    let repr = match &state {
-                        Some(StateRepr::Key | StateRepr::Required) | None => Repr::of(f),
-                        Some(_) => Repr::Patch,
-                    };
-                    FieldPlan { name: f.name.clone(), rust_name: f.rust_name.clone(), repr, state }
-                })
-                .collect(),
+            crate::model::Kind::Struct(s) => s.fields.iter().map(|f| planned.get(f).clone()).collect(),
             _ => Vec::new(),
         };
         ItemPlan {
@@ -204,12 +247,29 @@ pub struct Plan<'m> {
     /// Every item, in emission order. An item whose stable and unstable shapes
     /// differ appears twice (gated `Stable` and `Unstable`).
     pub items: Vec<ItemPlan<'m>>,
+    /// The fields of the stable schema's definitions (of the one module's, for [`Plan::single`]).
+    #[serde(skip)]
+    pub stable_fields: Fields,
+    /// The fields of the unstable schema's definitions.
+    #[serde(skip)]
+    pub unstable_fields: Fields,
 }
 
 impl<'m> Plan<'m> {
     /// One module, every item always compiled (fixtures).
     pub fn single(module: &'m Module) -> Plan<'m> {
-        Plan { items: module.defs.iter().map(|d| ItemPlan::new(d, Gate::Always)).collect() }
+        let fields = Fields::of(&module.defs);
+        let items = module.defs.iter().map(|d| ItemPlan::new(d, Gate::Always, &fields)).collect();
+        Plan { items, unstable_fields: fields.clone(), stable_fields: fields }
+    }
+
+    /// The fields an item of `gate` is emitted with: the unstable schema's
+    /// for an unstable item, the stable schema's otherwise.
+    pub fn fields_for(&self, gate: Gate) -> &Fields {
+        match gate {
+            Gate::Unstable => &self.unstable_fields,
+            Gate::Always | Gate::Stable => &self.stable_fields,
+        }
     }
 
     /// A version's stable and unstable schemas merged: an item equal in both
@@ -217,21 +277,41 @@ impl<'m> Plan<'m> {
     /// twice, each behind its cfg; one only in the unstable schema behind
     /// `unstable`; one only in the stable schema behind `not(unstable)`.
     pub fn version(stable: &'m Module, unstable: &'m Module) -> Plan<'m> {
+        let (sf, uf) = (Fields::of(&stable.defs), Fields::of(&unstable.defs));
         let mut items = Vec::new();
         for d in &stable.defs {
             match unstable.defs.iter().find(|u| u.name == d.name) {
-                Some(u) if u.without_docs() == d.without_docs() => items.push(ItemPlan::new(d, Gate::Always)),
+                Some(u) if u.without_docs() == d.without_docs() => items.push(ItemPlan::new(d, Gate::Always, &sf)),
                 Some(u) => {
-                    items.push(ItemPlan::new(d, Gate::Stable));
-                    items.push(ItemPlan::new(u, Gate::Unstable));
+                    items.push(ItemPlan::new(d, Gate::Stable, &sf));
+                    items.push(ItemPlan::new(u, Gate::Unstable, &uf));
                 }
-                None => items.push(ItemPlan::new(d, Gate::Stable)),
+                None => items.push(ItemPlan::new(d, Gate::Stable, &sf)),
             }
         }
         for u in unstable.defs.iter().filter(|u| !stable.defs.iter().any(|d| d.name == u.name)) {
-            items.push(ItemPlan::new(u, Gate::Unstable));
+            items.push(ItemPlan::new(u, Gate::Unstable, &uf));
         }
-        Plan { items }
+        Plan { items, stable_fields: sf, unstable_fields: uf }
+    }
+
+    /// The top-level definitions of the build with (`true`) or without the
+    /// `unstable` feature, and their planned fields.
+    pub fn build(&self, unstable: bool) -> (Vec<&'m Def>, Fields) {
+        let mut fields = std::collections::BTreeMap::new();
+        let mut defs = Vec::new();
+        for item in self.items.iter().filter(|i| i.gate.in_build(unstable)) {
+            let planned = self.fields_for(item.gate);
+            for d in item.def.walk() {
+                if let crate::model::Kind::Struct(s) = &d.kind {
+                    for f in &s.fields {
+                        fields.insert(f.pointer.clone(), planned.get(f).clone());
+                    }
+                }
+            }
+            defs.push(item.def);
+        }
+        (defs, Fields(fields))
     }
 
     /// The items with their gates, as typed dispatch and the registries take them.

@@ -123,6 +123,35 @@ fn the_plan_records_gates_and_representations() {
     assert_eq!(notification.iter().find(|f| f.name == "update").unwrap().repr, Repr::Value);
 }
 
+/// Every struct field the emitter and the converter generator meet, nested
+/// definitions included, has its decisions in the plan (they look them up;
+/// a missing one would panic), in each build and for each item's gate.
+#[test]
+fn every_struct_field_of_every_build_is_planned() {
+    use xtask::plan::Plan;
+    for v in ["v1", "v2"] {
+        let (stable, unstable) = (module(&format!("{v}/schema.json")), module(&format!("{v}/schema.unstable.json")));
+        let plan = Plan::version(&stable, &unstable);
+        let struct_fields = |d: &xtask::model::Def| match &d.kind {
+            xtask::model::Kind::Struct(s) => s.fields.clone(),
+            _ => Vec::new(),
+        };
+        for unstable_build in [false, true] {
+            let (defs, fields) = plan.build(unstable_build);
+            let all: Vec<_> = defs.iter().flat_map(|d| d.walk()).flat_map(struct_fields).collect();
+            assert!(all.len() > 100, "{v}: {} fields", all.len());
+            for f in &all {
+                assert_eq!(fields.get(f).name, f.name, "{v} {}", f.pointer);
+            }
+        }
+        for item in &plan.items {
+            for f in item.def.walk().into_iter().flat_map(struct_fields) {
+                assert_eq!(plan.fields_for(item.gate).get(&f).rust_name, f.rust_name, "{v} {}", f.pointer);
+            }
+        }
+    }
+}
+
 /// The model's references are complete: for every definition of the four
 /// vendored schemas, the `$ref`s anywhere in its JSON are exactly the
 /// definitions the model says it (or something inline in it) names.

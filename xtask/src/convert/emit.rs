@@ -54,11 +54,32 @@ impl Dir {
 /// One version's definitions in one build.
 pub(super) struct View<'m> {
     defs: BTreeMap<&'m str, &'m Def>,
+    /// The plan's fields of these definitions.
+    fields: crate::plan::Fields,
 }
 
 impl<'m> View<'m> {
-    pub(super) fn new(defs: &[&'m Def]) -> View<'m> {
-        View { defs: defs.iter().flat_map(|d| d.walk()).map(|d| (d.name.as_str(), d)).collect() }
+    /// One build's top-level definitions and the plan's fields of them ([`crate::plan::Plan::build`]).
+    pub(super) fn new((defs, fields): (Vec<&'m Def>, crate::plan::Fields)) -> View<'m> {
+        View { defs: defs.iter().flat_map(|d| d.walk()).map(|d| (d.name.as_str(), d)).collect(), fields }
+    }
+
+    /// How field `f` of `def` (a definition of this view) holds its value,
+    /// as the plan decided.
+    pub(super) fn form(&self, def: &Def, f: &crate::model::Field) -> Form {
+        let planned = self.fields.get(f);
+        if def.upsert.is_some() {
+            match planned.state_repr() {
+                crate::plan::StateRepr::Key | crate::plan::StateRepr::Required => {}
+                s => return Form::Patch(s.clone()),
+            }
+        }
+        match planned.wire_repr() {
+            Repr::Value => Form::Value,
+            Repr::RequiredNullable | Repr::Optional | Repr::OptionalAny => Form::Opt,
+            Repr::Nullable => Form::Nullable,
+            Repr::Patch => unreachable!("wire_repr is never a patch"),
+        }
     }
     pub(super) fn get(&self, name: &str) -> Option<&'m Def> {
         self.defs.get(name).copied()
@@ -81,22 +102,6 @@ pub(super) enum Form {
     Opt,
     Nullable,
     Patch(crate::plan::StateRepr),
-}
-
-pub(super) fn form(def: &Def, f: &crate::model::Field) -> Form {
-    use crate::plan::StateRepr;
-    if let Some(u) = &def.upsert {
-        match StateRepr::of(f, u) {
-            StateRepr::Key | StateRepr::Required => {}
-            s => return Form::Patch(s),
-        }
-    }
-    match Repr::of(f) {
-        Repr::Value => Form::Value,
-        Repr::RequiredNullable | Repr::Optional | Repr::OptionalAny => Form::Opt,
-        Repr::Nullable => Form::Nullable,
-        Repr::Patch => unreachable!("Repr::of never plans a patch"),
-    }
 }
 
 /// A value conversion between two value types.
@@ -259,7 +264,7 @@ impl Gen<'_, '_> {
             let i = rust_ident(&a.rust_name);
             quote!(self.#i)
         };
-        let (fa, fb) = (form(src_def, a), form(dst_def, b));
+        let (fa, fb) = (self.src.form(src_def, a), self.dst.form(dst_def, b));
         if matches!(c, Conv::Id) && fa == fb && !matches!(fa, Form::Patch(_)) {
             return Ok(x);
         }
@@ -433,7 +438,7 @@ impl Gen<'_, '_> {
                 continue;
             }
             let i = rust_ident(&fa.rust_name);
-            let present = match form(a, fa) {
+            let present = match self.src.form(a, fa) {
                 Form::Value => quote!(true),
                 Form::Opt => quote!(self.#i.is_some()),
                 Form::Nullable => quote!(!self.#i.is_absent()),
@@ -453,7 +458,7 @@ impl Gen<'_, '_> {
                     let v = self.field(a, fa, b, fb)?;
                     inits.push(quote!(#i: #v));
                 }
-                None => match form(b, fb) {
+                None => match self.dst.form(b, fb) {
                     Form::Opt => inits.push(quote!(#i: ::core::option::Option::None)),
                     Form::Nullable => inits.push(quote!(#i: crate::runtime::Nullable::Absent)),
                     Form::Patch(_) => inits.push(quote!(#i: ::core::default::Default::default())),

@@ -7,7 +7,7 @@ use std::path::Path;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::emit::{form, rust_ident, Dir, Form, Gen, View};
+use super::emit::{rust_ident, Dir, Form, Gen, View};
 use super::*;
 use crate::model::Module;
 
@@ -50,12 +50,12 @@ impl std::fmt::Display for Summary {
 }
 
 fn build_defs<'m>(stable: &'m Module, unstable: &'m Module, unstable_build: bool) -> Vec<&'m Def> {
-    crate::plan::Plan::version(stable, unstable)
-        .items
-        .iter()
-        .filter(|i| i.gate.in_build(unstable_build))
-        .map(|i| i.def)
-        .collect()
+    build(stable, unstable, unstable_build).0
+}
+
+/// One build's definitions and the plan's fields of them.
+fn build<'m>(stable: &'m Module, unstable: &'m Module, unstable_build: bool) -> (Vec<&'m Def>, crate::plan::Fields) {
+    crate::plan::Plan::version(stable, unstable).build(unstable_build)
 }
 
 /// How one pair of definitions converts in one build of one schema revision
@@ -121,12 +121,12 @@ pub fn statuses(
     config: &Config,
     unstable: bool,
 ) -> BTreeMap<(String, String), Status> {
-    let d1 = build_defs(v1.0, v1.1, unstable);
-    let d2 = build_defs(v2.0, v2.1, unstable);
+    let (b1, b2) = (build(v1.0, v1.1, unstable), build(v2.0, v2.1, unstable));
+    let (d1, d2) = (b1.0.clone(), b2.0.clone());
     let w1: Vec<&Def> = d1.iter().flat_map(|d| d.walk()).collect();
     let w2: Vec<&Def> = d2.iter().flat_map(|d| d.walk()).collect();
     let pairing = pair(&w1, &w2, config);
-    let (view1, view2) = (View::new(&d1), View::new(&d2));
+    let (view1, view2) = (View::new(b1), View::new(b2));
     let fwd: BTreeMap<String, String> = pairing.pairs.iter().map(|p| (p.v1.name.clone(), p.v2.name.clone())).collect();
     let back: BTreeMap<String, String> = fwd.iter().map(|(a, b)| (b.clone(), a.clone())).collect();
     let reverse_fields = config.reverse_fields();
@@ -200,7 +200,7 @@ pub fn generate(
     // Properties that only the unstable shape of a hand-written pair's struct
     // has: the rules are written against the stable shape, so these are
     // reported as `dropped` in the unstable build (`UnstableFields`).
-    let stable_views = (View::new(&build_defs(v1.0, v1.1, false)), View::new(&build_defs(v2.0, v2.1, false)));
+    let stable_views = (View::new(build(v1.0, v1.1, false)), View::new(build(v2.0, v2.1, false)));
     for (bi, unstable) in [false, true].into_iter().enumerate() {
         if !c.missing.is_empty() {
             break;
@@ -279,12 +279,12 @@ fn one_build(
     config: &Config,
     stable_views: &(View<'_>, View<'_>),
 ) {
-    let d1 = build_defs(v1.0, v1.1, unstable);
-    let d2 = build_defs(v2.0, v2.1, unstable);
+    let (b1, b2) = (build(v1.0, v1.1, unstable), build(v2.0, v2.1, unstable));
+    let (d1, d2) = (b1.0.clone(), b2.0.clone());
     let w1: Vec<&Def> = d1.iter().flat_map(|d| d.walk()).collect();
     let w2: Vec<&Def> = d2.iter().flat_map(|d| d.walk()).collect();
     let pairing = pair(&w1, &w2, config);
-    let (view1, view2) = (View::new(&d1), View::new(&d2));
+    let (view1, view2) = (View::new(b1), View::new(b2));
     let fwd: BTreeMap<String, String> = pairing.pairs.iter().map(|p| (p.v1.name.clone(), p.v2.name.clone())).collect();
     let back: BTreeMap<String, String> = fwd.iter().map(|(a, b)| (b.clone(), a.clone())).collect();
     if !unstable {
@@ -307,10 +307,11 @@ fn one_build(
                 c.summary.hand_written += 1;
             }
             c.lists.entry(("hand", p.v1.name.clone(), p.v2.name.clone(), String::new())).or_default()[bi] = true;
-            for (side, d, stable, module) in
-                [(0u8, p.v1, &stable_views.0, quote!(crate::v1)), (1u8, p.v2, &stable_views.1, quote!(crate::v2))]
-            {
-                unstable_fields_impl(c, (side, d, module), stable, unstable);
+            for (side, d, views, module) in [
+                (0u8, p.v1, (&stable_views.0, &view1), quote!(crate::v1)),
+                (1u8, p.v2, (&stable_views.1, &view2), quote!(crate::v2)),
+            ] {
+                unstable_fields_impl(c, (side, d, module), views, unstable);
             }
             continue;
         }
@@ -385,7 +386,12 @@ fn properties_impls(c: &mut Collected, bi: usize, versions: [(u8, &Vec<&Def>, To
 /// The `UnstableFields` impl of a hand-written pair's struct: in the unstable
 /// build, each property its stable shape does not have is reported as
 /// `dropped` when present.
-fn unstable_fields_impl(c: &mut Collected, (side, d, module): (u8, &Def, TokenStream), stable: &View, unstable: bool) {
+fn unstable_fields_impl(
+    c: &mut Collected,
+    (side, d, module): (u8, &Def, TokenStream),
+    (stable, this): (&View, &View),
+    unstable: bool,
+) {
     let Kind::Struct(st) = &d.kind else { return };
     let entry = c.unstable_fields.entry((side, d.name.clone()));
     let i = rust_ident(&d.rust_name);
@@ -403,7 +409,7 @@ fn unstable_fields_impl(c: &mut Collected, (side, d, module): (u8, &Def, TokenSt
         .filter(|f| !known.contains(&f.name.as_str()))
         .map(|f| {
             let i = rust_ident(&f.rust_name);
-            let present = match form(d, f) {
+            let present = match this.form(d, f) {
                 Form::Value => quote!(true),
                 Form::Opt => quote!(self.#i.is_some()),
                 Form::Nullable => quote!(!self.#i.is_absent()),

@@ -39,6 +39,9 @@ pub struct Emitter {
     /// Definitions on a cycle of values held in place ([`recursive_defs`]):
     /// boxed wherever a struct field or a union arm holds one.
     recursive: std::collections::BTreeSet<String>,
+    /// The plan's fields of these definitions: each field's representation,
+    /// decided by the plan, read here.
+    fields: crate::plan::Fields,
     schemars: bool,
 }
 
@@ -177,7 +180,8 @@ fn str_lit(s: &str) -> Literal {
 impl Emitter {
     /// An emitter for the given definitions; `runtime` is the path of the
     /// runtime module (`crate::runtime` inside the bindings crate).
-    pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>) -> Self {
+    /// An emitter of `defs`, whose fields the plan planned as `fields`.
+    pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>, fields: crate::plan::Fields) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
         let defs: Vec<&Def> = defs.into_iter().collect();
         let top = defs.iter().map(|d| d.name.clone()).collect();
@@ -196,7 +200,7 @@ impl Emitter {
             .collect();
         let direct = direct::direct_defs(&all);
         let recursive = recursive_defs(&all);
-        Emitter { rt, names, scalars, top, objects, ordered, aliases, direct, recursive, schemars: false }
+        Emitter { rt, names, scalars, top, objects, ordered, aliases, direct, recursive, fields, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.

@@ -21,7 +21,7 @@ impl Emitter {
         let rt = &self.rt;
         let t = self.ty(&f.ty);
         let t = if self.boxed(&f.ty) { quote!(::std::boxed::Box<#t>) } else { t };
-        match Repr::of(f) {
+        match self.fields.get(f).wire_repr() {
             Repr::Value => t,
             Repr::RequiredNullable | Repr::OptionalAny | Repr::Optional => quote!(::core::option::Option<#t>),
             Repr::Nullable => quote!(#rt::Nullable<#t>),
@@ -33,7 +33,7 @@ impl Emitter {
         let rt = self.rt.to_string().replace(' ', "");
         let wire = str_lit(&f.name);
         let mut parts = vec![quote!(rename = #wire)];
-        let repr = Repr::of(f);
+        let repr = self.fields.get(f).wire_repr();
         if matches!(repr, Repr::Optional | Repr::OptionalAny | Repr::Nullable) {
             parts.push(quote!(default));
             let skip = if repr == Repr::Nullable {
@@ -251,7 +251,7 @@ impl Emitter {
             let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), Self::field_docs(f));
             let t = self.ty(&f.ty);
             let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
-            let repr = StateRepr::of(f, upsert);
+            let repr = self.fields.get(f).state_repr().clone();
             let boxed =
                 if repr.boxed_in_patch(&f.ty, |r| self.objects.contains(r)) { quote!(#[acp(boxed)]) } else { quote!() };
             // How a lenient value is read: a scalar in place, any JSON in place,
