@@ -285,7 +285,7 @@ pub fn module_stem(path: &Path) -> String {
 /// Emits a module lowered from one file, as [`fixture`] does.
 fn render_module(module: Module, stem: &str) -> Result<(Module, String)> {
     let plan = Plan::single(&module);
-    let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs, plan.stable_fields.clone());
+    let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs, plan.stable.clone());
     let registry = plan.gated();
     let mut items: Vec<TokenStream> = registry.iter().flat_map(|(d, gate)| emitter.def(d, *gate)).collect();
     items.push(type_names(&registry));
@@ -321,10 +321,8 @@ pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStre
 
 /// [`merge`] for a plan already made from `stable` and `unstable`.
 fn emit_version(plan: &Plan, stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
-    let stable_emitter =
-        Emitter::new(CRATE_RUNTIME, stable.defs.iter(), plan.fields_for(Gate::Stable).clone()).with_schemars();
-    let unstable_emitter =
-        Emitter::new(CRATE_RUNTIME, unstable.defs.iter(), plan.fields_for(Gate::Unstable).clone()).with_schemars();
+    let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter(), plan.stable.clone()).with_schemars();
+    let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter(), plan.unstable.clone()).with_schemars();
     let mut items = Vec::new();
     for item in &plan.items {
         let emitter = if item.gate == Gate::Unstable { &unstable_emitter } else { &stable_emitter };

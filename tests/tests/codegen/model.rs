@@ -146,7 +146,7 @@ fn every_struct_field_of_every_build_is_planned() {
         }
         for item in &plan.items {
             for f in item.def.walk().into_iter().flat_map(struct_fields) {
-                assert_eq!(plan.fields_for(item.gate).get(&f).rust_name, f.rust_name, "{v} {}", f.pointer);
+                assert_eq!(plan.decisions(item.gate).fields.get(&f).rust_name, f.rust_name, "{v} {}", f.pointer);
             }
         }
     }

@@ -9,41 +9,16 @@
 //! visitors (the runtime module `json::fast` gives the contract).
 //!
 //! Only the definitions reachable from the payloads of the policy's direct
-//! methods ([`is_direct_method`], `schema/rust.json`) get one: they are most
+//! methods ([`crate::plan::is_direct_method`], `schema/rust.json`) get one: they are most
 //! of the traffic, and a direct decoder for every
 //! type would be a second decoder to compile for types that are read once
 //! per session.
-
-use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{ident, str_lit, Emitter};
 use crate::model::*;
-
-/// Whether payloads of `method` (and everything they reach) get a direct
-/// decoder: the policy's `direct_methods` (`schema/rust.json`; the
-/// session-update notification, the stream of a prompt turn).
-pub fn is_direct_method(method: &str) -> bool {
-    crate::policy::policy().direct_methods.iter().any(|d| d.method == method)
-}
-
-/// The definitions (inline ones included) that get a direct decoder.
-pub(super) fn direct_defs(all: &[&Def]) -> BTreeSet<String> {
-    let by_name: BTreeMap<&str, &Def> = all.iter().map(|d| (d.name.as_str(), *d)).collect();
-    let mut todo: Vec<&Def> =
-        all.iter().filter(|d| d.method.as_ref().is_some_and(|m| is_direct_method(&m.name))).copied().collect();
-    let mut out = BTreeSet::new();
-    while let Some(d) = todo.pop() {
-        for w in d.walk() {
-            if out.insert(w.name.clone()) {
-                todo.extend(w.refs.iter().filter_map(|r| by_name.get(r.as_str())));
-            }
-        }
-    }
-    out
-}
 
 /// The path of the direct-decoder module (`json::fast`) beside the runtime
 /// module `rt`.

@@ -34,119 +34,14 @@ pub struct Emitter {
     ordered: std::collections::BTreeSet<String>,
     /// `pub type` aliases: name -> the definition they name.
     aliases: BTreeMap<String, String>,
-    /// Definitions that get a direct decoder ([`direct::direct_defs`]).
+    /// Definitions that get a direct decoder ([`crate::plan::Decisions::direct`]).
     direct: std::collections::BTreeSet<String>,
-    /// Definitions on a cycle of values held in place ([`recursive_defs`]):
+    /// Definitions on a cycle of values held in place ([`crate::plan::Decisions::recursive`]):
     /// boxed wherever a struct field or a union arm holds one.
     recursive: std::collections::BTreeSet<String>,
-    /// The plan's fields of these definitions: each field's representation,
-    /// decided by the plan, read here.
+    /// Each field's representation, as the plan decided it.
     fields: crate::plan::Fields,
     schemars: bool,
-}
-
-/// The definitions that hold themselves in place, directly or through a
-/// cycle of references: a struct field (optional or not) or a union arm of
-/// the definition's own type, a newtype or alias of it, a flattened union.
-/// Lists and maps hold their items on the heap and break no cycle's need. A
-/// Rust type cannot contain itself, so such a definition is boxed wherever a
-/// struct field or a union arm holds it (`Option<Box<Node>>`), which breaks
-/// every cycle.
-pub(crate) fn recursive_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
-    let edges: BTreeMap<&str, Vec<&str>> = all
-        .iter()
-        .map(|d| {
-            fn held<'a>(t: &'a Type, out: &mut Vec<&'a str>) {
-                if let Type::Ref(r) = t {
-                    out.push(r.as_str());
-                }
-            }
-            let mut out = Vec::new();
-            match &d.kind {
-                Kind::Struct(s) => {
-                    s.fields.iter().for_each(|f| held(&f.ty, &mut out));
-                    if let Some(fl) = &s.flatten {
-                        out.push(fl.union.as_str());
-                    }
-                }
-                Kind::Union(u) => {
-                    for v in &u.variants {
-                        if let Payload::Type(t) = &v.payload {
-                            held(t, &mut out);
-                        }
-                    }
-                }
-                Kind::Newtype(t) => held(t, &mut out),
-                Kind::Alias(a) => out.push(a.as_str()),
-                Kind::Enum(_) | Kind::Any | Kind::Opaque(_) => {}
-            }
-            (d.name.as_str(), out)
-        })
-        .collect();
-    let mut recursive = std::collections::BTreeSet::new();
-    for d in all {
-        // Does `d` reach itself?
-        let mut seen = std::collections::BTreeSet::new();
-        let mut todo: Vec<&str> = edges.get(d.name.as_str()).cloned().unwrap_or_default();
-        while let Some(n) = todo.pop() {
-            if n == d.name {
-                recursive.insert(d.name.clone());
-                break;
-            }
-            if seen.insert(n) {
-                todo.extend(edges.get(n).into_iter().flatten());
-            }
-        }
-    }
-    recursive
-}
-
-/// The definitions whose values have a total order and a hash: string and
-/// integer enums and newtypes, and newtypes, aliases and closed unions made of
-/// those, strings, integers, booleans, lists and maps of them. Numbers
-/// (`f64`), any JSON and objects (which keep unknown properties) have none.
-pub(crate) fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
-    fn ty(t: &Type, set: &std::collections::BTreeSet<String>) -> bool {
-        match t {
-            Type::String { .. } | Type::Char | Type::Base64 | Type::Integer { .. } | Type::Boolean | Type::Null => true,
-            Type::Number { .. } | Type::Any | Type::Object => false,
-            Type::Ref(r) => set.contains(r),
-            Type::Array { items, .. } => ty(items, set),
-            Type::Tuple(items) => items.iter().all(|i| ty(&i.ty, set)),
-            Type::Map { values, .. } => ty(values, set),
-        }
-    }
-    let mut set = std::collections::BTreeSet::new();
-    loop {
-        let before = set.len();
-        for d in all {
-            let ok = match &d.kind {
-                Kind::Enum(_) => true,
-                Kind::Newtype(t) => ty(t, &set),
-                Kind::Alias(a) => set.contains(a),
-                Kind::Union(u) => {
-                    u.catch_all.is_none()
-                        && u.variants.iter().all(|v| match &v.payload {
-                            Payload::Type(t) => ty(t, &set),
-                            Payload::Unit | Payload::NoTag => true,
-                        })
-                }
-                Kind::Struct(_) | Kind::Any | Kind::Opaque(_) => false,
-            };
-            if ok {
-                set.insert(d.name.clone());
-            }
-        }
-        if set.len() == before {
-            return set;
-        }
-    }
-}
-
-/// A definition decodable from one JSON string.
-fn is_string_scalar(d: &Def) -> bool {
-    matches!(&d.kind, Kind::Enum(e) if e.repr == EnumRepr::String)
-        || matches!(&d.kind, Kind::Newtype(Type::String { .. }))
 }
 
 pub(crate) fn ident(name: &str) -> proc_macro2::Ident {
@@ -178,28 +73,15 @@ fn str_lit(s: &str) -> Literal {
 }
 
 impl Emitter {
-    /// An emitter for the given definitions; `runtime` is the path of the
-    /// runtime module (`crate::runtime` inside the bindings crate).
-    /// An emitter of `defs`, whose fields the plan planned as `fields`.
-    pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>, fields: crate::plan::Fields) -> Self {
+    /// An emitter of `defs` (a schema file's definitions), rendering the
+    /// plan's `decisions` about them; `runtime` is the path of the runtime
+    /// module (`crate::runtime` inside the bindings crate).
+    pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>, decisions: crate::plan::Decisions) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
         let defs: Vec<&Def> = defs.into_iter().collect();
         let top = defs.iter().map(|d| d.name.clone()).collect();
-        let all: Vec<&Def> = defs.into_iter().flat_map(Def::walk).collect();
-        let names = all.iter().map(|d| (d.name.clone(), d.rust_name.clone())).collect();
-        let scalars = all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect();
-        let objects =
-            all.iter().filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_))).map(|d| d.name.clone()).collect();
-        let ordered = ordered_defs(&all);
-        let aliases = all
-            .iter()
-            .filter_map(|d| match &d.kind {
-                Kind::Alias(a) if d.method.is_none() => Some((d.name.clone(), a.clone())),
-                _ => None,
-            })
-            .collect();
-        let direct = direct::direct_defs(&all);
-        let recursive = recursive_defs(&all);
+        let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
+        let crate::plan::Decisions { scalars, objects, ordered, aliases, direct, recursive, fields } = decisions;
         Emitter { rt, names, scalars, top, objects, ordered, aliases, direct, recursive, fields, schemars: false }
     }
 

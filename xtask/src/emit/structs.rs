@@ -11,7 +11,7 @@ use crate::plan::{Repr, StateRepr};
 
 impl Emitter {
     /// Whether a struct field or union arm of type `t` holds a recursive
-    /// definition, and so is boxed ([`recursive_defs`]).
+    /// definition, and so is boxed ([`crate::plan::Decisions::recursive`]).
     pub(crate) fn boxed(&self, t: &Type) -> bool {
         matches!(t, Type::Ref(r) if self.recursive.contains(r))
     }

@@ -14,7 +14,7 @@ pub fn boxed_arm(union: &str, v: &Variant) -> bool {
 
 impl Emitter {
     /// Whether the arm's payload is boxed: by the policy ([`boxed_arm`]), or because it
-    /// holds a recursive definition ([`super::recursive_defs`]).
+    /// holds a recursive definition ([`crate::plan::Decisions::recursive`]).
     pub(super) fn arm_boxed(&self, union: &str, v: &Variant) -> bool {
         boxed_arm(union, v) || matches!(&v.payload, Payload::Type(t) if self.boxed(t))
     }

@@ -376,7 +376,7 @@ fn side_arms(entries: &[Entry], (stable, unstable): (&Build, &Build), rt: &Token
             a.streamed.push(quote! {
                 #cfg #m => <super::#ty as ::serde::Deserialize>::deserialize(deserializer).map(Self::#v),
             });
-            if crate::emit::direct::is_direct_method(&e.method) {
+            if crate::plan::is_direct_method(&e.method) {
                 a.direct.push(quote! {
                     #cfg #m => <super::#ty as #fast::FromJson<'de>>::read(r).map(Self::#v),
                 });
@@ -549,7 +549,7 @@ fn version_streamed_impl(
     let direct_sides: Vec<(&Ident, &Ident)> = groups
         .iter()
         .zip(inner.iter().zip(variants))
-        .filter(|((_, es), _)| es.iter().any(|e| crate::emit::direct::is_direct_method(&e.method)))
+        .filter(|((_, es), _)| es.iter().any(|e| crate::plan::is_direct_method(&e.method)))
         .map(|(_, iv)| iv)
         .collect();
     let read_direct = (!direct_sides.is_empty()).then(|| {

@@ -44,7 +44,7 @@ pub fn supported(defs: &[(&Def, Gate)]) -> bool {
     let has_methods = defs.iter().any(|(d, _)| d.method.as_ref().is_some_and(|m| SIDES.contains(&m.side)));
     let ids: Vec<&Def> = defs.iter().filter(|(d, _)| d.name == "RequestId").map(|(d, _)| *d).collect();
     let all: Vec<&Def> = defs.iter().flat_map(|(d, _)| Def::walk(d)).collect();
-    let ordered = crate::emit::ordered_defs(&all);
+    let ordered = crate::plan::ordered_defs(&all);
     has_methods
         && !ids.is_empty()
         && ids.iter().all(|d| {

@@ -15,6 +15,10 @@ use serde::Serialize;
 
 use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
+mod defs;
+pub(crate) use defs::ordered_defs;
+pub use defs::{is_direct_method, Decisions};
+
 /// Which builds an item belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -168,6 +172,16 @@ pub struct ItemPlan<'m> {
     /// The state struct of an upsert (which derives `AcpPatch` with this item as its patch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
+    /// It gets a direct decoder (it is reached from a `direct_methods` payload).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub direct: bool,
+    /// It is on a cycle of values held in place: boxed wherever a struct field
+    /// or a union arm holds it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub boxed_where_held: bool,
+    /// Its values have a total order and a hash (`Eq, Hash, PartialOrd, Ord`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ordered: bool,
     /// Its fields, for a struct.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldPlan>,
@@ -225,9 +239,9 @@ impl Fields {
 }
 
 impl<'m> ItemPlan<'m> {
-    fn new(def: &'m Def, gate: Gate, planned: &Fields) -> Self {
+    fn new(def: &'m Def, gate: Gate, decisions: &Decisions) -> Self {
         let fields = match &def.kind {
-            crate::model::Kind::Struct(s) => s.fields.iter().map(|f| planned.get(f).clone()).collect(),
+            crate::model::Kind::Struct(s) => s.fields.iter().map(|f| decisions.fields.get(f).clone()).collect(),
             _ => Vec::new(),
         };
         ItemPlan {
@@ -236,6 +250,9 @@ impl<'m> ItemPlan<'m> {
             rust_name: def.rust_name.clone(),
             gate,
             state: def.upsert.as_ref().map(|u| u.state.clone()),
+            direct: decisions.direct.contains(&def.name),
+            boxed_where_held: decisions.recursive.contains(&def.name),
+            ordered: decisions.ordered.contains(&def.name),
             fields,
         }
     }
@@ -247,28 +264,28 @@ pub struct Plan<'m> {
     /// Every item, in emission order. An item whose stable and unstable shapes
     /// differ appears twice (gated `Stable` and `Unstable`).
     pub items: Vec<ItemPlan<'m>>,
-    /// The fields of the stable schema's definitions (of the one module's, for [`Plan::single`]).
+    /// The decisions about the stable schema's definitions (the one module's, for [`Plan::single`]).
     #[serde(skip)]
-    pub stable_fields: Fields,
-    /// The fields of the unstable schema's definitions.
+    pub stable: Decisions,
+    /// The decisions about the unstable schema's definitions.
     #[serde(skip)]
-    pub unstable_fields: Fields,
+    pub unstable: Decisions,
 }
 
 impl<'m> Plan<'m> {
     /// One module, every item always compiled (fixtures).
     pub fn single(module: &'m Module) -> Plan<'m> {
-        let fields = Fields::of(&module.defs);
-        let items = module.defs.iter().map(|d| ItemPlan::new(d, Gate::Always, &fields)).collect();
-        Plan { items, unstable_fields: fields.clone(), stable_fields: fields }
+        let decisions = Decisions::of(&module.defs);
+        let items = module.defs.iter().map(|d| ItemPlan::new(d, Gate::Always, &decisions)).collect();
+        Plan { items, unstable: decisions.clone(), stable: decisions }
     }
 
-    /// The fields an item of `gate` is emitted with: the unstable schema's
-    /// for an unstable item, the stable schema's otherwise.
-    pub fn fields_for(&self, gate: Gate) -> &Fields {
+    /// The decisions an item of `gate` is emitted with: about the unstable
+    /// schema's definitions for an unstable item, the stable schema's otherwise.
+    pub fn decisions(&self, gate: Gate) -> &Decisions {
         match gate {
-            Gate::Unstable => &self.unstable_fields,
-            Gate::Always | Gate::Stable => &self.stable_fields,
+            Gate::Unstable => &self.unstable,
+            Gate::Always | Gate::Stable => &self.stable,
         }
     }
 
@@ -277,7 +294,7 @@ impl<'m> Plan<'m> {
     /// twice, each behind its cfg; one only in the unstable schema behind
     /// `unstable`; one only in the stable schema behind `not(unstable)`.
     pub fn version(stable: &'m Module, unstable: &'m Module) -> Plan<'m> {
-        let (sf, uf) = (Fields::of(&stable.defs), Fields::of(&unstable.defs));
+        let (sf, uf) = (Decisions::of(&stable.defs), Decisions::of(&unstable.defs));
         let mut items = Vec::new();
         for d in &stable.defs {
             match unstable.defs.iter().find(|u| u.name == d.name) {
@@ -292,7 +309,7 @@ impl<'m> Plan<'m> {
         for u in unstable.defs.iter().filter(|u| !stable.defs.iter().any(|d| d.name == u.name)) {
             items.push(ItemPlan::new(u, Gate::Unstable, &uf));
         }
-        Plan { items, stable_fields: sf, unstable_fields: uf }
+        Plan { items, stable: sf, unstable: uf }
     }
 
     /// The top-level definitions of the build with (`true`) or without the
@@ -301,7 +318,7 @@ impl<'m> Plan<'m> {
         let mut fields = std::collections::BTreeMap::new();
         let mut defs = Vec::new();
         for item in self.items.iter().filter(|i| i.gate.in_build(unstable)) {
-            let planned = self.fields_for(item.gate);
+            let planned = &self.decisions(item.gate).fields;
             for d in item.def.walk() {
                 if let crate::model::Kind::Struct(s) = &d.kind {
                     for f in &s.fields {

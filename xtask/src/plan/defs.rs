@@ -1,0 +1,188 @@
+//! Decisions about a whole set of definitions (one schema file's), which
+//! the emitter renders: which are decoded from one JSON string, which are
+//! objects, which have a total order, which aliases are `pub type`s, which get
+//! a direct decoder, which are boxed where they are held, and each field's
+//! representation ([`Fields`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::Fields;
+use crate::model::*;
+
+/// The plan's decisions about one schema file's definitions (nested ones
+/// included), by definition name.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Decisions {
+    /// Decodable from one JSON string (string enums and string newtypes).
+    pub scalars: BTreeSet<String>,
+    /// Objects: structs and unions.
+    pub objects: BTreeSet<String>,
+    /// Values with a total order and a hash ([`ordered_defs`]): `Eq, Hash, PartialOrd, Ord`.
+    pub ordered: BTreeSet<String>,
+    /// Aliases without a method, emitted as `pub type`: name -> the definition named.
+    pub aliases: BTreeMap<String, String>,
+    /// Given a direct decoder ([`direct_defs`]).
+    pub direct: BTreeSet<String>,
+    /// On a cycle of values held in place ([`recursive_defs`]): boxed wherever
+    /// a struct field or a union arm holds one.
+    pub recursive: BTreeSet<String>,
+    /// Each struct field's representation.
+    #[serde(skip)]
+    pub fields: Fields,
+}
+
+impl Decisions {
+    /// The decisions about `defs` (top-level definitions of one schema file).
+    pub fn of<'a>(defs: impl IntoIterator<Item = &'a Def>) -> Decisions {
+        let defs: Vec<&Def> = defs.into_iter().collect();
+        let all: Vec<&Def> = defs.iter().flat_map(|d| d.walk()).collect();
+        Decisions {
+            scalars: all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect(),
+            objects: all
+                .iter()
+                .filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_)))
+                .map(|d| d.name.clone())
+                .collect(),
+            ordered: ordered_defs(&all),
+            aliases: all
+                .iter()
+                .filter_map(|d| match &d.kind {
+                    Kind::Alias(a) if d.method.is_none() => Some((d.name.clone(), a.clone())),
+                    _ => None,
+                })
+                .collect(),
+            direct: direct_defs(&all),
+            recursive: recursive_defs(&all),
+            fields: Fields::of(defs),
+        }
+    }
+}
+
+/// Whether payloads of `method` (and everything they reach) get a direct
+/// decoder: the policy's `direct_methods` (`schema/rust.json`; the
+/// session-update notification, the stream of a prompt turn).
+pub fn is_direct_method(method: &str) -> bool {
+    crate::policy::policy().direct_methods.iter().any(|d| d.method == method)
+}
+
+/// The definitions (inline ones included) that get a direct decoder.
+pub(crate) fn direct_defs(all: &[&Def]) -> BTreeSet<String> {
+    let by_name: BTreeMap<&str, &Def> = all.iter().map(|d| (d.name.as_str(), *d)).collect();
+    let mut todo: Vec<&Def> =
+        all.iter().filter(|d| d.method.as_ref().is_some_and(|m| is_direct_method(&m.name))).copied().collect();
+    let mut out = BTreeSet::new();
+    while let Some(d) = todo.pop() {
+        for w in d.walk() {
+            if out.insert(w.name.clone()) {
+                todo.extend(w.refs.iter().filter_map(|r| by_name.get(r.as_str())));
+            }
+        }
+    }
+    out
+}
+
+/// The definitions that hold themselves in place, directly or through a
+/// cycle of references: a struct field (optional or not) or a union arm of
+/// the definition's own type, a newtype or alias of it, a flattened union.
+/// Lists and maps hold their items on the heap and break no cycle's need. A
+/// Rust type cannot contain itself, so such a definition is boxed wherever a
+/// struct field or a union arm holds it (`Option<Box<Node>>`), which breaks
+/// every cycle.
+pub(crate) fn recursive_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
+    let edges: BTreeMap<&str, Vec<&str>> = all
+        .iter()
+        .map(|d| {
+            fn held<'a>(t: &'a Type, out: &mut Vec<&'a str>) {
+                if let Type::Ref(r) = t {
+                    out.push(r.as_str());
+                }
+            }
+            let mut out = Vec::new();
+            match &d.kind {
+                Kind::Struct(s) => {
+                    s.fields.iter().for_each(|f| held(&f.ty, &mut out));
+                    if let Some(fl) = &s.flatten {
+                        out.push(fl.union.as_str());
+                    }
+                }
+                Kind::Union(u) => {
+                    for v in &u.variants {
+                        if let Payload::Type(t) = &v.payload {
+                            held(t, &mut out);
+                        }
+                    }
+                }
+                Kind::Newtype(t) => held(t, &mut out),
+                Kind::Alias(a) => out.push(a.as_str()),
+                Kind::Enum(_) | Kind::Any | Kind::Opaque(_) => {}
+            }
+            (d.name.as_str(), out)
+        })
+        .collect();
+    let mut recursive = std::collections::BTreeSet::new();
+    for d in all {
+        // Does `d` reach itself?
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo: Vec<&str> = edges.get(d.name.as_str()).cloned().unwrap_or_default();
+        while let Some(n) = todo.pop() {
+            if n == d.name {
+                recursive.insert(d.name.clone());
+                break;
+            }
+            if seen.insert(n) {
+                todo.extend(edges.get(n).into_iter().flatten());
+            }
+        }
+    }
+    recursive
+}
+
+/// The definitions whose values have a total order and a hash: string and
+/// integer enums and newtypes, and newtypes, aliases and closed unions made of
+/// those, strings, integers, booleans, lists and maps of them. Numbers
+/// (`f64`), any JSON and objects (which keep unknown properties) have none.
+pub(crate) fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
+    fn ty(t: &Type, set: &std::collections::BTreeSet<String>) -> bool {
+        match t {
+            Type::String { .. } | Type::Char | Type::Base64 | Type::Integer { .. } | Type::Boolean | Type::Null => true,
+            Type::Number { .. } | Type::Any | Type::Object => false,
+            Type::Ref(r) => set.contains(r),
+            Type::Array { items, .. } => ty(items, set),
+            Type::Tuple(items) => items.iter().all(|i| ty(&i.ty, set)),
+            Type::Map { values, .. } => ty(values, set),
+        }
+    }
+    let mut set = std::collections::BTreeSet::new();
+    loop {
+        let before = set.len();
+        for d in all {
+            let ok = match &d.kind {
+                Kind::Enum(_) => true,
+                Kind::Newtype(t) => ty(t, &set),
+                Kind::Alias(a) => set.contains(a),
+                Kind::Union(u) => {
+                    u.catch_all.is_none()
+                        && u.variants.iter().all(|v| match &v.payload {
+                            Payload::Type(t) => ty(t, &set),
+                            Payload::Unit | Payload::NoTag => true,
+                        })
+                }
+                Kind::Struct(_) | Kind::Any | Kind::Opaque(_) => false,
+            };
+            if ok {
+                set.insert(d.name.clone());
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+/// A definition decodable from one JSON string.
+pub(crate) fn is_string_scalar(d: &Def) -> bool {
+    matches!(&d.kind, Kind::Enum(e) if e.repr == EnumRepr::String)
+        || matches!(&d.kind, Kind::Newtype(Type::String { .. }))
+}
