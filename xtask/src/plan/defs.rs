@@ -19,13 +19,16 @@ pub struct Decisions {
     pub scalars: BTreeSet<String>,
     /// Objects: structs and unions.
     pub objects: BTreeSet<String>,
-    /// Values with a total order and a hash ([`ordered_defs`]): `Eq, Hash, PartialOrd, Ord`.
+    /// Values with a total order and a hash: `Eq, Hash, PartialOrd, Ord`
+    /// (string and integer enums, and what is made only of those, strings,
+    /// integers and booleans).
     pub ordered: BTreeSet<String>,
     /// Aliases without a method, emitted as `pub type`: name -> the definition named.
     pub aliases: BTreeMap<String, String>,
-    /// Given a direct decoder ([`direct_defs`]).
+    /// Given a direct decoder: what the payloads of the policy's
+    /// `direct_methods` reach ([`is_direct_method`]).
     pub direct: BTreeSet<String>,
-    /// On a cycle of values held in place ([`recursive_defs`]): boxed wherever
+    /// On a cycle of values held in place: boxed wherever
     /// a struct field or a union arm holds one.
     pub recursive: BTreeSet<String>,
     /// Each struct field's representation.
