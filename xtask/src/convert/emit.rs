@@ -275,10 +275,9 @@ impl Gen<'_, '_> {
         let p = quote!(crate::Patch);
         let none = quote!(::core::option::Option::None);
         // A patch may hold its value boxed (`#[acp(boxed)]` on the state field).
-        let boxed = |f: &Form, field: &crate::model::Field, view: &View| matches!(f, Form::Patch(s) if s.boxed_in_patch(&field.ty, |r| view.get(r).is_some_and(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_)))));
-        let pset =
-            if boxed(&fb, b, self.dst) { quote!(#p::Set(::std::boxed::Box::new(v))) } else { quote!(#p::Set(v)) };
-        let unbox = if boxed(&fa, a, self.src) { quote!(let v = *v;) } else { quote!() };
+        let boxed = |field: &crate::model::Field, view: &View| view.fields.get(field).boxed_in_patch;
+        let pset = if boxed(b, self.dst) { quote!(#p::Set(::std::boxed::Box::new(v))) } else { quote!(#p::Set(v)) };
+        let unbox = if boxed(a, self.src) { quote!(let v = *v;) } else { quote!() };
         let body = match (&fa, &fb) {
             (Form::Value, Form::Value) => req(x.clone()),
             (Form::Value, Form::Opt) => some(x.clone()),

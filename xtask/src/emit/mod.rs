@@ -28,8 +28,6 @@ pub struct Emitter {
     scalars: std::collections::BTreeSet<String>,
     /// The top-level (`$defs`) names.
     top: std::collections::BTreeSet<String>,
-    /// Object definitions (structs and unions).
-    objects: std::collections::BTreeSet<String>,
     /// Definitions whose Rust type can be `Eq + Hash + Ord` ([`Emitter::total_order`]).
     ordered: std::collections::BTreeSet<String>,
     /// `pub type` aliases: name -> the definition they name.
@@ -81,8 +79,8 @@ impl Emitter {
         let defs: Vec<&Def> = defs.into_iter().collect();
         let top = defs.iter().map(|d| d.name.clone()).collect();
         let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
-        let crate::plan::Decisions { scalars, objects, ordered, aliases, direct, recursive, fields } = decisions;
-        Emitter { rt, names, scalars, top, objects, ordered, aliases, direct, recursive, fields, schemars: false }
+        let crate::plan::Decisions { scalars, ordered, aliases, direct, recursive, fields } = decisions;
+        Emitter { rt, names, scalars, top, ordered, aliases, direct, recursive, fields, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.

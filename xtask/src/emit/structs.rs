@@ -20,8 +20,9 @@ impl Emitter {
     pub(super) fn field_type(&self, f: &Field) -> TokenStream {
         let rt = &self.rt;
         let t = self.ty(&f.ty);
-        let t = if self.boxed(&f.ty) { quote!(::std::boxed::Box<#t>) } else { t };
-        match self.fields.get(f).wire_repr() {
+        let planned = self.fields.get(f);
+        let t = if planned.boxed { quote!(::std::boxed::Box<#t>) } else { t };
+        match planned.wire_repr() {
             Repr::Value => t,
             Repr::RequiredNullable | Repr::OptionalAny | Repr::Optional => quote!(::core::option::Option<#t>),
             Repr::Nullable => quote!(#rt::Nullable<#t>),
@@ -251,9 +252,9 @@ impl Emitter {
             let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), Self::field_docs(f));
             let t = self.ty(&f.ty);
             let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
-            let repr = self.fields.get(f).state_repr().clone();
-            let boxed =
-                if repr.boxed_in_patch(&f.ty, |r| self.objects.contains(r)) { quote!(#[acp(boxed)]) } else { quote!() };
+            let planned = self.fields.get(f);
+            let repr = planned.state_repr().clone();
+            let boxed = if planned.boxed_in_patch { quote!(#[acp(boxed)]) } else { quote!() };
             // How a lenient value is read: a scalar in place, any JSON in place,
             // anything else captured and decoded (a wrong shape inside is `Keep`).
             let read = if self.is_scalar(&f.ty) { quote!(#[acp(scalar)]) } else { quote!() };
@@ -486,8 +487,11 @@ impl Emitter {
                 continue;
             }
             inits.push(quote!(#fname: ::core::default::Default::default()));
-            let value =
-                if self.boxed(&f.ty) { quote!(::std::boxed::Box::new(value.into())) } else { quote!(value.into()) };
+            let value = if self.fields.get(f).boxed {
+                quote!(::std::boxed::Box::new(value.into()))
+            } else {
+                quote!(value.into())
+            };
             let set = if f.nullable && f.ty != Type::Any {
                 quote!(#rt::Nullable::Value(#value))
             } else {

@@ -1,6 +1,6 @@
 //! Decisions about a whole set of definitions (one schema file's), which
-//! the emitter renders: which are decoded from one JSON string, which are
-//! objects, which have a total order, which aliases are `pub type`s, which get
+//! the emitter renders: which are decoded from one JSON string, which have
+//! a total order, which aliases are `pub type`s, which get
 //! a direct decoder, which are boxed where they are held, and each field's
 //! representation ([`Fields`]).
 
@@ -17,8 +17,6 @@ use crate::model::*;
 pub struct Decisions {
     /// Decodable from one JSON string (string enums and string newtypes).
     pub scalars: BTreeSet<String>,
-    /// Objects: structs and unions.
-    pub objects: BTreeSet<String>,
     /// Values with a total order and a hash: `Eq, Hash, PartialOrd, Ord`
     /// (string and integer enums, and what is made only of those, strings,
     /// integers and booleans).
@@ -41,13 +39,12 @@ impl Decisions {
     pub fn of<'a>(defs: impl IntoIterator<Item = &'a Def>) -> Decisions {
         let defs: Vec<&Def> = defs.into_iter().collect();
         let all: Vec<&Def> = defs.iter().flat_map(|d| d.walk()).collect();
+        let objects: BTreeSet<String> =
+            all.iter().filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_))).map(|d| d.name.clone()).collect();
+        let recursive = recursive_defs(&all);
         Decisions {
             scalars: all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect(),
-            objects: all
-                .iter()
-                .filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_)))
-                .map(|d| d.name.clone())
-                .collect(),
+            fields: Fields::of(defs, &objects, &recursive),
             ordered: ordered_defs(&all),
             aliases: all
                 .iter()
@@ -57,8 +54,7 @@ impl Decisions {
                 })
                 .collect(),
             direct: direct_defs(&all),
-            recursive: recursive_defs(&all),
-            fields: Fields::of(defs),
+            recursive,
         }
     }
 }

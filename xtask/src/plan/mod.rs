@@ -13,6 +13,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde::Serialize;
 
+use std::collections::BTreeSet;
+
 use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
 mod defs;
@@ -134,7 +136,7 @@ impl StateRepr {
     /// (capabilities, an exit status, a subagent's state: set rarely). Keeps
     /// the patches, and the updates that hold them, small; the state struct
     /// holds the value inline.
-    pub fn boxed_in_patch(&self, ty: &Type, is_object: impl Fn(&str) -> bool) -> bool {
+    fn boxed_in_patch(&self, ty: &Type, is_object: impl Fn(&str) -> bool) -> bool {
         match self {
             StateRepr::AnyValue => true,
             StateRepr::Optional => matches!(ty, Type::Ref(r) if is_object(r)),
@@ -155,6 +157,14 @@ pub struct FieldPlan {
     /// Its representation in the upsert's state struct, for upserts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<StateRepr>,
+    /// Its value is boxed in the wire struct (its type is on a cycle of
+    /// values held in place).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub boxed: bool,
+    /// An upsert's patch holds its value boxed (`#[acp(boxed)]` on the state
+    /// field; see `StateRepr::boxed_in_patch`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub boxed_in_patch: bool,
 }
 
 /// One planned top-level item (its inline items share its gate).
@@ -188,14 +198,18 @@ pub struct ItemPlan<'m> {
 }
 
 impl FieldPlan {
-    /// The decisions for field `f` of definition `def`.
-    fn new(def: &Def, f: &Field) -> FieldPlan {
+    /// The decisions for field `f` of definition `def`, given the file's
+    /// object definitions and those on a cycle ([`Decisions`]).
+    fn new(def: &Def, f: &Field, objects: &BTreeSet<String>, recursive: &BTreeSet<String>) -> FieldPlan {
         let state = def.upsert.as_ref().map(|u| StateRepr::of(f, u));
         let repr = match &state {
             Some(StateRepr::Key | StateRepr::Required) | None => Repr::of(f),
             Some(_) => Repr::Patch,
         };
-        FieldPlan { name: f.name.clone(), rust_name: f.rust_name.clone(), repr, state }
+        let boxed = matches!(&f.ty, Type::Ref(r) if recursive.contains(r));
+        let boxed_in_patch =
+            repr == Repr::Patch && state.as_ref().is_some_and(|s| s.boxed_in_patch(&f.ty, |r| objects.contains(r)));
+        FieldPlan { name: f.name.clone(), rust_name: f.rust_name.clone(), repr, state, boxed, boxed_in_patch }
     }
 
     /// How the field's value is held in the wire struct, for a field that is
@@ -219,13 +233,18 @@ impl FieldPlan {
 pub struct Fields(std::collections::BTreeMap<String, FieldPlan>);
 
 impl Fields {
-    /// The decisions for every struct field of `defs` and their nested definitions.
-    pub fn of<'a>(defs: impl IntoIterator<Item = &'a Def>) -> Fields {
+    /// The decisions for every struct field of `defs` and their nested
+    /// definitions, given the file's object definitions and those on a cycle.
+    fn of<'a>(
+        defs: impl IntoIterator<Item = &'a Def>,
+        objects: &BTreeSet<String>,
+        recursive: &BTreeSet<String>,
+    ) -> Fields {
         let mut out = std::collections::BTreeMap::new();
         for def in defs.into_iter().flat_map(Def::walk) {
             if let crate::model::Kind::Struct(s) = &def.kind {
                 for f in &s.fields {
-                    out.insert(f.pointer.clone(), FieldPlan::new(def, f));
+                    out.insert(f.pointer.clone(), FieldPlan::new(def, f, objects, recursive));
                 }
             }
         }
