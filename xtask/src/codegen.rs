@@ -320,7 +320,7 @@ pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStre
 }
 
 /// [`merge`] for a plan already made from `stable` and `unstable`.
-fn emit_version(plan: &Plan, stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
+fn emit_version(plan: &Plan<'_>, stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
     let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter(), plan.stable.clone()).with_schemars();
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter(), plan.unstable.clone()).with_schemars();
     let mut items = Vec::new();
@@ -338,7 +338,7 @@ fn emit_version(plan: &Plan, stable: &Module, unstable: &Module) -> (Vec<TokenSt
 /// number of its directory, `v1` -> 1), as the schema's `ProtocolVersion`
 /// type when it has one; behind `unstable` for a version only the unstable
 /// schema has.
-fn protocol_version(version: &str, plan: &Plan, unstable_only: bool) -> TokenStream {
+fn protocol_version(version: &str, plan: &Plan<'_>, unstable_only: bool) -> TokenStream {
     let n: u16 = version.trim_start_matches('v').parse().unwrap_or_default();
     let lit = proc_macro2::Literal::u16_unsuffixed(n);
     let doc = format!(
@@ -365,7 +365,7 @@ fn protocol_version(version: &str, plan: &Plan, unstable_only: bool) -> TokenStr
 /// `use vN::*;` and `use vN::rpc::*;` together must not make a name ambiguous:
 /// no item of the `rpc` module may share a name with a generated or
 /// re-exported item of the version module.
-fn check_rpc_names(plan: &Plan, modules: &[&Module], reducer: bool) -> Result<()> {
+fn check_rpc_names(plan: &Plan<'_>, modules: &[&Module], reducer: bool) -> Result<()> {
     let rpc_names = crate::rpc::item_names(&plan.gated());
     for module in modules {
         for d in module.defs.iter().flat_map(Def::walk) {

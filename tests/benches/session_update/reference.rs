@@ -45,7 +45,7 @@ macro_rules! tagged {
                 struct V;
                 impl<'de> Visitor<'de> for V {
                     type Value = $ty;
-                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                         f.write_str(concat!("a ", stringify!($ty), " object"))
                     }
                     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<$ty, A::Error> {

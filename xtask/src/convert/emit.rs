@@ -140,7 +140,7 @@ impl Gen<'_, '_> {
         quote!(#m::#i)
     }
 
-    fn string_newtype(&self, view: &View, name: &str) -> Option<bool> {
+    fn string_newtype(&self, view: &View<'_>, name: &str) -> Option<bool> {
         match view.get(&view.resolve(name)).map(|d| &d.kind) {
             Some(Kind::Newtype(t @ Type::String { .. })) => Some(t.string_rule().is_none()),
             _ => None,
@@ -275,7 +275,7 @@ impl Gen<'_, '_> {
         let p = quote!(crate::Patch);
         let none = quote!(::core::option::Option::None);
         // A patch may hold its value boxed (`#[acp(boxed)]` on the state field).
-        let boxed = |field: &crate::model::Field, view: &View| view.fields.get(field).boxed_in_patch;
+        let boxed = |field: &crate::model::Field, view: &View<'_>| view.fields.get(field).boxed_in_patch;
         let pset = if boxed(b, self.dst) { quote!(#p::Set(::std::boxed::Box::new(v))) } else { quote!(#p::Set(v)) };
         let unbox = if boxed(a, self.src) { quote!(let v = *v;) } else { quote!() };
         let body = match (&fa, &fb) {

@@ -325,17 +325,17 @@ fn inside_hand_written<'d>(
     d1: &[&Def],
     pairing: &'d Pairing<'d>,
     config: &Config,
-    (g2, g1): (&Gen, &Gen),
+    (g2, g1): (&Gen<'_, '_>, &Gen<'_, '_>),
 ) -> BTreeSet<&'d str> {
     // Inline items belong to their definition: a hand-written definition's
     // inline items are converted by its rule.
     let parent: BTreeMap<&str, &str> =
         d1.iter().flat_map(|d| d.walk().into_iter().map(move |i| (i.name.as_str(), d.name.as_str()))).collect();
-    let in_hand_written = |p: &Pair| {
+    let in_hand_written = |p: &Pair<'_>| {
         !d1.iter().any(|d| d.name == p.v1.name)
             && parent.get(p.v1.name.as_str()).is_some_and(|t| config.hand_written.contains_key(*t))
     };
-    let inner: Vec<&Pair> = pairing.pairs.iter().filter(|p| in_hand_written(p)).collect();
+    let inner: Vec<&Pair<'_>> = pairing.pairs.iter().filter(|p| in_hand_written(p)).collect();
     let mut skip: BTreeSet<&str> = inner
         .iter()
         .filter(|p| g2.pair(p.v1, p.v2).is_err() || g1.pair(p.v2, p.v1).is_err())
@@ -389,7 +389,7 @@ fn properties_impls(c: &mut Collected, bi: usize, versions: [(u8, &Vec<&Def>, To
 fn unstable_fields_impl(
     c: &mut Collected,
     (side, d, module): (u8, &Def, TokenStream),
-    (stable, this): (&View, &View),
+    (stable, this): (&View<'_>, &View<'_>),
     unstable: bool,
 ) {
     let Kind::Struct(st) = &d.kind else { return };
@@ -444,7 +444,13 @@ fn unstable_fields_impl(
 /// A pair whose conversions are generated: both directions, or, when the
 /// generator cannot state one, a missing rule (stable build) or an
 /// `unconvertible` conversion (unstable only).
-fn generated_pair(c: &mut Collected, (bi, unstable): (usize, bool), p: &Pair, top: bool, (g2, g1): (&Gen, &Gen)) {
+fn generated_pair(
+    c: &mut Collected,
+    (bi, unstable): (usize, bool),
+    p: &Pair<'_>,
+    top: bool,
+    (g2, g1): (&Gen<'_, '_>, &Gen<'_, '_>),
+) {
     let results = [g2.pair(p.v1, p.v2), g1.pair(p.v2, p.v1)];
     let why: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     if !why.is_empty() {

@@ -82,7 +82,7 @@ pub fn item_names(defs: &[(&Def, Gate)]) -> Vec<String> {
 /// The method payloads by handling side and kind. When the module has peers,
 /// every agent and client group exists (an empty one holds only extensions).
 fn groups<'a>(defs: &[(&'a Def, Gate)]) -> BTreeMap<(Side, MethodKind), Vec<Entry<'a>>> {
-    let mut groups: BTreeMap<(Side, MethodKind), Vec<Entry>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Side, MethodKind), Vec<Entry<'_>>> = BTreeMap::new();
     for (def, gate) in defs {
         let Some(m) = &def.method else { continue };
         groups.entry((m.side, m.kind)).or_default().push(Entry {
@@ -123,7 +123,7 @@ pub(crate) fn variant_text(method: &str) -> String {
 }
 
 /// How a payload treats an omitted or `null` params/result.
-fn null_mode(def: &Def, all: &Build, rt: &TokenStream) -> TokenStream {
+fn null_mode(def: &Def, all: &Build<'_>, rt: &TokenStream) -> TokenStream {
     match &resolve(def, all).kind {
         Kind::Any => quote!(#rt::rpc::NullMode::Value),
         Kind::Struct(s) if s.flatten.is_none() && s.fields.iter().all(|f| !f.required) => {
@@ -136,7 +136,7 @@ fn null_mode(def: &Def, all: &Build, rt: &TokenStream) -> TokenStream {
 /// Whether a payload is decoded in the single pass of `Message::decode`
 /// (`runtime::rpc::read_streamed`): a struct, which refuses `null`, so that
 /// params of another form always take the usual path and keep their form.
-fn streams(def: &Def, all: &Build) -> bool {
+fn streams(def: &Def, all: &Build<'_>) -> bool {
     matches!(resolve(def, all).kind, Kind::Struct(_))
 }
 
@@ -155,8 +155,8 @@ fn resolve<'a>(def: &'a Def, build: &Build<'a>) -> &'a Def {
 /// holding all of `entries`: in every build that has the entry, no other
 /// entry of that build has the same payload type (aliases followed). Any-JSON
 /// payloads get none (a `From<Value>` would be a guess).
-fn unique_payloads(entries: &[&Entry], (stable, unstable): (&Build, &Build)) -> Vec<bool> {
-    let key = |e: &Entry, build: &Build| -> Option<String> {
+fn unique_payloads(entries: &[&Entry<'_>], (stable, unstable): (&Build<'_>, &Build<'_>)) -> Vec<bool> {
+    let key = |e: &Entry<'_>, build: &Build<'_>| -> Option<String> {
         let d = resolve(e.def, build);
         (!matches!(d.kind, Kind::Any)).then(|| d.rust_name.clone())
     };
@@ -176,9 +176,9 @@ fn unique_payloads(entries: &[&Entry], (stable, unstable): (&Build, &Build)) -> 
 /// there; `wrap` turns the entry's variant into the target's value.
 fn payload_conversions(
     target: &Ident,
-    entries: &[&Entry],
-    builds: (&Build, &Build),
-    wrap: impl Fn(&Entry) -> TokenStream,
+    entries: &[&Entry<'_>],
+    builds: (&Build<'_>, &Build<'_>),
+    wrap: impl Fn(&Entry<'_>) -> TokenStream,
 ) -> Vec<TokenStream> {
     let unique = unique_payloads(entries, builds);
     entries
@@ -221,7 +221,7 @@ pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
         items.push(side_enum(*side, *kind, entries, builds, rt));
     }
     for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
-        let sides: Vec<(Side, &[Entry])> =
+        let sides: Vec<(Side, &[Entry<'_>])> =
             groups.iter().filter(|((_, k), _)| *k == kind).map(|((s, _), e)| (*s, e.as_slice())).collect();
         items.push(version_enum(kind, &sides, builds, rt));
     }
@@ -252,8 +252,8 @@ pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
 fn side_enum(
     side: Side,
     kind: MethodKind,
-    entries: &[Entry],
-    builds: (&Build, &Build),
+    entries: &[Entry<'_>],
+    builds: (&Build<'_>, &Build<'_>),
     rt: &TokenStream,
 ) -> TokenStream {
     let name = format_ident!("{}", enum_name(side, kind));
@@ -267,7 +267,7 @@ fn side_enum(
         _ => (quote!(method), "its method"),
     };
     let decode_doc = format!(" Decodes a {kind_lower} payload from {arg_doc} and the raw JSON (`None` when omitted).");
-    let all: Vec<&Entry> = entries.iter().collect();
+    let all: Vec<&Entry<'_>> = entries.iter().collect();
     let conversions = payload_conversions(&name, &all, builds, |e| {
         let v = &e.variant;
         quote!(Self::#v(payload))
@@ -354,7 +354,7 @@ struct SideArms {
     direct: Vec<TokenStream>,
 }
 
-fn side_arms(entries: &[Entry], (stable, unstable): (&Build, &Build), rt: &TokenStream) -> SideArms {
+fn side_arms(entries: &[Entry<'_>], (stable, unstable): (&Build<'_>, &Build<'_>), rt: &TokenStream) -> SideArms {
     let mut a = SideArms::default();
     let fast = crate::emit::direct::fast_path(rt);
     for e in entries {
@@ -429,8 +429,8 @@ fn streamed_impl(
 
 fn version_enum(
     kind: MethodKind,
-    groups: &[(Side, &[Entry])],
-    builds: (&Build, &Build),
+    groups: &[(Side, &[Entry<'_>])],
+    builds: (&Build<'_>, &Build<'_>),
     rt: &TokenStream,
 ) -> TokenStream {
     let sides: Vec<Side> = groups.iter().map(|(s, _)| *s).collect();
@@ -525,8 +525,12 @@ fn version_enum(
 }
 
 /// `From` each payload type for a version's enum, through its side's enum.
-fn version_conversions(name: &Ident, groups: &[(Side, &[Entry])], builds: (&Build, &Build)) -> Vec<TokenStream> {
-    let entries: Vec<&Entry> = groups.iter().flat_map(|(_, e)| e.iter()).collect();
+fn version_conversions(
+    name: &Ident,
+    groups: &[(Side, &[Entry<'_>])],
+    builds: (&Build<'_>, &Build<'_>),
+) -> Vec<TokenStream> {
+    let entries: Vec<&Entry<'_>> = groups.iter().flat_map(|(_, e)| e.iter()).collect();
     payload_conversions(name, &entries, builds, |e| {
         let m = e.def.method.as_ref().expect("an entry is a method payload");
         let (side, inner, v) =
@@ -540,7 +544,7 @@ fn version_conversions(name: &Ident, groups: &[(Side, &[Entry])], builds: (&Buil
 fn version_streamed_impl(
     name: &Ident,
     kind: MethodKind,
-    groups: &[(Side, &[Entry])],
+    groups: &[(Side, &[Entry<'_>])],
     (inner, variants): (&[Ident], &[Ident]),
     rt: &TokenStream,
 ) -> Option<TokenStream> {
