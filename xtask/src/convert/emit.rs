@@ -64,21 +64,15 @@ impl<'m> View<'m> {
         View { defs: defs.iter().flat_map(|d| d.walk()).map(|d| (d.name.as_str(), d)).collect(), fields }
     }
 
-    /// How field `f` of `def` (a definition of this view) holds its value,
-    /// as the plan decided.
-    pub(super) fn form(&self, def: &Def, f: &crate::model::Field) -> Form {
+    /// How field `f` (of a definition of this view) holds its value, as the
+    /// plan decided.
+    pub(super) fn form(&self, f: &crate::model::Field) -> Form {
         let planned = self.fields.get(f);
-        if def.upsert.is_some() {
-            match planned.state_repr() {
-                crate::plan::StateRepr::Key | crate::plan::StateRepr::Required => {}
-                s => return Form::Patch(s.clone()),
-            }
-        }
-        match planned.wire_repr() {
+        match planned.repr {
             Repr::Value => Form::Value,
             Repr::RequiredNullable | Repr::Optional | Repr::OptionalAny => Form::Opt,
             Repr::Nullable => Form::Nullable,
-            Repr::Patch => unreachable!("wire_repr is never a patch"),
+            Repr::Patch => Form::Patch(planned.state_repr().clone()),
         }
     }
     pub(super) fn get(&self, name: &str) -> Option<&'m Def> {
@@ -252,19 +246,13 @@ impl Gen<'_, '_> {
     }
 
     /// The target field's value from the source field's.
-    fn field(
-        &self,
-        src_def: &Def,
-        a: &crate::model::Field,
-        dst_def: &Def,
-        b: &crate::model::Field,
-    ) -> std::result::Result<TokenStream, Why> {
+    fn field(&self, a: &crate::model::Field, b: &crate::model::Field) -> std::result::Result<TokenStream, Why> {
         let c = self.conv(&a.ty, &b.ty).map_err(|w| format!("property `{}`: {w}", a.name))?;
         let x = {
             let i = rust_ident(&a.rust_name);
             quote!(self.#i)
         };
-        let (fa, fb) = (self.src.form(src_def, a), self.dst.form(dst_def, b));
+        let (fa, fb) = (self.src.form(a), self.dst.form(b));
         if matches!(c, Conv::Id) && fa == fb && !matches!(fa, Form::Patch(_)) {
             return Ok(x);
         }
@@ -437,7 +425,7 @@ impl Gen<'_, '_> {
                 continue;
             }
             let i = rust_ident(&fa.rust_name);
-            let present = match self.src.form(a, fa) {
+            let present = match self.src.form(fa) {
                 Form::Value => quote!(true),
                 Form::Opt => quote!(self.#i.is_some()),
                 Form::Nullable => quote!(!self.#i.is_absent()),
@@ -454,10 +442,10 @@ impl Gen<'_, '_> {
             let i = rust_ident(&fb.rust_name);
             match x.fields.iter().find(|fa| target_of(&fa.name) == fb.name) {
                 Some(fa) => {
-                    let v = self.field(a, fa, b, fb)?;
+                    let v = self.field(fa, fb)?;
                     inits.push(quote!(#i: #v));
                 }
-                None => match self.dst.form(b, fb) {
+                None => match self.dst.form(fb) {
                     Form::Opt => inits.push(quote!(#i: ::core::option::Option::None)),
                     Form::Nullable => inits.push(quote!(#i: crate::runtime::Nullable::Absent)),
                     Form::Patch(_) => inits.push(quote!(#i: ::core::default::Default::default())),

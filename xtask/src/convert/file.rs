@@ -409,7 +409,7 @@ fn unstable_fields_impl(
         .filter(|f| !known.contains(&f.name.as_str()))
         .map(|f| {
             let i = rust_ident(&f.rust_name);
-            let present = match this.form(d, f) {
+            let present = match this.form(f) {
                 Form::Value => quote!(true),
                 Form::Opt => quote!(self.#i.is_some()),
                 Form::Nullable => quote!(!self.#i.is_absent()),

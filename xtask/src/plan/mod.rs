@@ -225,6 +225,14 @@ impl FieldPlan {
     }
 }
 
+/// Every struct field of `defs` and their nested definitions, with its definition.
+fn struct_fields<'a>(defs: impl IntoIterator<Item = &'a Def>) -> impl Iterator<Item = (&'a Def, &'a Field)> {
+    defs.into_iter().flat_map(Def::walk).flat_map(|def| match &def.kind {
+        crate::model::Kind::Struct(s) => s.fields.iter().map(|f| (def, f)).collect(),
+        _ => Vec::new(),
+    })
+}
+
 /// The planned fields of every struct of one set of definitions (a schema
 /// file's, or one build's), nested definitions included, by the property's
 /// JSON pointer (unique within a schema file, and within a build, which
@@ -240,15 +248,11 @@ impl Fields {
         objects: &BTreeSet<String>,
         recursive: &BTreeSet<String>,
     ) -> Fields {
-        let mut out = std::collections::BTreeMap::new();
-        for def in defs.into_iter().flat_map(Def::walk) {
-            if let crate::model::Kind::Struct(s) = &def.kind {
-                for f in &s.fields {
-                    out.insert(f.pointer.clone(), FieldPlan::new(def, f, objects, recursive));
-                }
-            }
-        }
-        Fields(out)
+        Fields(
+            struct_fields(defs)
+                .map(|(def, f)| (f.pointer.clone(), FieldPlan::new(def, f, objects, recursive)))
+                .collect(),
+        )
     }
 
     /// The plan of field `f` (of one of the definitions this was made from).
@@ -334,20 +338,15 @@ impl<'m> Plan<'m> {
     /// The top-level definitions of the build with (`true`) or without the
     /// `unstable` feature, and their planned fields.
     pub fn build(&self, unstable: bool) -> (Vec<&'m Def>, Fields) {
-        let mut fields = std::collections::BTreeMap::new();
-        let mut defs = Vec::new();
-        for item in self.items.iter().filter(|i| i.gate.in_build(unstable)) {
-            let planned = &self.decisions(item.gate).fields;
-            for d in item.def.walk() {
-                if let crate::model::Kind::Struct(s) = &d.kind {
-                    for f in &s.fields {
-                        fields.insert(f.pointer.clone(), planned.get(f).clone());
-                    }
-                }
-            }
-            defs.push(item.def);
-        }
-        (defs, Fields(fields))
+        let items: Vec<&ItemPlan<'m>> = self.items.iter().filter(|i| i.gate.in_build(unstable)).collect();
+        // Each field as planned in the file its item's shape comes from.
+        let fields = items
+            .iter()
+            .flat_map(|i| {
+                struct_fields([i.def]).map(|(_, f)| (f.pointer.clone(), self.decisions(i.gate).fields.get(f).clone()))
+            })
+            .collect();
+        (items.iter().map(|i| i.def).collect(), Fields(fields))
     }
 
     /// The items with their gates, as typed dispatch and the registries take them.

@@ -255,8 +255,13 @@ fn run<T>(
     // once (the stream's updates are a few hundred bytes each).
     match f(&mut cx) {
         Ok(value) => Ok((value, cx.take_losses())),
-        Err(_) => Err(AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })),
+        Err(_) => Err(not_converted(&mut cx)),
     }
+}
+
+/// The error of a conversion that failed in `cx`, with its losses.
+fn not_converted(cx: &mut Cx) -> AdaptError {
+    AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })
 }
 
 /// A value's own conversion to v1 that becomes one message, `wrap(value)`.
@@ -272,7 +277,7 @@ fn one_message<S: ToV1, M>(strict: bool, base: &'static str, s: S, wrap: impl Fn
             let messages = vec![wrap(value)];
             Ok((messages, cx.take_losses()))
         }
-        Err(_) => Err(AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })),
+        Err(_) => Err(not_converted(&mut cx)),
     }
 }
 
@@ -286,7 +291,7 @@ fn push_to_v1<S: ToV1>(strict: bool, base: &'static str, s: S, to: &mut Vec<S::V
             to.push(value);
             Ok(cx.take_losses())
         }
-        Err(_) => Err(AdaptError::NotConverted(ConvertError { losses: cx.take_losses() })),
+        Err(_) => Err(not_converted(&mut cx)),
     }
 }
 
