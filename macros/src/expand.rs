@@ -28,8 +28,8 @@ struct Parts<'a> {
 /// How a patched field's patch is typed, read, applied, diffed and composed.
 struct FieldOps {
     patch_ty: TokenStream,
-    /// The `patch::de` helper that reads it (before `strict` is applied).
-    de: &'static str,
+    /// How it is read (before `strict` is applied).
+    de: PatchRead,
     apply: TokenStream,
     diff: TokenStream,
     then: TokenStream,
@@ -63,7 +63,7 @@ impl<'a> Parts<'a> {
         if f.rule == Rule::Required {
             self.applies.push(quote!(self.#id = patch.#id;));
         }
-        self.readers.push(Reader { field: f, ty: quote!(#ty), helper: quote::format_ident!("Plain"), required: true });
+        self.readers.push(Reader { field: f, ty: quote!(#ty), reader: None, required: true });
     }
 
     /// A patched field: `Patch<T>` in the patch struct, with its setter.
@@ -71,18 +71,13 @@ impl<'a> Parts<'a> {
         let (id, docs) = (&f.ident, &f.docs);
         self.setters.push(setter(f));
         let ops = self.ops(f);
-        let de = match (e.strict, ops.de) {
-            (true, "lenient" | "lenient_scalar") => None,
-            (true, "lenient_items") => Some("strict_items"),
-            (true, "nested_lenient") => Some("nested_strict"),
-            (true, "lenient_by_key") => Some("strict_by_key"),
-            (_, d) => Some(d),
-        };
-        let helper = quote::format_ident!("{}", de.map_or("Plain".to_owned(), marker));
+        let read = if e.strict { ops.de.strict() } else { Some(ops.de) };
+        let reader = read.map(PatchRead::reader);
         let FieldOps { patch_ty, apply, diff, then, .. } = ops;
-        self.readers.push(Reader { field: f, ty: patch_ty.clone(), helper, required: false });
-        let de = de.map(|d| {
-            let path = format!("::acp_bindings::patch::de::{d}");
+        self.readers.push(Reader { field: f, ty: patch_ty.clone(), reader: reader.clone(), required: false });
+        // serde parses the path from a string; spaces between tokens are not needed.
+        let de = reader.map(|r| {
+            let path = quote!(::acp_bindings::runtime::read::with::<#r, _, _>).to_string().replace(' ', "");
             quote!(deserialize_with = #path,)
         });
         let rename = rename(f);
@@ -106,10 +101,10 @@ impl<'a> Parts<'a> {
         match f.rule {
             Rule::Optional | Rule::Value => {
                 let de = match (f.skip_invalid_items, f.read) {
-                    (true, _) => "lenient_items",
-                    (false, Read::Scalar) => "lenient_scalar",
-                    (false, Read::AnyJson) => "any_json",
-                    (false, Read::Captured) => "lenient",
+                    (true, _) => PatchRead::LenientItems,
+                    (false, Read::Scalar) => PatchRead::LenientScalar,
+                    (false, Read::AnyJson) => PatchRead::AnyJson,
+                    (false, Read::Captured) => PatchRead::Lenient,
                 };
                 let value_ty = match f.rule {
                     Rule::Optional => f.inner.clone().expect("Option<T>"),
@@ -139,7 +134,7 @@ impl<'a> Parts<'a> {
             }
             Rule::ByKey => FieldOps {
                 patch_ty: quote!(::acp_bindings::patch::ByKey),
-                de: "lenient_by_key",
+                de: PatchRead::LenientByKey,
                 apply: quote!(::acp_bindings::patch::field::apply_by_key(&mut self.#id, patch.#id)),
                 diff: quote!(::acp_bindings::patch::field::diff_by_key(&self.#id, &newer.#id)),
                 then: quote!(::acp_bindings::patch::field::then_by_key(self.#id, later.#id)),
@@ -154,7 +149,7 @@ impl<'a> Parts<'a> {
                 let ops = quote!(<#param as ::acp_bindings::patch::field::Nested<#ty>>);
                 let r = FieldOps {
                     patch_ty: quote!(::acp_bindings::Patch<#ty, #param>),
-                    de: "nested_lenient",
+                    de: PatchRead::NestedLenient,
                     apply: quote!(#ops::apply(&mut self.#id, patch.#id)),
                     diff: quote!(#ops::diff(&self.#id, &newer.#id)),
                     then: quote!(#ops::then(self.#id, later.#id)),
@@ -378,166 +373,91 @@ fn render(e: &Entity, p: Parts<'_>) -> TokenStream {
     }
 }
 
+/// How a patch field is read on the wire: a reader type of
+/// `acp_bindings::patch::de` (a `runtime::read::Reader` of the field's patch
+/// type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PatchRead {
+    Lenient,
+    LenientScalar,
+    LenientItems,
+    StrictItems,
+    AnyJson,
+    NestedLenient,
+    NestedStrict,
+    LenientByKey,
+    StrictByKey,
+}
+
+impl PatchRead {
+    /// The rule under `strict` (`#[acp(strict)]`): a bad value is an error;
+    /// `None` reads the patch type's own `Deserialize`.
+    fn strict(self) -> Option<PatchRead> {
+        match self {
+            PatchRead::Lenient | PatchRead::LenientScalar => None,
+            PatchRead::LenientItems => Some(PatchRead::StrictItems),
+            PatchRead::NestedLenient => Some(PatchRead::NestedStrict),
+            PatchRead::LenientByKey => Some(PatchRead::StrictByKey),
+            other => Some(other),
+        }
+    }
+
+    /// The reader type.
+    fn reader(self) -> TokenStream {
+        let name = match self {
+            PatchRead::Lenient => "Lenient",
+            PatchRead::LenientScalar => "LenientScalar",
+            PatchRead::LenientItems => "LenientItems",
+            PatchRead::StrictItems => "StrictItems",
+            PatchRead::AnyJson => "AnyJson",
+            PatchRead::NestedLenient => "NestedLenient",
+            PatchRead::NestedStrict => "NestedStrict",
+            PatchRead::LenientByKey => "LenientByKey",
+            PatchRead::StrictByKey => "StrictByKey",
+        };
+        let name = quote::format_ident!("{name}");
+        quote!(::acp_bindings::patch::de::#name)
+    }
+}
+
 /// How the `keep_unknown` visitor reads one field.
 struct Reader<'a> {
     field: &'a Field,
     /// The field's type in the patch struct.
     ty: TokenStream,
-    /// The `patch::de` helper type that reads it.
-    helper: syn::Ident,
+    /// The reader type of its rule; `None` reads the type's own `Deserialize`.
+    reader: Option<TokenStream>,
     /// Missing is an error (`key` and `required` fields).
     required: bool,
 }
 
-/// The `patch::de` helper type of a `deserialize_with` helper name.
-fn marker(helper: &str) -> String {
-    helper
-        .split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
-        })
-        .collect()
-}
-
-/// `Deserialize` for a `keep_unknown` patch struct: serde's derive, except that
-/// an unknown key and its value are kept in `additional_properties`.
+/// `Deserialize` for a `keep_unknown` patch struct (and its direct decoder
+/// with `json_reader`), written by `acp-bindings-codegen`, as the generator
+/// writes the bindings' structs: serde's derive, except that an unknown key
+/// and its value are kept in `additional_properties`.
 fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>], direct: bool) -> TokenStream {
-    let gen = if params.is_empty() { quote!() } else { quote!(<#(#params),*>) };
-    let de_bounds = params.iter().map(|p| quote!(#p: ::serde::de::DeserializeOwned));
-    let de_bounds2 = de_bounds.clone();
-    let slots: Vec<syn::Ident> = (0..readers.len()).map(|i| quote::format_ident!("v{i}")).collect();
-    let wires: Vec<String> = readers.iter().map(|r| r.field.wire.clone().expect("checked while parsing")).collect();
-    let types = readers.iter().map(|r| &r.ty);
-    // The closures for `runtime::de::fields` (the same shape the generator
-    // writes for the bindings' structs): a key's position, aliases included,
-    // and the read of the field at a position.
-    let index = readers.iter().enumerate().map(|(i, r)| {
-        let names = std::iter::once(&r.field.wire).flatten().chain(&r.field.aliases);
-        quote!(#(#names)|* => ::core::option::Option::Some(#i),)
-    });
-    let reads = readers.iter().zip(&slots).zip(&wires).enumerate().map(|(i, ((r, slot), wire))| {
-        let (ty, helper) = (&r.ty, &r.helper);
-        quote! {
-            #i => ::acp_bindings::runtime::de::once(
-                &mut #slot,
-                #wire,
-                map.next_value_seed(::acp_bindings::runtime::read::Field::<::acp_bindings::patch::de::#helper, #ty>::new())?,
-            ),
-        }
-    });
-    let (index_fn, read_fn) = if readers.is_empty() {
-        (quote!(|_| ::core::option::Option::None), quote!(|_, _| ::core::result::Result::Ok(())))
-    } else {
-        (
-            quote!(|k| match k { #(#index)* _ => ::core::option::Option::None }),
-            quote!(|i, map| match i { #(#reads)* _ => ::core::unreachable!("`fields` passes only positions `index` returned") }),
-        )
+    let fields = readers
+        .iter()
+        .map(|r| acp_bindings_codegen::FieldRead {
+            ident: r.field.ident.clone(),
+            wire: r.field.wire.clone().expect("checked while parsing"),
+            aliases: r.field.aliases.clone(),
+            ty: r.ty.clone(),
+            reader: r.reader.clone(),
+            required: r.required,
+        })
+        .collect();
+    let object = acp_bindings_codegen::Object {
+        ident: item.clone(),
+        params: params.to_vec(),
+        name: item.to_string(),
+        fields,
+        forbidden: Vec::new(),
+        direct,
     };
-    let inits = readers.iter().zip(&slots).zip(&wires).map(|((r, slot), wire)| {
-        let id = &r.field.ident;
-        if r.required {
-            quote!(#id: ::acp_bindings::runtime::de::required(#slot, #wire)?)
-        } else {
-            quote!(#id: #slot.unwrap_or_default())
-        }
-    });
-    let expecting = format!("a {item} object");
-    let name = item.to_string();
-    // `json_reader`: the struct name that sends the crate's reader to the
-    // direct decoder, the visitor method that receives its text, the decoder.
-    let (name, visit_direct, from_json) = if direct {
-        (
-            quote!(::acp_bindings::json::fast::STRUCT),
-            quote! {
-                fn visit_borrowed_str<E: ::serde::de::Error>(self, text: &'de str) -> ::core::result::Result<Self::Value, E> {
-                    ::acp_bindings::json::fast::visit(text, self)
-                }
-            },
-            from_json(item, readers),
-        )
-    } else {
-        (quote!(#name), quote!(), quote!())
+    let paths = acp_bindings_codegen::Paths {
+        runtime: quote!(::acp_bindings::runtime),
+        fast: quote!(::acp_bindings::json::fast),
     };
-    let phantom = if params.is_empty() { quote!() } else { quote!((::core::marker::PhantomData<(#(#params,)*)>)) };
-    let make = if params.is_empty() { quote!(__Visitor) } else { quote!(__Visitor(::core::marker::PhantomData)) };
-    quote! {
-        impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &[#(#wires),*];
-                struct __Visitor #gen #phantom;
-                impl<'de, #(#de_bounds2),*> ::serde::de::Visitor<'de> for __Visitor #gen {
-                    type Value = #item #gen;
-                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<Self::Value, A::Error> {
-                        #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-                        let rest = ::acp_bindings::runtime::de::fields(&mut map, #index_fn, #read_fn)?;
-                        ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
-                    }
-                    #visit_direct
-                }
-                deserializer.deserialize_struct(#name, FIELDS, #make)
-            }
-        }
-        #from_json
-    }
-}
-
-/// The direct decoder of a `keep_unknown` patch struct (`json_reader`): its
-/// members in one loop, each known one read by its field's helper, the
-/// others kept, as the visitor does; anything else bails (see
-/// `acp_bindings::json::fast`).
-fn from_json(item: &syn::Ident, readers: &[Reader<'_>]) -> TokenStream {
-    let fast = quote!(::acp_bindings::json::fast);
-    let slots: Vec<syn::Ident> = (0..readers.len()).map(|i| quote::format_ident!("v{i}")).collect();
-    let types = readers.iter().map(|r| &r.ty);
-    let arms = readers.iter().zip(&slots).map(|(r, slot)| {
-        let (ty, helper) = (&r.ty, &r.helper);
-        let names = std::iter::once(&r.field.wire).flatten().chain(&r.field.aliases);
-        let value = if helper == "Plain" {
-            quote!(<#ty as #fast::FromJson<'de>>::read(r))
-        } else {
-            quote!(<::acp_bindings::patch::de::#helper as #fast::Rule<'de, #ty>>::read(r))
-        };
-        quote!(#(#names)|* => #fast::put(&mut #slot, #value),)
-    });
-    let required: Vec<&syn::Ident> = readers.iter().zip(&slots).filter(|(r, _)| r.required).map(|(_, s)| s).collect();
-    let inits = readers.iter().zip(&slots).map(|(r, slot)| {
-        let id = &r.field.ident;
-        if r.required {
-            quote!(#id: #slot)
-        } else {
-            quote!(#id: #slot.unwrap_or_default())
-        }
-    });
-    quote! {
-        impl<'de> #fast::FromJson<'de> for #item {
-            #[inline]
-            fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-                let more = r.open()?;
-                <Self as #fast::FromJson<'de>>::rest(r, more)
-            }
-
-            // One exit for errors (`members`), so the slots are dropped at one place.
-            #[inline]
-            fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
-                #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-                let mut rest = ::acp_bindings::runtime::Extra::new();
-                #fast::members(r, more, |r, key| match key {
-                    #(#arms)*
-                    other => #fast::keep(r, &mut rest, other),
-                })?;
-                // Each required slot taken on its own, as the generator's
-                // decoders do: a `match` on a tuple would move every value again.
-                #(
-                    let ::core::option::Option::Some(#required) = #required else {
-                        return ::core::result::Result::Err(#fast::Bail);
-                    };
-                )*
-                ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
-            }
-        }
-    }
+    acp_bindings_codegen::deserialize(&object, &paths)
 }

@@ -17,7 +17,7 @@ pub struct ErrorStopReason {
         rename = "message",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient_scalar"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientScalar,_,_>"
     )]
     pub message: ::acp_bindings::runtime::Nullable<::std::string::String>,
     /// Properties the schema does not name, in the order they came; written
@@ -109,7 +109,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient_meta"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: ::acp_bindings::runtime::Nullable<
         ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,

@@ -625,7 +625,10 @@ impl ClientResponseResult {
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The `id` property.
-    #[serde(rename = "id", deserialize_with = "::acp_bindings::runtime::de::present")]
+    #[serde(
+        rename = "id",
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::Present,_,_>"
+    )]
     pub id: ::core::option::Option<ClientResponseErrorId>,
     /// The `error` property.
     #[serde(rename = "error")]
@@ -880,7 +883,7 @@ pub struct Error {
         rename = "data",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::de::any"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::Any,_,_>"
     )]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written

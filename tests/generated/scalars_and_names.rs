@@ -92,7 +92,7 @@ impl ::core::fmt::Display for ProtocolVersion {
         ::core::fmt::Display::fmt(&self.0, f)
     }
 }
-/// Where the bounds of `the value` are, for its errors.
+/// Where the rules of the value are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Port;
@@ -115,7 +115,7 @@ impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Port {
 #[serde(transparent)]
 pub struct Port(
     #[serde(
-        deserialize_with = "::acp_bindings::runtime::de::int_in_range::<_, u16, 1, 65535, __Bound__defs_Port>"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::IntInRange<1,65535,__Bound__defs_Port>,_,_>"
     )]
     pub u16,
 );
@@ -409,7 +409,7 @@ pub struct Limits {
     /// The `cols` property.
     #[serde(
         rename = "cols",
-        deserialize_with = "::acp_bindings::runtime::de::int_in_range::<_, u16, 1, 65535, __Bound__defs_Limits_properties_cols>"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::IntInRange<1,65535,__Bound__defs_Limits_properties_cols>,_,_>"
     )]
     pub cols: u16,
     /// The `line` property.
@@ -417,7 +417,7 @@ pub struct Limits {
         rename = "line",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::opt_int_in_range::<_, _, 1, 4294967295, true, __Bound__defs_Limits_properties_line>"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptIntInRange<1,4294967295,true,__Bound__defs_Limits_properties_line>,_,_>"
     )]
     pub line: ::acp_bindings::runtime::Nullable<u32>,
     /// The `priority` property.
@@ -425,7 +425,7 @@ pub struct Limits {
         rename = "priority",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::opt_float_in_range::<_, _, 0x0, 0x3ff0000000000000, false, __Bound__defs_Limits_properties_priority>"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptFloatInRange<0x0,0x3ff0000000000000,false,__Bound__defs_Limits_properties_priority>,_,_>"
     )]
     pub priority: ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::Number>,
     /// The `offset` property.
@@ -433,7 +433,7 @@ pub struct Limits {
         rename = "offset",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::de::opt_int_in_range::<_, _, { -10 }, 10, false, __Bound__defs_Limits_properties_offset>"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptIntInRange<{-10},10,false,__Bound__defs_Limits_properties_offset>,_,_>"
     )]
     pub offset: ::core::option::Option<i32>,
     /// The `data` property.
@@ -472,69 +472,6 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
             "uri",
             "updatedAt",
         ];
-        struct __W1(u16);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::int_in_range::<
-                    _,
-                    u16,
-                    1,
-                    65535,
-                    __Bound__defs_Limits_properties_cols,
-                >(d)
-                    .map(__W1)
-            }
-        }
-        struct __W2(::acp_bindings::runtime::Nullable<u32>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::opt_int_in_range::<
-                    _,
-                    _,
-                    1,
-                    4294967295,
-                    true,
-                    __Bound__defs_Limits_properties_line,
-                >(d)
-                    .map(__W2)
-            }
-        }
-        struct __W3(::acp_bindings::runtime::Nullable<::acp_bindings::runtime::Number>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::opt_float_in_range::<
-                    _,
-                    _,
-                    0x0,
-                    0x3ff0000000000000,
-                    false,
-                    __Bound__defs_Limits_properties_priority,
-                >(d)
-                    .map(__W3)
-            }
-        }
-        struct __W4(::core::option::Option<i32>);
-        impl<'de> ::serde::Deserialize<'de> for __W4 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::opt_int_in_range::<
-                    _,
-                    _,
-                    { -10 },
-                    10,
-                    false,
-                    __Bound__defs_Limits_properties_offset,
-                >(d)
-                    .map(__W4)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Limits;
@@ -591,28 +528,73 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "cols",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::IntInRange<
+                                                1,
+                                                65535,
+                                                __Bound__defs_Limits_properties_cols,
+                                            >,
+                                            u16,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "line",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::OptIntInRange<
+                                                1,
+                                                4294967295,
+                                                true,
+                                                __Bound__defs_Limits_properties_line,
+                                            >,
+                                            ::acp_bindings::runtime::Nullable<u32>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v3,
                                 "priority",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::OptFloatInRange<
+                                                0x0,
+                                                0x3ff0000000000000,
+                                                false,
+                                                __Bound__defs_Limits_properties_priority,
+                                            >,
+                                            ::acp_bindings::runtime::Nullable<
+                                                ::acp_bindings::runtime::Number,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         4 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v4,
                                 "offset",
-                                map.next_value::<__W4>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::OptIntInRange<
+                                                { -10 },
+                                                10,
+                                                false,
+                                                __Bound__defs_Limits_properties_offset,
+                                            >,
+                                            ::core::option::Option<i32>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
@@ -724,28 +706,28 @@ impl Limits {
         self
     }
 }
-/// Where the bounds of `cols` are, for its errors.
+/// Where the rules of `cols` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_cols;
 impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_cols {
     const POINTER: &'static str = "#/$defs/Limits/properties/cols";
 }
-/// Where the bounds of `line` are, for its errors.
+/// Where the rules of `line` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_line;
 impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_line {
     const POINTER: &'static str = "#/$defs/Limits/properties/line";
 }
-/// Where the bounds of `priority` are, for its errors.
+/// Where the rules of `priority` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_priority;
 impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_priority {
     const POINTER: &'static str = "#/$defs/Limits/properties/priority";
 }
-/// Where the bounds of `offset` are, for its errors.
+/// Where the rules of `offset` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_offset;

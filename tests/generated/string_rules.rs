@@ -20,7 +20,7 @@ pub struct Cost {
     /// Matches the pattern `^[A-Z]{3}$` (`pattern`, checked on decode).
     #[serde(
         rename = "currency",
-        deserialize_with = "::acp_bindings::runtime::de::checked_str::<_, __StrRule__defs_Cost_properties_currency>"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::CheckedStr<__StrRule__defs_Cost_properties_currency>,_,_>"
     )]
     pub currency: ::std::string::String,
     /// Non-empty when present; a bad value is dropped.
@@ -30,7 +30,7 @@ pub struct Cost {
         rename = "note",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::opt_checked_str::<_, _, __StrRule__defs_Cost_properties_note, true>"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptCheckedStr<__StrRule__defs_Cost_properties_note,true>,_,_>"
     )]
     pub note: ::acp_bindings::runtime::Nullable<::std::string::String>,
     /// Unanchored alternatives, and a length.
@@ -41,7 +41,7 @@ pub struct Cost {
         rename = "tag",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::de::opt_checked_str::<_, _, __StrRule__defs_Cost_properties_tag, false>"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptCheckedStr<__StrRule__defs_Cost_properties_tag,false>,_,_>"
     )]
     pub tag: ::core::option::Option<::std::string::String>,
     /// Properties the schema does not name, in the order they came; written
@@ -54,46 +54,6 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["amount", "currency", "note", "tag"];
-        struct __W1(::std::string::String);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::checked_str::<
-                    _,
-                    __StrRule__defs_Cost_properties_currency,
-                >(d)
-                    .map(__W1)
-            }
-        }
-        struct __W2(::acp_bindings::runtime::Nullable<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::opt_checked_str::<
-                    _,
-                    _,
-                    __StrRule__defs_Cost_properties_note,
-                    true,
-                >(d)
-                    .map(__W2)
-            }
-        }
-        struct __W3(::core::option::Option<::std::string::String>);
-        impl<'de> ::serde::Deserialize<'de> for __W3 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                ::acp_bindings::runtime::de::opt_checked_str::<
-                    _,
-                    _,
-                    __StrRule__defs_Cost_properties_tag,
-                    false,
-                >(d)
-                    .map(__W3)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Cost;
@@ -136,21 +96,47 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                             ::acp_bindings::runtime::de::once(
                                 &mut v1,
                                 "currency",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::CheckedStr<
+                                                __StrRule__defs_Cost_properties_currency,
+                                            >,
+                                            ::std::string::String,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v2,
                                 "note",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::OptCheckedStr<
+                                                __StrRule__defs_Cost_properties_note,
+                                                true,
+                                            >,
+                                            ::acp_bindings::runtime::Nullable<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
                             ::acp_bindings::runtime::de::once(
                                 &mut v3,
                                 "tag",
-                                map.next_value::<__W3>()?.0,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::OptCheckedStr<
+                                                __StrRule__defs_Cost_properties_tag,
+                                                false,
+                                            >,
+                                            ::core::option::Option<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         _ => {
@@ -205,7 +191,7 @@ impl Cost {
         self
     }
 }
-/// `minLength` / `maxLength` / `pattern` of `currency`, checked on decode.
+/// Where the rules of `currency` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_currency;
@@ -223,7 +209,7 @@ impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_cu
         ::core::option::Option::Some(&PATTERN)
     }
 }
-/// `minLength` / `maxLength` / `pattern` of `note`, checked on decode.
+/// Where the rules of `note` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_note;
@@ -238,7 +224,7 @@ impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_no
         ::core::option::Option::None
     }
 }
-/// `minLength` / `maxLength` / `pattern` of `tag`, checked on decode.
+/// Where the rules of `tag` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_tag;

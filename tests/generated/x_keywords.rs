@@ -200,7 +200,7 @@ pub struct Update {
         rename = "title",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient_scalar"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientScalar,_,_>"
     )]
     pub title: ::acp_bindings::runtime::Nullable<::std::string::String>,
     /// The `kind` property.
@@ -208,7 +208,7 @@ pub struct Update {
         rename = "kind",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient_scalar"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientScalar,_,_>"
     )]
     pub kind: ::acp_bindings::runtime::Nullable<Kind>,
     /// The `locations` property.
@@ -216,13 +216,13 @@ pub struct Update {
         rename = "locations",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient_items"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientItems,_,_>"
     )]
     pub locations: ::acp_bindings::runtime::Nullable<::std::vec::Vec<Location>>,
     /// The `entries` property.
     #[serde(
         rename = "entries",
-        deserialize_with = "::acp_bindings::runtime::de::lenient_items"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientItems,_,_>"
     )]
     pub entries: ::std::vec::Vec<Location>,
     /// The `strictItems` property.
@@ -230,7 +230,7 @@ pub struct Update {
         rename = "strictItems",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::de::items"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::Items,_,_>"
     )]
     pub strict_items: ::core::option::Option<::std::vec::Vec<Location>>,
     /// The `args` property.
@@ -243,7 +243,7 @@ pub struct Update {
     /// The `env` property.
     #[serde(
         rename = "env",
-        deserialize_with = "::acp_bindings::runtime::de::null_as_default"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::NullAsDefault,_,_>"
     )]
     pub env: ::std::vec::Vec<::std::string::String>,
     /// The `rawInput` property.
@@ -251,7 +251,7 @@ pub struct Update {
         rename = "rawInput",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::de::any"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::Any,_,_>"
     )]
     pub raw_input: ::core::option::Option<::serde_json::Value>,
     /// Schema default when omitted: `false` (never written back).
@@ -266,7 +266,7 @@ pub struct Update {
         rename = "_meta",
         default,
         skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::de::lenient_meta"
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: ::acp_bindings::runtime::Nullable<
         ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,

@@ -128,3 +128,122 @@ macro_rules! list_rules {
 pub(crate) use list_rules;
 
 list_readers!(Vec<T>, Option<Vec<T>>, Nullable<Vec<T>>);
+
+/// The field type's own `Deserialize` (and, in a direct decoder, its own
+/// `FromJson`): the inner reader of a rule that wraps another, for a value
+/// with no rule of its own.
+pub struct Plain;
+
+impl<T: DeserializeOwned> Reader<T> for Plain {
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+impl<'de, T: for<'a> crate::json::fast::FromJson<'a>> crate::json::fast::Rule<'de, T> for Plain {
+    #[inline]
+    fn read(r: &mut crate::json::fast::Reader<'de>) -> Result<T, crate::json::fast::Bail> {
+        <T as crate::json::fast::FromJson<'de>>::read(r)
+    }
+}
+
+/// Reads a `T` with the reader `M`: the `deserialize_with` function of a
+/// field with a rule in a struct whose `Deserialize` serde's derive writes
+/// (`deserialize_with = "runtime::read::with::<Lenient, _, _>"`).
+pub fn with<'de, M: Reader<T>, T, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
+    M::read(deserializer)
+}
+
+/// [`de::checked_str`]: a required string with `minLength` / `maxLength` /
+/// `pattern` (`R`, the property's hidden rule type).
+pub struct CheckedStr<R>(PhantomData<fn() -> R>);
+
+impl<R: de::StrRule> Reader<String> for CheckedStr<R> {
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+        de::checked_str::<D, R>(d)
+    }
+}
+impl<'de, R: de::StrRule> crate::json::fast::Rule<'de, String> for CheckedStr<R> {}
+
+/// [`de::opt_checked_str`]: an optional or nullable string with
+/// `minLength` / `maxLength` / `pattern`; `LENIENT` applies default-on-error.
+pub struct OptCheckedStr<R, const LENIENT: bool>(PhantomData<fn() -> R>);
+
+impl<F: Shape<Inner = String>, R: de::StrRule, const LENIENT: bool> Reader<F> for OptCheckedStr<R, LENIENT> {
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
+        de::opt_checked_str::<D, F, R, LENIENT>(d)
+    }
+}
+impl<'de, F: Shape<Inner = String>, R: de::StrRule, const LENIENT: bool> crate::json::fast::Rule<'de, F>
+    for OptCheckedStr<R, LENIENT>
+{
+}
+
+/// [`de::int_in_range`]: a required integer with `minimum` / `maximum`
+/// (`P` names where they are, for the error).
+pub struct IntInRange<const MIN: i128, const MAX: i128, P>(PhantomData<fn() -> P>);
+
+impl<T, const MIN: i128, const MAX: i128, P: de::Pointer> Reader<T> for IntInRange<MIN, MAX, P>
+where
+    T: DeserializeOwned + Copy + Into<i128> + std::fmt::Display,
+{
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        de::int_in_range::<D, T, MIN, MAX, P>(d)
+    }
+}
+impl<'de, T, const MIN: i128, const MAX: i128, P: de::Pointer> crate::json::fast::Rule<'de, T>
+    for IntInRange<MIN, MAX, P>
+where
+    T: DeserializeOwned + Copy + Into<i128> + std::fmt::Display,
+{
+}
+
+/// [`de::opt_int_in_range`]: an optional or nullable integer with bounds;
+/// `LENIENT` applies default-on-error.
+pub struct OptIntInRange<const MIN: i128, const MAX: i128, const LENIENT: bool, P>(PhantomData<fn() -> P>);
+
+impl<F, const MIN: i128, const MAX: i128, const LENIENT: bool, P: de::Pointer> Reader<F>
+    for OptIntInRange<MIN, MAX, LENIENT, P>
+where
+    F: Shape<Inner: DeserializeOwned + Copy + Into<i128> + std::fmt::Display>,
+{
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
+        de::opt_int_in_range::<D, F, MIN, MAX, LENIENT, P>(d)
+    }
+}
+impl<'de, F, const MIN: i128, const MAX: i128, const LENIENT: bool, P: de::Pointer> crate::json::fast::Rule<'de, F>
+    for OptIntInRange<MIN, MAX, LENIENT, P>
+where
+    F: Shape<Inner: DeserializeOwned + Copy + Into<i128> + std::fmt::Display>,
+{
+}
+
+/// [`de::float_in_range`]: a required number with bounds, given as
+/// `f64::to_bits`.
+pub struct FloatInRange<const MIN: u64, const MAX: u64, P>(PhantomData<fn() -> P>);
+
+impl<const MIN: u64, const MAX: u64, P: de::Pointer> Reader<super::Number> for FloatInRange<MIN, MAX, P> {
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<super::Number, D::Error> {
+        de::float_in_range::<D, MIN, MAX, P>(d)
+    }
+}
+impl<'de, const MIN: u64, const MAX: u64, P: de::Pointer> crate::json::fast::Rule<'de, super::Number>
+    for FloatInRange<MIN, MAX, P>
+{
+}
+
+/// [`de::opt_float_in_range`]: an optional or nullable number with bounds;
+/// `LENIENT` applies default-on-error.
+pub struct OptFloatInRange<const MIN: u64, const MAX: u64, const LENIENT: bool, P>(PhantomData<fn() -> P>);
+
+impl<F: Shape<Inner = super::Number>, const MIN: u64, const MAX: u64, const LENIENT: bool, P: de::Pointer> Reader<F>
+    for OptFloatInRange<MIN, MAX, LENIENT, P>
+{
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
+        de::opt_float_in_range::<D, F, MIN, MAX, LENIENT, P>(d)
+    }
+}
+impl<'de, F: Shape<Inner = super::Number>, const MIN: u64, const MAX: u64, const LENIENT: bool, P: de::Pointer>
+    crate::json::fast::Rule<'de, F> for OptFloatInRange<MIN, MAX, LENIENT, P>
+{
+}

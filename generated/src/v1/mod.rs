@@ -1320,7 +1320,7 @@ pub struct WriteTextFileRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -1596,7 +1596,7 @@ pub struct ReadTextFileRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -1797,7 +1797,7 @@ pub struct RequestPermissionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -1979,7 +1979,7 @@ pub struct ToolCallUpdate {
         rename = "kind",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub kind: crate::runtime::Nullable<ToolKind>,
     /// Update the execution status.
@@ -1987,7 +1987,7 @@ pub struct ToolCallUpdate {
         rename = "status",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub status: crate::runtime::Nullable<ToolCallStatus>,
     /// Update the human-readable title.
@@ -1995,7 +1995,7 @@ pub struct ToolCallUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Update the programmatic name of the tool being invoked.
@@ -2006,7 +2006,7 @@ pub struct ToolCallUpdate {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// Replace the content collection.
@@ -2014,7 +2014,7 @@ pub struct ToolCallUpdate {
         rename = "content",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub content: crate::runtime::Nullable<::std::vec::Vec<ToolCallContent>>,
     /// Replace the locations collection.
@@ -2022,7 +2022,7 @@ pub struct ToolCallUpdate {
         rename = "locations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub locations: crate::runtime::Nullable<::std::vec::Vec<ToolCallLocation>>,
     /// Update the raw input.
@@ -2030,7 +2030,7 @@ pub struct ToolCallUpdate {
         rename = "rawInput",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub raw_input: ::core::option::Option<::serde_json::Value>,
     /// Update the raw output.
@@ -2038,7 +2038,7 @@ pub struct ToolCallUpdate {
         rename = "rawOutput",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub raw_output: ::core::option::Option<::serde_json::Value>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2050,7 +2050,7 @@ pub struct ToolCallUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3475,7 +3475,7 @@ pub struct Annotations {
         rename = "audience",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub audience: crate::runtime::Nullable<::std::vec::Vec<Role>>,
     /// Timestamp indicating when the underlying resource was last modified.
@@ -3483,7 +3483,7 @@ pub struct Annotations {
         rename = "lastModified",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub last_modified: crate::runtime::Nullable<::std::string::String>,
     /// Relative importance of this content when clients choose what to surface.
@@ -3491,7 +3491,7 @@ pub struct Annotations {
         rename = "priority",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub priority: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3503,7 +3503,7 @@ pub struct Annotations {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3894,7 +3894,7 @@ pub struct TextContent {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// Text payload carried by this content block.
@@ -3909,7 +3909,7 @@ pub struct TextContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4140,7 +4140,7 @@ pub struct ImageContent {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// Base64-encoded media payload.
@@ -4154,7 +4154,7 @@ pub struct ImageContent {
         rename = "uri",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub uri: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4166,7 +4166,7 @@ pub struct ImageContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4465,7 +4465,7 @@ pub struct AudioContent {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// Base64-encoded media payload.
@@ -4483,7 +4483,7 @@ pub struct AudioContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4741,7 +4741,7 @@ pub struct ResourceLink {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// Optional human-readable details shown with this protocol object.
@@ -4749,7 +4749,7 @@ pub struct ResourceLink {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// MIME type describing the encoded media payload.
@@ -4757,7 +4757,7 @@ pub struct ResourceLink {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub mime_type: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable name shown for this protocol object.
@@ -4768,7 +4768,7 @@ pub struct ResourceLink {
         rename = "size",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub size: crate::runtime::Nullable<i64>,
     /// Optional display title for end-user UI.
@@ -4776,7 +4776,7 @@ pub struct ResourceLink {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// URI associated with this resource or media payload.
@@ -4791,7 +4791,7 @@ pub struct ResourceLink {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5308,7 +5308,7 @@ pub struct TextResourceContents {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub mime_type: crate::runtime::Nullable<::std::string::String>,
     /// Text payload carried by this content block.
@@ -5326,7 +5326,7 @@ pub struct TextResourceContents {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5582,7 +5582,7 @@ pub struct BlobResourceContents {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub mime_type: crate::runtime::Nullable<::std::string::String>,
     /// URI associated with this resource or media payload.
@@ -5597,7 +5597,7 @@ pub struct BlobResourceContents {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5850,7 +5850,7 @@ pub struct EmbeddedResource {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// Embedded resource payload, either text or binary data.
@@ -5865,7 +5865,7 @@ pub struct EmbeddedResource {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6109,7 +6109,7 @@ pub struct Content {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6306,7 +6306,7 @@ pub struct Diff {
         rename = "oldText",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub old_text: crate::runtime::Nullable<::std::string::String>,
     /// The new content after modification.
@@ -6321,7 +6321,7 @@ pub struct Diff {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6668,7 +6668,7 @@ pub struct Terminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6864,7 +6864,7 @@ pub struct ToolCallLocation {
         rename = "line",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub line: crate::runtime::Nullable<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6876,7 +6876,7 @@ pub struct ToolCallLocation {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7108,7 +7108,7 @@ pub struct PermissionOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7520,7 +7520,7 @@ pub struct CreateTerminalRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7788,7 +7788,7 @@ pub struct EnvVariable {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7937,7 +7937,7 @@ pub struct TerminalOutputRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8101,7 +8101,7 @@ pub struct ReleaseTerminalRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8265,7 +8265,7 @@ pub struct WaitForTerminalExitRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8429,7 +8429,7 @@ pub struct KillTerminalRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8596,7 +8596,7 @@ pub struct CreateElicitationRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationRequestMode`]).
@@ -8875,7 +8875,7 @@ pub struct ElicitationSessionScope {
         rename = "toolCallId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub tool_call_id: crate::runtime::Nullable<ToolCallId>,
     /// Properties the schema does not name, in the order they came; written
@@ -9104,7 +9104,7 @@ pub struct ElicitationSchema {
         rename = "type",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub r#type: ::core::option::Option<ElicitationSchemaType>,
     /// Optional title for the schema.
@@ -9114,7 +9114,7 @@ pub struct ElicitationSchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Property definitions (must be primitive types).
@@ -9144,7 +9144,7 @@ pub struct ElicitationSchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9158,7 +9158,7 @@ pub struct ElicitationSchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -9932,7 +9932,7 @@ pub struct EnumOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9946,7 +9946,7 @@ pub struct EnumOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10118,7 +10118,7 @@ pub struct StringPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -10128,7 +10128,7 @@ pub struct StringPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum string length.
@@ -10174,7 +10174,7 @@ pub struct StringPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub default: crate::runtime::Nullable<::std::string::String>,
     /// Enum values for untitled single-select enums.
@@ -10206,7 +10206,7 @@ pub struct StringPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10558,7 +10558,7 @@ pub struct NumberPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -10568,7 +10568,7 @@ pub struct NumberPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum value (inclusive).
@@ -10596,7 +10596,7 @@ pub struct NumberPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub default: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10610,7 +10610,7 @@ pub struct NumberPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10867,7 +10867,7 @@ pub struct IntegerPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -10877,7 +10877,7 @@ pub struct IntegerPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum value (inclusive).
@@ -10905,7 +10905,7 @@ pub struct IntegerPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub default: crate::runtime::Nullable<i64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10919,7 +10919,7 @@ pub struct IntegerPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11155,7 +11155,7 @@ pub struct BooleanPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -11165,7 +11165,7 @@ pub struct BooleanPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Default value.
@@ -11175,7 +11175,7 @@ pub struct BooleanPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub default: crate::runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11189,7 +11189,7 @@ pub struct BooleanPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11575,7 +11575,7 @@ pub struct StringMultiSelectItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11713,7 +11713,7 @@ pub struct TitledMultiSelectItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11845,7 +11845,7 @@ pub struct MultiSelectPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -11855,7 +11855,7 @@ pub struct MultiSelectPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum number of items to select.
@@ -11886,7 +11886,7 @@ pub struct MultiSelectPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub default: crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11900,7 +11900,7 @@ pub struct MultiSelectPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14619,7 +14619,7 @@ pub struct InitializeResponse {
         rename = "agentCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub agent_capabilities: ::core::option::Option<AgentCapabilities>,
     /// Authentication methods supported by the agent.
@@ -14629,7 +14629,7 @@ pub struct InitializeResponse {
         rename = "authMethods",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub auth_methods: ::core::option::Option<::std::vec::Vec<AuthMethod>>,
     /// Information about the Agent name and version sent to the Client.
@@ -14639,7 +14639,7 @@ pub struct InitializeResponse {
         rename = "agentInfo",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub agent_info: crate::runtime::Nullable<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14651,7 +14651,7 @@ pub struct InitializeResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14915,7 +14915,7 @@ pub struct InitializeResponse {
         rename = "agentCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub agent_capabilities: ::core::option::Option<AgentCapabilities>,
     /// Authentication methods supported by the agent.
@@ -14925,7 +14925,7 @@ pub struct InitializeResponse {
         rename = "authMethods",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub auth_methods: ::core::option::Option<::std::vec::Vec<AuthMethod>>,
     /// Information about the Agent name and version sent to the Client.
@@ -14935,7 +14935,7 @@ pub struct InitializeResponse {
         rename = "agentInfo",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub agent_info: crate::runtime::Nullable<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14947,7 +14947,7 @@ pub struct InitializeResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15252,7 +15252,7 @@ pub struct AgentCapabilities {
         rename = "loadSession",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub load_session: ::core::option::Option<bool>,
     /// Prompt capabilities supported by the agent.
@@ -15262,7 +15262,7 @@ pub struct AgentCapabilities {
         rename = "promptCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub prompt_capabilities: ::core::option::Option<PromptCapabilities>,
     /// MCP capabilities supported by the agent.
@@ -15272,7 +15272,7 @@ pub struct AgentCapabilities {
         rename = "mcpCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub mcp_capabilities: ::core::option::Option<McpCapabilities>,
     /// Session lifecycle and prompt capabilities advertised by the agent.
@@ -15282,7 +15282,7 @@ pub struct AgentCapabilities {
         rename = "sessionCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub session_capabilities: ::core::option::Option<SessionCapabilities>,
     /// Authentication-related capabilities supported by the agent.
@@ -15292,7 +15292,7 @@ pub struct AgentCapabilities {
         rename = "auth",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub auth: ::core::option::Option<AgentAuthCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -15304,7 +15304,7 @@ pub struct AgentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15596,7 +15596,7 @@ pub struct AgentCapabilities {
         rename = "loadSession",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub load_session: ::core::option::Option<bool>,
     /// Prompt capabilities supported by the agent.
@@ -15606,7 +15606,7 @@ pub struct AgentCapabilities {
         rename = "promptCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub prompt_capabilities: ::core::option::Option<PromptCapabilities>,
     /// MCP capabilities supported by the agent.
@@ -15616,7 +15616,7 @@ pub struct AgentCapabilities {
         rename = "mcpCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub mcp_capabilities: ::core::option::Option<McpCapabilities>,
     /// Session lifecycle and prompt capabilities advertised by the agent.
@@ -15626,7 +15626,7 @@ pub struct AgentCapabilities {
         rename = "sessionCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub session_capabilities: ::core::option::Option<SessionCapabilities>,
     /// Authentication-related capabilities supported by the agent.
@@ -15636,7 +15636,7 @@ pub struct AgentCapabilities {
         rename = "auth",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub auth: ::core::option::Option<AgentAuthCapabilities>,
     /// **UNSTABLE**
@@ -15651,7 +15651,7 @@ pub struct AgentCapabilities {
         rename = "providers",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub providers: crate::runtime::Nullable<ProvidersCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -15663,7 +15663,7 @@ pub struct AgentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15995,7 +15995,7 @@ pub struct PromptCapabilities {
         rename = "image",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub image: ::core::option::Option<bool>,
     /// Agent supports `audio` content blocks.
@@ -16005,7 +16005,7 @@ pub struct PromptCapabilities {
         rename = "audio",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub audio: ::core::option::Option<bool>,
     /// Agent supports embedded context in `session/prompt` requests.
@@ -16018,7 +16018,7 @@ pub struct PromptCapabilities {
         rename = "embeddedContext",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub embedded_context: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -16030,7 +16030,7 @@ pub struct PromptCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16216,7 +16216,7 @@ pub struct McpCapabilities {
         rename = "http",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub http: ::core::option::Option<bool>,
     /// Agent supports `sse` MCP servers.
@@ -16226,7 +16226,7 @@ pub struct McpCapabilities {
         rename = "sse",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub sse: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -16238,7 +16238,7 @@ pub struct McpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16404,7 +16404,7 @@ pub struct McpCapabilities {
         rename = "http",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub http: ::core::option::Option<bool>,
     /// Agent supports `sse` MCP servers.
@@ -16414,7 +16414,7 @@ pub struct McpCapabilities {
         rename = "sse",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub sse: ::core::option::Option<bool>,
     /// **UNSTABLE**
@@ -16428,7 +16428,7 @@ pub struct McpCapabilities {
         rename = "acp",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub acp: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -16440,7 +16440,7 @@ pub struct McpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16638,7 +16638,7 @@ pub struct SessionCapabilities {
         rename = "list",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub list: crate::runtime::Nullable<SessionListCapabilities>,
     /// Whether the agent supports `session/delete`.
@@ -16649,7 +16649,7 @@ pub struct SessionCapabilities {
         rename = "delete",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub delete: crate::runtime::Nullable<SessionDeleteCapabilities>,
     /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
@@ -16665,7 +16665,7 @@ pub struct SessionCapabilities {
         rename = "additionalDirectories",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub additional_directories: crate::runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
@@ -16678,7 +16678,7 @@ pub struct SessionCapabilities {
         rename = "resume",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub resume: crate::runtime::Nullable<SessionResumeCapabilities>,
     /// Whether the agent supports `session/close`.
@@ -16689,7 +16689,7 @@ pub struct SessionCapabilities {
         rename = "close",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub close: crate::runtime::Nullable<SessionCloseCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -16701,7 +16701,7 @@ pub struct SessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17010,7 +17010,7 @@ pub struct SessionCapabilities {
         rename = "list",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub list: crate::runtime::Nullable<SessionListCapabilities>,
     /// Whether the agent supports `session/delete`.
@@ -17021,7 +17021,7 @@ pub struct SessionCapabilities {
         rename = "delete",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub delete: crate::runtime::Nullable<SessionDeleteCapabilities>,
     /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
@@ -17037,7 +17037,7 @@ pub struct SessionCapabilities {
         rename = "additionalDirectories",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub additional_directories: crate::runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
@@ -17054,7 +17054,7 @@ pub struct SessionCapabilities {
         rename = "systemPrompt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub system_prompt: crate::runtime::Nullable<SessionSystemPromptCapabilities>,
     /// **UNSTABLE**
@@ -17069,7 +17069,7 @@ pub struct SessionCapabilities {
         rename = "fork",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub fork: crate::runtime::Nullable<SessionForkCapabilities>,
     /// **UNSTABLE**
@@ -17085,7 +17085,7 @@ pub struct SessionCapabilities {
         rename = "archive",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub archive: crate::runtime::Nullable<SessionArchiveCapabilities>,
     /// **UNSTABLE**
@@ -17100,7 +17100,7 @@ pub struct SessionCapabilities {
         rename = "status",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub status: crate::runtime::Nullable<SessionStatusCapabilities>,
     /// **UNSTABLE**
@@ -17118,7 +17118,7 @@ pub struct SessionCapabilities {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub title: crate::runtime::Nullable<SessionTitleCapabilities>,
     /// Whether the agent supports `session/resume`.
@@ -17129,7 +17129,7 @@ pub struct SessionCapabilities {
         rename = "resume",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub resume: crate::runtime::Nullable<SessionResumeCapabilities>,
     /// Whether the agent supports `session/close`.
@@ -17140,7 +17140,7 @@ pub struct SessionCapabilities {
         rename = "close",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub close: crate::runtime::Nullable<SessionCloseCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -17152,7 +17152,7 @@ pub struct SessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17630,7 +17630,7 @@ pub struct SessionListCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17750,7 +17750,7 @@ pub struct SessionDeleteCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17873,7 +17873,7 @@ pub struct SessionAdditionalDirectoriesCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18003,7 +18003,7 @@ pub struct SessionResumeCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18123,7 +18123,7 @@ pub struct SessionCloseCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18241,7 +18241,7 @@ pub struct AgentAuthCapabilities {
         rename = "logout",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub logout: crate::runtime::Nullable<LogoutCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18253,7 +18253,7 @@ pub struct AgentAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18413,7 +18413,7 @@ pub struct AgentAuthCapabilities {
         rename = "status",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub status: crate::runtime::Nullable<AuthStatusCapabilities>,
     /// Whether the agent supports the logout method.
@@ -18424,7 +18424,7 @@ pub struct AgentAuthCapabilities {
         rename = "logout",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub logout: crate::runtime::Nullable<LogoutCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18436,7 +18436,7 @@ pub struct AgentAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18628,7 +18628,7 @@ pub struct LogoutCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18988,7 +18988,7 @@ pub struct AuthMethodTerminal {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Additional arguments to append to the configured agent invocation for terminal auth.
@@ -19017,7 +19017,7 @@ pub struct AuthMethodTerminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19263,7 +19263,7 @@ pub struct AuthMethodAgent {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -19275,7 +19275,7 @@ pub struct AuthMethodAgent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19458,7 +19458,7 @@ pub struct Implementation {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Version of the implementation. Can be displayed to the user or used
@@ -19474,7 +19474,7 @@ pub struct Implementation {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19645,7 +19645,7 @@ pub struct AuthenticateResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19769,7 +19769,7 @@ pub struct LogoutResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19898,7 +19898,7 @@ pub struct NewSessionResponse {
         rename = "modes",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub modes: crate::runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
@@ -19906,7 +19906,7 @@ pub struct NewSessionResponse {
         rename = "configOptions",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: crate::runtime::Nullable<::std::vec::Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -19918,7 +19918,7 @@ pub struct NewSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20122,7 +20122,7 @@ pub struct SessionModeState {
     /// The set of modes that the Agent can operate in
     #[serde(
         rename = "availableModes",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub available_modes: ::std::vec::Vec<SessionMode>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20134,7 +20134,7 @@ pub struct SessionModeState {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20383,7 +20383,7 @@ pub struct SessionMode {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20395,7 +20395,7 @@ pub struct SessionMode {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20575,7 +20575,7 @@ pub struct SessionConfigOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Optional semantic category for this option (UX only).
@@ -20583,7 +20583,7 @@ pub struct SessionConfigOption {
         rename = "category",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub category: crate::runtime::Nullable<SessionConfigOptionCategory>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20595,7 +20595,7 @@ pub struct SessionConfigOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SessionConfigOptionType`]).
@@ -21309,7 +21309,7 @@ pub struct SessionConfigSelectOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -21321,7 +21321,7 @@ pub struct SessionConfigSelectOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21583,7 +21583,10 @@ pub struct SessionConfigSelectGroup {
     #[serde(rename = "name")]
     pub name: ::std::string::String,
     /// The set of option values in this group.
-    #[serde(rename = "options", deserialize_with = "crate::runtime::de::lenient_items")]
+    #[serde(
+        rename = "options",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
+    )]
     pub options: ::std::vec::Vec<SessionConfigSelectOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -21594,7 +21597,7 @@ pub struct SessionConfigSelectGroup {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22245,7 +22248,7 @@ pub struct LoadSessionResponse {
         rename = "modes",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub modes: crate::runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
@@ -22253,7 +22256,7 @@ pub struct LoadSessionResponse {
         rename = "configOptions",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: crate::runtime::Nullable<::std::vec::Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22265,7 +22268,7 @@ pub struct LoadSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22449,7 +22452,10 @@ impl ::schemars::JsonSchema for LoadSessionResponse {
 #[non_exhaustive]
 pub struct ListSessionsResponse {
     /// Array of session information objects
-    #[serde(rename = "sessions", deserialize_with = "crate::runtime::de::lenient_items")]
+    #[serde(
+        rename = "sessions",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
+    )]
     pub sessions: ::std::vec::Vec<SessionInfo>,
     /// Opaque cursor token. If present, pass this in the next request's cursor parameter
     /// to fetch the next page. If absent, there are no more results.
@@ -22457,7 +22463,7 @@ pub struct ListSessionsResponse {
         rename = "nextCursor",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub next_cursor: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22469,7 +22475,7 @@ pub struct ListSessionsResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22654,7 +22660,7 @@ pub struct SessionInfo {
         rename = "additionalDirectories",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub additional_directories: ::core::option::Option<
         ::std::vec::Vec<::std::string::String>,
@@ -22664,7 +22670,7 @@ pub struct SessionInfo {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// ISO 8601 timestamp of last activity
@@ -22672,7 +22678,7 @@ pub struct SessionInfo {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22684,7 +22690,7 @@ pub struct SessionInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22935,7 +22941,7 @@ pub struct SessionInfo {
         rename = "additionalDirectories",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub additional_directories: ::core::option::Option<
         ::std::vec::Vec<::std::string::String>,
@@ -22945,7 +22951,7 @@ pub struct SessionInfo {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// ISO 8601 timestamp of last activity
@@ -22953,7 +22959,7 @@ pub struct SessionInfo {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// **UNSTABLE**
@@ -22968,7 +22974,7 @@ pub struct SessionInfo {
         rename = "archived",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub archived: crate::runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22980,7 +22986,7 @@ pub struct SessionInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23248,7 +23254,7 @@ pub struct DeleteSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23370,7 +23376,7 @@ pub struct ResumeSessionResponse {
         rename = "modes",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub modes: crate::runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
@@ -23378,7 +23384,7 @@ pub struct ResumeSessionResponse {
         rename = "configOptions",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: crate::runtime::Nullable<::std::vec::Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -23390,7 +23396,7 @@ pub struct ResumeSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23582,7 +23588,7 @@ pub struct CloseSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23706,7 +23712,7 @@ pub struct SetSessionModeResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23824,7 +23830,7 @@ pub struct SetSessionConfigOptionResponse {
     /// The full set of configuration options and their current values.
     #[serde(
         rename = "configOptions",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: ::std::vec::Vec<SessionConfigOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -23836,7 +23842,7 @@ pub struct SetSessionConfigOptionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23997,7 +24003,7 @@ pub struct PromptResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24147,7 +24153,7 @@ pub struct PromptResponse {
         rename = "usage",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub usage: crate::runtime::Nullable<Usage>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24159,7 +24165,7 @@ pub struct PromptResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24509,7 +24515,7 @@ pub struct Error {
         rename = "data",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
@@ -25394,7 +25400,7 @@ pub struct SessionNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27048,7 +27054,7 @@ pub struct ContentChunk {
         rename = "messageId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub message_id: crate::runtime::Nullable<MessageId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27060,7 +27066,7 @@ pub struct ContentChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27304,7 +27310,7 @@ pub struct ToolCall {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// The category of tool being invoked.
@@ -27313,7 +27319,7 @@ pub struct ToolCall {
         rename = "kind",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub kind: ::core::option::Option<ToolKind>,
     /// Current execution status of the tool call.
@@ -27321,7 +27327,7 @@ pub struct ToolCall {
         rename = "status",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub status: ::core::option::Option<ToolCallStatus>,
     /// Content produced by the tool call.
@@ -27329,7 +27335,7 @@ pub struct ToolCall {
         rename = "content",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub content: ::core::option::Option<::std::vec::Vec<ToolCallContent>>,
     /// File locations affected by this tool call.
@@ -27338,7 +27344,7 @@ pub struct ToolCall {
         rename = "locations",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub locations: ::core::option::Option<::std::vec::Vec<ToolCallLocation>>,
     /// Raw input parameters sent to the tool.
@@ -27346,7 +27352,7 @@ pub struct ToolCall {
         rename = "rawInput",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub raw_input: ::core::option::Option<::serde_json::Value>,
     /// Raw output returned by the tool.
@@ -27354,7 +27360,7 @@ pub struct ToolCall {
         rename = "rawOutput",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub raw_output: ::core::option::Option<::serde_json::Value>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27366,7 +27372,7 @@ pub struct ToolCall {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -27907,7 +27913,7 @@ pub struct PlanEntry {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28399,7 +28405,10 @@ pub struct Plan {
     ///
     /// When updating a plan, the agent must send a complete list of all entries
     /// with their current status. The client replaces the entire plan with each update.
-    #[serde(rename = "entries", deserialize_with = "crate::runtime::de::lenient_items")]
+    #[serde(
+        rename = "entries",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
+    )]
     pub entries: ::std::vec::Vec<PlanEntry>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -28410,7 +28419,7 @@ pub struct Plan {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28613,7 +28622,7 @@ pub struct AvailableCommand {
         rename = "input",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub input: crate::runtime::Nullable<AvailableCommandInput>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28625,7 +28634,7 @@ pub struct AvailableCommand {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28961,7 +28970,7 @@ pub struct UnstructuredCommandInput {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29144,7 +29153,7 @@ pub struct AvailableCommandsUpdate {
     /// Commands the agent can execute
     #[serde(
         rename = "availableCommands",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub available_commands: ::std::vec::Vec<AvailableCommand>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29156,7 +29165,7 @@ pub struct AvailableCommandsUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29369,7 +29378,7 @@ pub struct CurrentModeUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29557,7 +29566,7 @@ pub struct ConfigOptionUpdate {
     /// The full set of configuration options and their current values.
     #[serde(
         rename = "configOptions",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: ::std::vec::Vec<SessionConfigOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29569,7 +29578,7 @@ pub struct ConfigOptionUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29775,7 +29784,7 @@ pub struct SessionInfoUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// ISO 8601 timestamp of last activity. Set to null to clear.
@@ -29783,7 +29792,7 @@ pub struct SessionInfoUpdate {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29795,7 +29804,7 @@ pub struct SessionInfoUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30049,7 +30058,7 @@ pub struct Cost {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30267,7 +30276,7 @@ pub struct UsageUpdate {
         rename = "cost",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub cost: crate::runtime::Nullable<Cost>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -30279,7 +30288,7 @@ pub struct UsageUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30685,7 +30694,7 @@ pub struct Notice {
     /// At least 1 character(s) (`minLength`, checked on decode).
     #[serde(
         rename = "title",
-        deserialize_with = "crate::runtime::de::checked_str::<_, __StrRule__defs_Notice_properties_title>"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::CheckedStr<__StrRule__defs_Notice_properties_title>,_,_>"
     )]
     pub title: ::std::string::String,
     /// Optional plain-text detail or guidance.
@@ -30695,7 +30704,7 @@ pub struct Notice {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Metadata scoped to this notice.
@@ -30705,7 +30714,7 @@ pub struct Notice {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30718,18 +30727,6 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["severity", "title", "description", "_meta"];
-        struct __W1(::std::string::String);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::checked_str::<
-                    _,
-                    __StrRule__defs_Notice_properties_title,
-                >(d)
-                    .map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Notice;
@@ -30774,7 +30771,15 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::CheckedStr<
+                                                __StrRule__defs_Notice_properties_title,
+                                            >,
+                                            ::std::string::String,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -30865,11 +30870,12 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
                 "title" => {
                     crate::json::fast::put(
                         &mut v1,
-                        crate::runtime::de::checked_str::<
-                            _,
+                        <crate::runtime::read::CheckedStr<
                             __StrRule__defs_Notice_properties_title,
-                        >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail),
+                        > as crate::json::fast::Rule<
+                            'de,
+                            ::std::string::String,
+                        >>::read(r),
                     )
                 }
                 "description" => {
@@ -30943,7 +30949,7 @@ impl Notice {
         self
     }
 }
-/// `minLength` / `maxLength` / `pattern` of `title`, checked on decode.
+/// Where the rules of `title` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Notice_properties_title;
@@ -31250,7 +31256,7 @@ pub struct CompactionUpdate {
         rename = "summary",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub summary: crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
     /// Human-readable error details for the compaction.
@@ -31258,7 +31264,7 @@ pub struct CompactionUpdate {
         rename = "error",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub error: crate::runtime::Nullable<::std::string::String>,
     /// Extensible metadata patch for this compaction.
@@ -31266,7 +31272,7 @@ pub struct CompactionUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -31584,7 +31590,7 @@ pub struct CompactionSummaryChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -31814,7 +31820,7 @@ pub struct CompleteElicitationNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33700,7 +33706,7 @@ pub struct InitializeRequest {
         rename = "clientCapabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub client_capabilities: ::core::option::Option<ClientCapabilities>,
     /// Information about the Client name and version sent to the Agent.
@@ -33710,7 +33716,7 @@ pub struct InitializeRequest {
         rename = "clientInfo",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub client_info: crate::runtime::Nullable<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -33722,7 +33728,7 @@ pub struct InitializeRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33945,7 +33951,7 @@ pub struct ClientCapabilities {
         rename = "fs",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub fs: ::core::option::Option<FileSystemCapabilities>,
     /// Whether the Client support all `terminal/*` methods.
@@ -33955,7 +33961,7 @@ pub struct ClientCapabilities {
         rename = "terminal",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub terminal: ::core::option::Option<bool>,
     /// Session-related capabilities supported by the client.
@@ -33966,7 +33972,7 @@ pub struct ClientCapabilities {
         rename = "session",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub session: crate::runtime::Nullable<ClientSessionCapabilities>,
     /// Authentication capabilities supported by the client.
@@ -33978,7 +33984,7 @@ pub struct ClientCapabilities {
         rename = "auth",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub auth: ::core::option::Option<AuthCapabilities>,
     /// Elicitation capabilities supported by the client.
@@ -33990,7 +33996,7 @@ pub struct ClientCapabilities {
         rename = "elicitation",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub elicitation: crate::runtime::Nullable<ElicitationCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -34002,7 +34008,7 @@ pub struct ClientCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34292,7 +34298,7 @@ pub struct ClientCapabilities {
         rename = "fs",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub fs: ::core::option::Option<FileSystemCapabilities>,
     /// Whether the Client support all `terminal/*` methods.
@@ -34302,7 +34308,7 @@ pub struct ClientCapabilities {
         rename = "terminal",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub terminal: ::core::option::Option<bool>,
     /// Session-related capabilities supported by the client.
@@ -34313,7 +34319,7 @@ pub struct ClientCapabilities {
         rename = "session",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub session: crate::runtime::Nullable<ClientSessionCapabilities>,
     /// **UNSTABLE**
@@ -34330,7 +34336,7 @@ pub struct ClientCapabilities {
         rename = "subagents",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub subagents: crate::runtime::Nullable<SubagentCapabilities>,
     /// **UNSTABLE**
@@ -34345,7 +34351,7 @@ pub struct ClientCapabilities {
         rename = "plan",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub plan: crate::runtime::Nullable<PlanCapabilities>,
     /// Authentication capabilities supported by the client.
@@ -34357,7 +34363,7 @@ pub struct ClientCapabilities {
         rename = "auth",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub auth: ::core::option::Option<AuthCapabilities>,
     /// Elicitation capabilities supported by the client.
@@ -34369,7 +34375,7 @@ pub struct ClientCapabilities {
         rename = "elicitation",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub elicitation: crate::runtime::Nullable<ElicitationCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -34381,7 +34387,7 @@ pub struct ClientCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34733,7 +34739,7 @@ pub struct FileSystemCapabilities {
         rename = "readTextFile",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub read_text_file: ::core::option::Option<bool>,
     /// Whether the Client supports `fs/write_text_file` requests.
@@ -34743,7 +34749,7 @@ pub struct FileSystemCapabilities {
         rename = "writeTextFile",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub write_text_file: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -34755,7 +34761,7 @@ pub struct FileSystemCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34916,7 +34922,7 @@ pub struct ClientSessionCapabilities {
         rename = "compaction",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub compaction: crate::runtime::Nullable<CompactionCapabilities>,
     /// Config option capabilities supported by the client.
@@ -34927,7 +34933,7 @@ pub struct ClientSessionCapabilities {
         rename = "configOptions",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub config_options: crate::runtime::Nullable<SessionConfigOptionsCapabilities>,
     /// Support for live user-facing `notice` session updates.
@@ -34938,7 +34944,7 @@ pub struct ClientSessionCapabilities {
         rename = "notices",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub notices: crate::runtime::Nullable<NoticeCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -34950,7 +34956,7 @@ pub struct ClientSessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35238,7 +35244,7 @@ pub struct SessionConfigOptionsCapabilities {
         rename = "boolean",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub boolean: crate::runtime::Nullable<BooleanConfigOptionCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -35250,7 +35256,7 @@ pub struct SessionConfigOptionsCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35408,7 +35414,7 @@ pub struct BooleanConfigOptionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35601,7 +35607,7 @@ pub struct AuthCapabilities {
         rename = "terminal",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub terminal: ::core::option::Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -35613,7 +35619,7 @@ pub struct AuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35753,7 +35759,7 @@ pub struct ElicitationCapabilities {
         rename = "form",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub form: crate::runtime::Nullable<ElicitationFormCapabilities>,
     /// Whether the client supports URL-based elicitation.
@@ -35764,7 +35770,7 @@ pub struct ElicitationCapabilities {
         rename = "url",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub url: crate::runtime::Nullable<ElicitationUrlCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -35778,7 +35784,7 @@ pub struct ElicitationCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35969,7 +35975,7 @@ pub struct ElicitationFormCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36091,7 +36097,7 @@ pub struct ElicitationUrlCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36215,7 +36221,7 @@ pub struct AuthenticateRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36359,7 +36365,7 @@ pub struct LogoutRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36496,7 +36502,7 @@ pub struct NewSessionRequest {
     /// List of MCP (Model Context Protocol) servers the agent should connect to.
     #[serde(
         rename = "mcpServers",
-        deserialize_with = "crate::runtime::de::null_as_default"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::NullAsDefault,_,_>"
     )]
     pub mcp_servers: ::std::vec::Vec<McpServer>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -36508,7 +36514,7 @@ pub struct NewSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36712,7 +36718,7 @@ pub struct NewSessionRequest {
     /// List of MCP (Model Context Protocol) servers the agent should connect to.
     #[serde(
         rename = "mcpServers",
-        deserialize_with = "crate::runtime::de::null_as_default"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::NullAsDefault,_,_>"
     )]
     pub mcp_servers: ::std::vec::Vec<McpServer>,
     /// **UNSTABLE**
@@ -36739,7 +36745,7 @@ pub struct NewSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37408,7 +37414,7 @@ pub struct HttpHeader {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37551,7 +37557,7 @@ pub struct McpServerHttp {
     /// HTTP headers to set when making requests to the MCP server.
     #[serde(
         rename = "headers",
-        deserialize_with = "crate::runtime::de::null_as_default"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::NullAsDefault,_,_>"
     )]
     pub headers: ::std::vec::Vec<HttpHeader>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -37563,7 +37569,7 @@ pub struct McpServerHttp {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37729,7 +37735,7 @@ pub struct McpServerSse {
     /// HTTP headers to set when making requests to the MCP server.
     #[serde(
         rename = "headers",
-        deserialize_with = "crate::runtime::de::null_as_default"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::NullAsDefault,_,_>"
     )]
     pub headers: ::std::vec::Vec<HttpHeader>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -37741,7 +37747,7 @@ pub struct McpServerSse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37905,10 +37911,16 @@ pub struct McpServerStdio {
     #[serde(rename = "command")]
     pub command: ::std::string::String,
     /// Command-line arguments to pass to the MCP server.
-    #[serde(rename = "args", deserialize_with = "crate::runtime::de::null_as_default")]
+    #[serde(
+        rename = "args",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::NullAsDefault,_,_>"
+    )]
     pub args: ::std::vec::Vec<::std::string::String>,
     /// Environment variables to set when launching the MCP server.
-    #[serde(rename = "env", deserialize_with = "crate::runtime::de::null_as_default")]
+    #[serde(
+        rename = "env",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::NullAsDefault,_,_>"
+    )]
     pub env: ::std::vec::Vec<EnvVariable>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -37919,7 +37931,7 @@ pub struct McpServerStdio {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -38106,7 +38118,7 @@ pub struct LoadSessionRequest {
     /// List of MCP servers to connect to for this session.
     #[serde(
         rename = "mcpServers",
-        deserialize_with = "crate::runtime::de::null_as_default"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::NullAsDefault,_,_>"
     )]
     pub mcp_servers: ::std::vec::Vec<McpServer>,
     /// The working directory for this session. Must be an absolute path.
@@ -38138,7 +38150,7 @@ pub struct LoadSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -38350,7 +38362,7 @@ pub struct LoadSessionRequest {
     /// List of MCP servers to connect to for this session.
     #[serde(
         rename = "mcpServers",
-        deserialize_with = "crate::runtime::de::null_as_default"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::NullAsDefault,_,_>"
     )]
     pub mcp_servers: ::std::vec::Vec<McpServer>,
     /// The working directory for this session. Must be an absolute path.
@@ -38399,7 +38411,7 @@ pub struct LoadSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -38658,7 +38670,7 @@ pub struct ListSessionsRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -38868,7 +38880,7 @@ pub struct ListSessionsRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39083,7 +39095,7 @@ pub struct DeleteSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39256,7 +39268,7 @@ pub struct ResumeSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39526,7 +39538,7 @@ pub struct ResumeSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39784,7 +39796,7 @@ pub struct CloseSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39930,7 +39942,7 @@ pub struct SetSessionModeRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40096,7 +40108,7 @@ pub struct SetSessionConfigOptionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SetSessionConfigOptionRequestType`]).
@@ -40576,7 +40588,7 @@ pub struct PromptRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42253,7 +42265,7 @@ pub struct WriteTextFileResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42380,7 +42392,7 @@ pub struct ReadTextFileResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42518,7 +42530,7 @@ pub struct RequestPermissionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42797,7 +42809,7 @@ pub struct SelectedPermissionOutcome {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42936,7 +42948,7 @@ pub struct CreateTerminalResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43078,7 +43090,7 @@ pub struct TerminalOutputResponse {
         rename = "exitStatus",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub exit_status: crate::runtime::Nullable<TerminalExitStatus>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -43090,7 +43102,7 @@ pub struct TerminalOutputResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43270,7 +43282,7 @@ pub struct TerminalExitStatus {
         rename = "exitCode",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub exit_code: crate::runtime::Nullable<u32>,
     /// The signal that terminated the process (may be null if exited normally).
@@ -43278,7 +43290,7 @@ pub struct TerminalExitStatus {
         rename = "signal",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub signal: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -43290,7 +43302,7 @@ pub struct TerminalExitStatus {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43459,7 +43471,7 @@ pub struct ReleaseTerminalResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43579,7 +43591,7 @@ pub struct WaitForTerminalExitResponse {
         rename = "exitCode",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub exit_code: crate::runtime::Nullable<u32>,
     /// The signal that terminated the process (may be null if exited normally).
@@ -43587,7 +43599,7 @@ pub struct WaitForTerminalExitResponse {
         rename = "signal",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub signal: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -43599,7 +43611,7 @@ pub struct WaitForTerminalExitResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43774,7 +43786,7 @@ pub struct KillTerminalResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43900,7 +43912,7 @@ pub struct CreateElicitationResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
@@ -44950,7 +44962,7 @@ pub struct CancelNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45095,7 +45107,7 @@ pub struct CancelRequestNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45258,7 +45270,7 @@ pub struct MessageMcpRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45653,7 +45665,7 @@ pub struct SessionSystemPromptCapabilities {
         rename = "mode",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub mode: crate::runtime::Nullable<SessionSystemPromptModeCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -45665,7 +45677,7 @@ pub struct SessionSystemPromptCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45834,7 +45846,7 @@ pub struct SessionSystemPromptModeCapabilities {
         rename = "override",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub r#override: crate::runtime::Nullable<SessionSystemPromptOverrideCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -45846,7 +45858,7 @@ pub struct SessionSystemPromptModeCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46015,7 +46027,7 @@ pub struct SessionSystemPromptOverrideCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46153,7 +46165,7 @@ pub struct SessionForkCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46282,7 +46294,7 @@ pub struct SessionArchiveCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46410,7 +46422,7 @@ pub struct SessionStatusCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46539,7 +46551,7 @@ pub struct SessionTitleCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46667,7 +46679,7 @@ pub struct AuthStatusCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46795,7 +46807,7 @@ pub struct ProvidersCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46924,7 +46936,7 @@ pub struct ListProvidersResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47074,7 +47086,7 @@ pub struct ProviderInfo {
     /// Supported protocol types for this provider.
     #[serde(
         rename = "supported",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub supported: ::std::vec::Vec<LlmProtocol>,
     /// Whether this provider is mandatory and cannot be disabled via `providers/disable`.
@@ -47098,7 +47110,7 @@ pub struct ProviderInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47583,7 +47595,7 @@ pub struct ProviderCurrentConfig {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47741,7 +47753,7 @@ pub struct SetProviderResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47874,7 +47886,7 @@ pub struct DisableProviderResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48013,7 +48025,7 @@ pub struct AuthStatusResponse {
         rename = "accounts",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub accounts: ::core::option::Option<::std::vec::Vec<AuthAccount>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -48025,7 +48037,7 @@ pub struct AuthStatusResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48384,7 +48396,7 @@ pub struct AuthAccount {
         rename = "active",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub active: crate::runtime::Nullable<bool>,
     /// Display name of the user, such as a username or full name.
@@ -48394,7 +48406,7 @@ pub struct AuthAccount {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// Email address of the user.
@@ -48404,7 +48416,7 @@ pub struct AuthAccount {
         rename = "email",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub email: crate::runtime::Nullable<::std::string::String>,
     /// Display name of the organization, team, or workspace the account is using.
@@ -48414,7 +48426,7 @@ pub struct AuthAccount {
         rename = "organization",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub organization: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -48426,7 +48438,7 @@ pub struct AuthAccount {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48678,7 +48690,7 @@ pub struct ForkSessionResponse {
         rename = "modes",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub modes: crate::runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
@@ -48686,7 +48698,7 @@ pub struct ForkSessionResponse {
         rename = "configOptions",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: crate::runtime::Nullable<::std::vec::Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -48698,7 +48710,7 @@ pub struct ForkSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48914,7 +48926,7 @@ pub struct ArchiveSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49047,7 +49059,7 @@ pub struct UnarchiveSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49188,7 +49200,7 @@ pub struct SessionStatusResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49504,7 +49516,7 @@ pub struct SetSessionTitleResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49653,7 +49665,7 @@ pub struct Usage {
         rename = "thoughtTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub thought_tokens: crate::runtime::Nullable<u64>,
     /// Total cache read tokens.
@@ -49661,7 +49673,7 @@ pub struct Usage {
         rename = "cachedReadTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub cached_read_tokens: crate::runtime::Nullable<u64>,
     /// Total cache write tokens.
@@ -49669,7 +49681,7 @@ pub struct Usage {
         rename = "cachedWriteTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub cached_write_tokens: crate::runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -49681,7 +49693,7 @@ pub struct Usage {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50355,7 +50367,10 @@ pub struct PlanItems {
     ///
     /// When updating an item-based plan, the agent must send a complete list of all entries
     /// with their current status. The client replaces that plan with each update.
-    #[serde(rename = "entries", deserialize_with = "crate::runtime::de::lenient_items")]
+    #[serde(
+        rename = "entries",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
+    )]
     pub entries: ::std::vec::Vec<PlanEntry>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -50366,7 +50381,7 @@ pub struct PlanItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50611,7 +50626,7 @@ pub struct PlanFile {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50845,7 +50860,7 @@ pub struct PlanMarkdown {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51076,7 +51091,7 @@ pub struct PlanUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51282,7 +51297,7 @@ pub struct PlanRemoved {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51484,7 +51499,7 @@ pub struct SubagentSessionCapabilities {
         rename = "cancel",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub cancel: crate::runtime::Nullable<SessionCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -51494,7 +51509,7 @@ pub struct SubagentSessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51718,7 +51733,7 @@ pub struct SessionCancelCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52154,7 +52169,7 @@ pub struct RunningStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52327,7 +52342,7 @@ pub struct ErrorStopReason {
         rename = "error",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub error: crate::runtime::Nullable<Error>,
     /// Properties the schema does not name, in the order they came; written
@@ -52489,7 +52504,7 @@ pub struct IdleStateUpdate {
         rename = "usage",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub usage: crate::runtime::Nullable<Usage>,
     /// The _meta property is reserved by ACP for additional metadata.
@@ -52499,7 +52514,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
@@ -52876,7 +52891,7 @@ pub struct RequiresActionStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53056,7 +53071,7 @@ pub struct UnknownStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53252,7 +53267,7 @@ pub struct SubagentUpdate {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// The parent's human-readable description of the child's role or purpose.
@@ -53264,7 +53279,7 @@ pub struct SubagentUpdate {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Client-initiated session mutations permitted for this subagent session.
@@ -53277,7 +53292,7 @@ pub struct SubagentUpdate {
         rename = "capabilities",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub capabilities: crate::runtime::Nullable<SubagentSessionCapabilities>,
     /// Current state snapshot for the child session.
@@ -53290,7 +53305,7 @@ pub struct SubagentUpdate {
         rename = "state",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub state: crate::runtime::Nullable<StateUpdate>,
     /// The child's working directory. Must be an absolute path.
@@ -53330,7 +53345,7 @@ pub struct SubagentUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53788,7 +53803,7 @@ pub struct SessionMessage {
         rename = "senderSessionId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub sender_session_id: crate::runtime::Nullable<SessionId>,
     /// The receiving session.
@@ -53798,7 +53813,7 @@ pub struct SessionMessage {
         rename = "recipientSessionId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub recipient_session_id: crate::runtime::Nullable<SessionId>,
     /// On an incoming view, the `messageId` of the same message's outgoing view in the
@@ -53810,7 +53825,7 @@ pub struct SessionMessage {
         rename = "senderMessageId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub sender_message_id: crate::runtime::Nullable<MessageId>,
     /// On an outgoing view, the `messageId` of the same message's incoming view in the
@@ -53822,7 +53837,7 @@ pub struct SessionMessage {
         rename = "recipientMessageId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub recipient_message_id: crate::runtime::Nullable<MessageId>,
     /// Omitted leaves content unchanged. `null` or `[]` clears it.
@@ -53831,7 +53846,7 @@ pub struct SessionMessage {
         rename = "content",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub content: crate::runtime::Nullable<::std::vec::Vec<ContentBlock>>,
     /// Omitted leaves metadata unchanged. `null` removes it.
@@ -53841,7 +53856,7 @@ pub struct SessionMessage {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54264,7 +54279,7 @@ pub struct SessionMessageChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54506,7 +54521,7 @@ pub struct AuthStatusUpdateNotification {
         rename = "accounts",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub accounts: ::core::option::Option<::std::vec::Vec<AuthAccount>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -54518,7 +54533,7 @@ pub struct AuthStatusUpdateNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54705,7 +54720,7 @@ pub struct SubagentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54831,7 +54846,7 @@ pub struct PlanCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54957,7 +54972,7 @@ pub struct ListProvidersRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55111,7 +55126,7 @@ pub struct SetProviderRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55338,7 +55353,7 @@ pub struct DisableProviderRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55492,7 +55507,7 @@ pub struct AuthStatusRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55637,7 +55652,7 @@ pub struct McpServerAcp {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55818,7 +55833,7 @@ pub struct SystemPrompt {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56361,7 +56376,7 @@ pub struct ForkSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56625,7 +56640,7 @@ pub struct ArchiveSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56785,7 +56800,7 @@ pub struct UnarchiveSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56943,7 +56958,7 @@ pub struct SessionStatusRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57111,7 +57126,7 @@ pub struct SetSessionTitleRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57371,7 +57386,7 @@ pub struct MessageMcpResponseResult {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57503,7 +57518,7 @@ pub struct MessageMcpResponseError {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57648,7 +57663,7 @@ pub struct McpError {
         rename = "data",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
@@ -57816,7 +57831,7 @@ pub struct MessageMcpNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -58372,7 +58387,7 @@ pub struct ProxySuccessorRequest {
         rename = "params",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub params: ::core::option::Option<::serde_json::Value>,
     /// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
@@ -58388,7 +58403,7 @@ pub struct ProxySuccessorRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -59237,7 +59252,7 @@ pub struct ProxySuccessorNotification {
         rename = "params",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub params: ::core::option::Option<::serde_json::Value>,
     /// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
@@ -59253,7 +59268,7 @@ pub struct ProxySuccessorNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written

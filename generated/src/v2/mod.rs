@@ -766,7 +766,7 @@ pub struct RequestPermissionRequest {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Optional structured context about the operation requiring permission.
@@ -793,7 +793,7 @@ pub struct RequestPermissionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -2471,7 +2471,7 @@ pub struct Annotations {
         rename = "audience",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub audience: crate::runtime::Nullable<::std::vec::Vec<Role>>,
     /// Timestamp indicating when the underlying resource was last modified.
@@ -2483,7 +2483,7 @@ pub struct Annotations {
         rename = "lastModified",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub last_modified: crate::runtime::Nullable<::std::string::String>,
     /// Relative importance of this content when clients choose what to surface, from 0 (least
@@ -2494,7 +2494,7 @@ pub struct Annotations {
         rename = "priority",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::opt_float_in_range::<_, _, 0x0, 0x3ff0000000000000, true, __Bound__defs_Annotations_properties_priority>"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::OptFloatInRange<0x0,0x3ff0000000000000,true,__Bound__defs_Annotations_properties_priority>,_,_>"
     )]
     pub priority: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2506,7 +2506,7 @@ pub struct Annotations {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -2519,22 +2519,6 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["audience", "lastModified", "priority", "_meta"];
-        struct __W2(crate::runtime::Nullable<crate::runtime::Number>);
-        impl<'de> ::serde::Deserialize<'de> for __W2 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::opt_float_in_range::<
-                    _,
-                    _,
-                    0x0,
-                    0x3ff0000000000000,
-                    true,
-                    __Bound__defs_Annotations_properties_priority,
-                >(d)
-                    .map(__W2)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Annotations;
@@ -2602,7 +2586,18 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
                             crate::runtime::de::once(
                                 &mut v2,
                                 "priority",
-                                map.next_value::<__W2>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::OptFloatInRange<
+                                                0x0,
+                                                0x3ff0000000000000,
+                                                true,
+                                                __Bound__defs_Annotations_properties_priority,
+                                            >,
+                                            crate::runtime::Nullable<crate::runtime::Number>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         3 => {
@@ -2696,15 +2691,15 @@ impl<'de> crate::json::fast::FromJson<'de> for Annotations {
                 "priority" => {
                     crate::json::fast::put(
                         &mut v2,
-                        crate::runtime::de::opt_float_in_range::<
-                            _,
-                            _,
+                        <crate::runtime::read::OptFloatInRange<
                             0x0,
                             0x3ff0000000000000,
                             true,
                             __Bound__defs_Annotations_properties_priority,
-                        >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail),
+                        > as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<crate::runtime::Number>,
+                        >>::read(r),
                     )
                 }
                 "_meta" => {
@@ -2778,7 +2773,7 @@ impl Annotations {
         self
     }
 }
-/// Where the bounds of `priority` are, for its errors.
+/// Where the rules of `priority` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Annotations_properties_priority;
@@ -2961,7 +2956,7 @@ pub struct TextContent {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -2973,7 +2968,7 @@ pub struct TextContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3297,7 +3292,7 @@ pub struct ImageContent {
         rename = "uri",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub uri: crate::runtime::Nullable<::std::string::String>,
     /// Optional annotations that help clients decide how to display or route this content.
@@ -3307,7 +3302,7 @@ pub struct ImageContent {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3319,7 +3314,7 @@ pub struct ImageContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3628,7 +3623,7 @@ pub struct AudioContent {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3640,7 +3635,7 @@ pub struct AudioContent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -3909,7 +3904,7 @@ pub struct Icon {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// Optional array of strings that specify sizes at which the icon can be used.
@@ -3923,7 +3918,7 @@ pub struct Icon {
         rename = "sizes",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub sizes: crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>,
     /// Optional theme this icon is designed for.
@@ -3933,7 +3928,7 @@ pub struct Icon {
         rename = "theme",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub theme: crate::runtime::Nullable<IconTheme>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -3945,7 +3940,7 @@ pub struct Icon {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -4410,7 +4405,7 @@ pub struct ResourceLink {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Optional human-readable details shown with this protocol object.
@@ -4420,7 +4415,7 @@ pub struct ResourceLink {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Optional set of sized icons that the client can display in a user interface.
@@ -4430,7 +4425,7 @@ pub struct ResourceLink {
         rename = "icons",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub icons: crate::runtime::Nullable<::std::vec::Vec<Icon>>,
     /// MIME type describing the encoded media payload.
@@ -4440,7 +4435,7 @@ pub struct ResourceLink {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// Optional size of the linked resource in bytes, if known.
@@ -4450,7 +4445,7 @@ pub struct ResourceLink {
         rename = "size",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub size: crate::runtime::Nullable<u64>,
     /// Optional annotations that help clients decide how to display or route this content.
@@ -4460,7 +4455,7 @@ pub struct ResourceLink {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4472,7 +4467,7 @@ pub struct ResourceLink {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5044,7 +5039,7 @@ pub struct TextResourceContents {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5056,7 +5051,7 @@ pub struct TextResourceContents {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5319,7 +5314,7 @@ pub struct BlobResourceContents {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5331,7 +5326,7 @@ pub struct BlobResourceContents {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5589,7 +5584,7 @@ pub struct EmbeddedResource {
         rename = "annotations",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub annotations: crate::runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5601,7 +5596,7 @@ pub struct EmbeddedResource {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -5845,7 +5840,7 @@ pub struct Content {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -6040,7 +6035,7 @@ pub struct DiffChange {
         rename = "fileType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub file_type: crate::runtime::Nullable<DiffFileType>,
     /// MIME type of the file contents after the operation (for `delete`, of the deleted file).
@@ -6050,7 +6045,7 @@ pub struct DiffChange {
         rename = "mimeType",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub mime_type: crate::runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -6062,7 +6057,7 @@ pub struct DiffChange {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`DiffChangeOperation`]).
@@ -6970,7 +6965,7 @@ pub struct DiffPatch {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7344,7 +7339,10 @@ pub struct Diff {
     /// Structured file changes described by this diff.
     ///
     /// Clients can use this field without parsing patch text to determine affected paths.
-    #[serde(rename = "changes", deserialize_with = "crate::runtime::de::items")]
+    #[serde(
+        rename = "changes",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Items,_,_>"
+    )]
     pub changes: ::std::vec::Vec<DiffChange>,
     /// Renderable patch text for some or all of the structured changes.
     ///
@@ -7354,7 +7352,7 @@ pub struct Diff {
         rename = "patch",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub patch: crate::runtime::Nullable<DiffPatch>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7366,7 +7364,7 @@ pub struct Diff {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7698,7 +7696,7 @@ pub struct Terminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7895,7 +7893,7 @@ pub struct ToolCallLocation {
         rename = "line",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::opt_int_in_range::<_, _, 1, 4294967295, true, __Bound__defs_ToolCallLocation_properties_line>"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::OptIntInRange<1,4294967295,true,__Bound__defs_ToolCallLocation_properties_line>,_,_>"
     )]
     pub line: crate::runtime::Nullable<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7907,7 +7905,7 @@ pub struct ToolCallLocation {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -7920,22 +7918,6 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path", "line", "_meta"];
-        struct __W1(crate::runtime::Nullable<u32>);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::opt_int_in_range::<
-                    _,
-                    _,
-                    1,
-                    4294967295,
-                    true,
-                    __Bound__defs_ToolCallLocation_properties_line,
-                >(d)
-                    .map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallLocation;
@@ -7976,7 +7958,18 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "line",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::OptIntInRange<
+                                                1,
+                                                4294967295,
+                                                true,
+                                                __Bound__defs_ToolCallLocation_properties_line,
+                                            >,
+                                            crate::runtime::Nullable<u32>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -8050,15 +8043,15 @@ impl<'de> crate::json::fast::FromJson<'de> for ToolCallLocation {
                 "line" => {
                     crate::json::fast::put(
                         &mut v1,
-                        crate::runtime::de::opt_int_in_range::<
-                            _,
-                            _,
+                        <crate::runtime::read::OptIntInRange<
                             1,
                             4294967295,
                             true,
                             __Bound__defs_ToolCallLocation_properties_line,
-                        >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail),
+                        > as crate::json::fast::Rule<
+                            'de,
+                            crate::runtime::Nullable<u32>,
+                        >>::read(r),
                     )
                 }
                 "_meta" => {
@@ -8112,7 +8105,7 @@ impl ToolCallLocation {
         self
     }
 }
-/// Where the bounds of `line` are, for its errors.
+/// Where the rules of `line` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_ToolCallLocation_properties_line;
@@ -8161,7 +8154,7 @@ pub struct ToolCallCapabilities {
         rename = "cancel",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub cancel: crate::runtime::Nullable<ToolCallCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8173,7 +8166,7 @@ pub struct ToolCallCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8388,7 +8381,7 @@ pub struct ToolCallCancelCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8560,7 +8553,7 @@ pub struct ToolCallPermissionSubject {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8698,7 +8691,7 @@ pub struct CommandPermissionSubject {
         rename = "toolCallId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub tool_call_id: crate::runtime::Nullable<ToolCallId>,
     /// The associated terminal, when already known. Omitted and `null` are equivalent.
@@ -8706,7 +8699,7 @@ pub struct CommandPermissionSubject {
         rename = "terminalId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub terminal_id: crate::runtime::Nullable<TerminalId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8718,7 +8711,7 @@ pub struct CommandPermissionSubject {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -8938,7 +8931,7 @@ pub struct PermissionOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -9359,7 +9352,7 @@ pub struct CreateElicitationRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationRequestMode`]).
@@ -9638,7 +9631,7 @@ pub struct ElicitationSessionScope {
         rename = "toolCallId",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub tool_call_id: crate::runtime::Nullable<ToolCallId>,
     /// Properties the schema does not name, in the order they came; written
@@ -9870,7 +9863,7 @@ pub struct ElicitationSchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Property definitions (must be primitive types).
@@ -9895,7 +9888,7 @@ pub struct ElicitationSchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9907,7 +9900,7 @@ pub struct ElicitationSchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10688,7 +10681,7 @@ pub struct EnumOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10700,7 +10693,7 @@ pub struct EnumOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -10872,7 +10865,7 @@ pub struct StringPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -10882,7 +10875,7 @@ pub struct StringPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum string length.
@@ -10930,7 +10923,7 @@ pub struct StringPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub default: crate::runtime::Nullable<::std::string::String>,
     /// Enum values for untitled single-select enums.
@@ -10966,7 +10959,7 @@ pub struct StringPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11318,7 +11311,7 @@ pub struct NumberPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -11328,7 +11321,7 @@ pub struct NumberPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum value (inclusive).
@@ -11356,7 +11349,7 @@ pub struct NumberPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub default: crate::runtime::Nullable<crate::runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11368,7 +11361,7 @@ pub struct NumberPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11625,7 +11618,7 @@ pub struct IntegerPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -11635,7 +11628,7 @@ pub struct IntegerPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum value (inclusive).
@@ -11663,7 +11656,7 @@ pub struct IntegerPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub default: crate::runtime::Nullable<i64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11675,7 +11668,7 @@ pub struct IntegerPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -11911,7 +11904,7 @@ pub struct BooleanPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -11921,7 +11914,7 @@ pub struct BooleanPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Default value.
@@ -11931,7 +11924,7 @@ pub struct BooleanPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub default: crate::runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11943,7 +11936,7 @@ pub struct BooleanPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -12329,7 +12322,7 @@ pub struct StringMultiSelectItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -12467,7 +12460,7 @@ pub struct TitledMultiSelectItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -12599,7 +12592,7 @@ pub struct MultiSelectPropertySchema {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Human-readable description.
@@ -12609,7 +12602,7 @@ pub struct MultiSelectPropertySchema {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Minimum number of items to select.
@@ -12640,7 +12633,7 @@ pub struct MultiSelectPropertySchema {
         rename = "default",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub default: crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12652,7 +12645,7 @@ pub struct MultiSelectPropertySchema {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -14057,7 +14050,10 @@ pub struct AgentResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
+    #[serde(
+        rename = "id",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Present,_,_>"
+    )]
     pub id: ::core::option::Option<AgentResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -15338,7 +15334,10 @@ pub struct AgentResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
+    #[serde(
+        rename = "id",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Present,_,_>"
+    )]
     pub id: ::core::option::Option<AgentResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -15571,7 +15570,7 @@ pub struct InitializeResponse {
         rename = "capabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub capabilities: ::core::option::Option<AgentCapabilities>,
     /// Authentication methods supported by the agent.
@@ -15583,7 +15582,7 @@ pub struct InitializeResponse {
         rename = "authMethods",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub auth_methods: ::core::option::Option<::std::vec::Vec<AuthMethod>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -15595,7 +15594,7 @@ pub struct InitializeResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -15886,7 +15885,7 @@ pub struct Implementation {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// Version of the implementation. Can be displayed to the user or used
@@ -15902,7 +15901,7 @@ pub struct Implementation {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16081,7 +16080,7 @@ pub struct AgentCapabilities {
         rename = "session",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub session: crate::runtime::Nullable<SessionCapabilities>,
     /// Authentication-related extension capabilities supported by the agent.
@@ -16094,7 +16093,7 @@ pub struct AgentCapabilities {
         rename = "auth",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub auth: crate::runtime::Nullable<AgentAuthCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -16106,7 +16105,7 @@ pub struct AgentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16304,7 +16303,7 @@ pub struct AgentCapabilities {
         rename = "session",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub session: crate::runtime::Nullable<SessionCapabilities>,
     /// Authentication-related extension capabilities supported by the agent.
@@ -16317,7 +16316,7 @@ pub struct AgentCapabilities {
         rename = "auth",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub auth: crate::runtime::Nullable<AgentAuthCapabilities>,
     /// **UNSTABLE**
@@ -16332,7 +16331,7 @@ pub struct AgentCapabilities {
         rename = "providers",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub providers: crate::runtime::Nullable<ProvidersCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -16344,7 +16343,7 @@ pub struct AgentCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16579,7 +16578,7 @@ pub struct SessionCapabilities {
         rename = "prompt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub prompt: crate::runtime::Nullable<PromptCapabilities>,
     /// MCP capabilities supported by the agent for session lifecycle requests.
@@ -16590,7 +16589,7 @@ pub struct SessionCapabilities {
         rename = "mcp",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub mcp: crate::runtime::Nullable<McpCapabilities>,
     /// Whether the agent supports `session/delete`.
@@ -16601,7 +16600,7 @@ pub struct SessionCapabilities {
         rename = "delete",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub delete: crate::runtime::Nullable<SessionDeleteCapabilities>,
     /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
@@ -16616,7 +16615,7 @@ pub struct SessionCapabilities {
         rename = "additionalDirectories",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub additional_directories: crate::runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
@@ -16630,7 +16629,7 @@ pub struct SessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -16904,7 +16903,7 @@ pub struct SessionCapabilities {
         rename = "prompt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub prompt: crate::runtime::Nullable<PromptCapabilities>,
     /// MCP capabilities supported by the agent for session lifecycle requests.
@@ -16915,7 +16914,7 @@ pub struct SessionCapabilities {
         rename = "mcp",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub mcp: crate::runtime::Nullable<McpCapabilities>,
     /// Whether the agent supports `session/delete`.
@@ -16926,7 +16925,7 @@ pub struct SessionCapabilities {
         rename = "delete",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub delete: crate::runtime::Nullable<SessionDeleteCapabilities>,
     /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
@@ -16941,7 +16940,7 @@ pub struct SessionCapabilities {
         rename = "additionalDirectories",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub additional_directories: crate::runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
@@ -16958,7 +16957,7 @@ pub struct SessionCapabilities {
         rename = "systemPrompt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub system_prompt: crate::runtime::Nullable<SessionSystemPromptCapabilities>,
     /// **UNSTABLE**
@@ -16973,7 +16972,7 @@ pub struct SessionCapabilities {
         rename = "fork",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub fork: crate::runtime::Nullable<SessionForkCapabilities>,
     /// **UNSTABLE**
@@ -16989,7 +16988,7 @@ pub struct SessionCapabilities {
         rename = "archive",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub archive: crate::runtime::Nullable<SessionArchiveCapabilities>,
     /// **UNSTABLE**
@@ -17004,7 +17003,7 @@ pub struct SessionCapabilities {
         rename = "status",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub status: crate::runtime::Nullable<SessionStatusCapabilities>,
     /// **UNSTABLE**
@@ -17022,7 +17021,7 @@ pub struct SessionCapabilities {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub title: crate::runtime::Nullable<SessionTitleCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -17034,7 +17033,7 @@ pub struct SessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17482,7 +17481,7 @@ pub struct PromptCapabilities {
         rename = "image",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub image: crate::runtime::Nullable<PromptImageCapabilities>,
     /// Agent supports `audio` content blocks.
@@ -17493,7 +17492,7 @@ pub struct PromptCapabilities {
         rename = "audio",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub audio: crate::runtime::Nullable<PromptAudioCapabilities>,
     /// Agent supports embedded context in `session/prompt` requests.
@@ -17507,7 +17506,7 @@ pub struct PromptCapabilities {
         rename = "embeddedContext",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub embedded_context: crate::runtime::Nullable<PromptEmbeddedContextCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -17519,7 +17518,7 @@ pub struct PromptCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17742,7 +17741,7 @@ pub struct PromptImageCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17862,7 +17861,7 @@ pub struct PromptAudioCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -17982,7 +17981,7 @@ pub struct PromptEmbeddedContextCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18103,7 +18102,7 @@ pub struct McpCapabilities {
         rename = "stdio",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub stdio: crate::runtime::Nullable<McpStdioCapabilities>,
     /// Agent supports `http` MCP servers.
@@ -18114,7 +18113,7 @@ pub struct McpCapabilities {
         rename = "http",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub http: crate::runtime::Nullable<McpHttpCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18126,7 +18125,7 @@ pub struct McpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18316,7 +18315,7 @@ pub struct McpCapabilities {
         rename = "stdio",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub stdio: crate::runtime::Nullable<McpStdioCapabilities>,
     /// Agent supports `http` MCP servers.
@@ -18327,7 +18326,7 @@ pub struct McpCapabilities {
         rename = "http",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub http: crate::runtime::Nullable<McpHttpCapabilities>,
     /// **UNSTABLE**
@@ -18342,7 +18341,7 @@ pub struct McpCapabilities {
         rename = "acp",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub acp: crate::runtime::Nullable<McpAcpCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18354,7 +18353,7 @@ pub struct McpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18577,7 +18576,7 @@ pub struct McpStdioCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18697,7 +18696,7 @@ pub struct McpHttpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18817,7 +18816,7 @@ pub struct SessionDeleteCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -18940,7 +18939,7 @@ pub struct SessionAdditionalDirectoriesCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19073,7 +19072,7 @@ pub struct AgentAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19202,7 +19201,7 @@ pub struct AgentAuthCapabilities {
         rename = "status",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub status: crate::runtime::Nullable<AuthStatusCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -19214,7 +19213,7 @@ pub struct AgentAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19627,7 +19626,7 @@ pub struct EnvVariable {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -19780,7 +19779,7 @@ pub struct AuthMethodTerminal {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Additional arguments to append to the configured agent invocation for terminal auth.
@@ -19808,7 +19807,7 @@ pub struct AuthMethodTerminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20057,7 +20056,7 @@ pub struct AuthMethodAgent {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20069,7 +20068,7 @@ pub struct AuthMethodAgent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20247,7 +20246,7 @@ pub struct LoginAuthResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20371,7 +20370,7 @@ pub struct LogoutAuthResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20506,7 +20505,7 @@ pub struct NewSessionResponse {
         rename = "configOptions",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: ::core::option::Option<::std::vec::Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
@@ -20518,7 +20517,7 @@ pub struct NewSessionResponse {
         rename = "availableCommands",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub available_commands: ::core::option::Option<::std::vec::Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20530,7 +20529,7 @@ pub struct NewSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -20747,7 +20746,7 @@ pub struct SessionConfigOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// Optional semantic category for this option (UX only).
@@ -20757,7 +20756,7 @@ pub struct SessionConfigOption {
         rename = "category",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub category: crate::runtime::Nullable<SessionConfigOptionCategory>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20769,7 +20768,7 @@ pub struct SessionConfigOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SessionConfigOptionType`]).
@@ -21514,7 +21513,7 @@ pub struct SessionConfigSelectOption {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -21526,7 +21525,7 @@ pub struct SessionConfigSelectOption {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -21790,7 +21789,10 @@ pub struct SessionConfigSelectGroup {
     /// The set of option values in this group. MUST contain at least one value.
     ///
     /// At least 1 item(s) (`minItems`, not checked on decode).
-    #[serde(rename = "options", deserialize_with = "crate::runtime::de::lenient_items")]
+    #[serde(
+        rename = "options",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
+    )]
     pub options: ::std::vec::Vec<SessionConfigSelectOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -21801,7 +21803,7 @@ pub struct SessionConfigSelectGroup {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22798,7 +22800,7 @@ pub struct TextCommandInput {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -22995,7 +22997,7 @@ pub struct Command {
         rename = "input",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub input: crate::runtime::Nullable<AvailableCommandInput>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -23007,7 +23009,7 @@ pub struct Command {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23263,7 +23265,10 @@ impl ::schemars::JsonSchema for Command {
 #[non_exhaustive]
 pub struct ListSessionsResponse {
     /// Array of session information objects.
-    #[serde(rename = "sessions", deserialize_with = "crate::runtime::de::lenient_items")]
+    #[serde(
+        rename = "sessions",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
+    )]
     pub sessions: ::std::vec::Vec<SessionInfo>,
     /// Opaque cursor token. If present, pass this in the next request's cursor parameter
     /// to fetch the next page. Omitted and `null` are equivalent and mean there are no more
@@ -23283,7 +23288,7 @@ pub struct ListSessionsResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23480,7 +23485,7 @@ pub struct SessionInfo {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// RFC 3339 timestamp of last activity.
@@ -23492,7 +23497,7 @@ pub struct SessionInfo {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -23504,7 +23509,7 @@ pub struct SessionInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -23765,7 +23770,7 @@ pub struct SessionInfo {
         rename = "title",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub title: crate::runtime::Nullable<::std::string::String>,
     /// RFC 3339 timestamp of last activity.
@@ -23777,7 +23782,7 @@ pub struct SessionInfo {
         rename = "updatedAt",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub updated_at: crate::runtime::Nullable<::std::string::String>,
     /// **UNSTABLE**
@@ -23792,7 +23797,7 @@ pub struct SessionInfo {
         rename = "archived",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub archived: crate::runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -23804,7 +23809,7 @@ pub struct SessionInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24148,7 +24153,7 @@ pub struct DeleteSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24278,7 +24283,7 @@ pub struct ResumeSessionResponse {
         rename = "configOptions",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: ::core::option::Option<::std::vec::Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
@@ -24290,7 +24295,7 @@ pub struct ResumeSessionResponse {
         rename = "availableCommands",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub available_commands: ::core::option::Option<::std::vec::Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24302,7 +24307,7 @@ pub struct ResumeSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24495,7 +24500,7 @@ pub struct CloseSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24619,7 +24624,7 @@ pub struct CancelToolCallResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24743,7 +24748,7 @@ pub struct CancelTerminalResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -24859,7 +24864,10 @@ impl ::schemars::JsonSchema for CancelTerminalResponse {
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     /// The full set of configuration options and their current values.
-    #[serde(rename = "configOptions", deserialize_with = "crate::runtime::de::items")]
+    #[serde(
+        rename = "configOptions",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Items,_,_>"
+    )]
     pub config_options: ::std::vec::Vec<SessionConfigOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -24870,7 +24878,7 @@ pub struct SetSessionConfigOptionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -25043,7 +25051,7 @@ pub struct PromptResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -25317,7 +25325,7 @@ pub struct Error {
         rename = "data",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub data: crate::runtime::Nullable<ErrorData>,
     /// Properties the schema does not name, in the order they came; written
@@ -25766,7 +25774,7 @@ pub struct UnsupportedProtocolVersionErrorData {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -25995,7 +26003,7 @@ pub struct SessionNotFoundErrorData {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -26814,7 +26822,7 @@ pub struct UpdateSessionNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -28803,7 +28811,7 @@ pub struct ContentChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29713,7 +29721,7 @@ pub struct BackgroundTerminal {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -29908,7 +29916,7 @@ pub struct BackgroundToolCall {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30103,7 +30111,7 @@ pub struct RunningStateUpdate {
         rename = "background",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub background: crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -30115,7 +30123,7 @@ pub struct RunningStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -30327,7 +30335,7 @@ pub struct ErrorStopReason {
         rename = "error",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub error: crate::runtime::Nullable<Error>,
     /// Properties the schema does not name, in the order they came; written
@@ -30495,7 +30503,7 @@ pub struct IdleStateUpdate {
         rename = "background",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub background: crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -30507,7 +30515,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
@@ -30916,7 +30924,7 @@ pub struct IdleStateUpdate {
         rename = "usage",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub usage: crate::runtime::Nullable<Usage>,
     /// Work running independently of foreground work, as a complete snapshot.
@@ -30931,7 +30939,7 @@ pub struct IdleStateUpdate {
         rename = "background",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub background: crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -30943,7 +30951,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
@@ -31362,7 +31370,7 @@ pub struct RequiresActionStateUpdate {
         rename = "background",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub background: crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -31374,7 +31382,7 @@ pub struct RequiresActionStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32179,7 +32187,7 @@ pub struct ToolCallContentChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32405,7 +32413,7 @@ pub struct TerminalOutput {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32594,7 +32602,7 @@ pub struct TerminalExitStatus {
         rename = "exitCode",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub exit_code: crate::runtime::Nullable<i64>,
     /// Signal that terminated the process, when known.
@@ -32606,7 +32614,7 @@ pub struct TerminalExitStatus {
         rename = "signal",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub signal: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -32618,7 +32626,7 @@ pub struct TerminalExitStatus {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32852,13 +32860,13 @@ pub struct TerminalSize {
     /// Number of columns.
     #[serde(
         rename = "cols",
-        deserialize_with = "crate::runtime::de::int_in_range::<_, u16, 1, 65535, __Bound__defs_TerminalSize_properties_cols>"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::IntInRange<1,65535,__Bound__defs_TerminalSize_properties_cols>,_,_>"
     )]
     pub cols: u16,
     /// Number of rows.
     #[serde(
         rename = "rows",
-        deserialize_with = "crate::runtime::de::int_in_range::<_, u16, 1, 65535, __Bound__defs_TerminalSize_properties_rows>"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::IntInRange<1,65535,__Bound__defs_TerminalSize_properties_rows>,_,_>"
     )]
     pub rows: u16,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -32870,7 +32878,7 @@ pub struct TerminalSize {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -32883,36 +32891,6 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["cols", "rows", "_meta"];
-        struct __W0(u16);
-        impl<'de> ::serde::Deserialize<'de> for __W0 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::int_in_range::<
-                    _,
-                    u16,
-                    1,
-                    65535,
-                    __Bound__defs_TerminalSize_properties_cols,
-                >(d)
-                    .map(__W0)
-            }
-        }
-        struct __W1(u16);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::int_in_range::<
-                    _,
-                    u16,
-                    1,
-                    65535,
-                    __Bound__defs_TerminalSize_properties_rows,
-                >(d)
-                    .map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalSize;
@@ -32946,14 +32924,34 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "cols",
-                                map.next_value::<__W0>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::IntInRange<
+                                                1,
+                                                65535,
+                                                __Bound__defs_TerminalSize_properties_cols,
+                                            >,
+                                            u16,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "rows",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::IntInRange<
+                                                1,
+                                                65535,
+                                                __Bound__defs_TerminalSize_properties_rows,
+                                            >,
+                                            u16,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -33021,27 +33019,21 @@ impl<'de> crate::json::fast::FromJson<'de> for TerminalSize {
                 "cols" => {
                     crate::json::fast::put(
                         &mut v0,
-                        crate::runtime::de::int_in_range::<
-                            _,
-                            u16,
+                        <crate::runtime::read::IntInRange<
                             1,
                             65535,
                             __Bound__defs_TerminalSize_properties_cols,
-                        >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail),
+                        > as crate::json::fast::Rule<'de, u16>>::read(r),
                     )
                 }
                 "rows" => {
                     crate::json::fast::put(
                         &mut v1,
-                        crate::runtime::de::int_in_range::<
-                            _,
-                            u16,
+                        <crate::runtime::read::IntInRange<
                             1,
                             65535,
                             __Bound__defs_TerminalSize_properties_rows,
-                        >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail),
+                        > as crate::json::fast::Rule<'de, u16>>::read(r),
                     )
                 }
                 "_meta" => {
@@ -33095,14 +33087,14 @@ impl TerminalSize {
         self
     }
 }
-/// Where the bounds of `cols` are, for its errors.
+/// Where the rules of `cols` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_TerminalSize_properties_cols;
 impl crate::runtime::de::Pointer for __Bound__defs_TerminalSize_properties_cols {
     const POINTER: &'static str = "#/$defs/TerminalSize/properties/cols";
 }
-/// Where the bounds of `rows` are, for its errors.
+/// Where the rules of `rows` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_TerminalSize_properties_rows;
@@ -33144,7 +33136,7 @@ pub struct TerminalCapabilities {
         rename = "cancel",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub cancel: crate::runtime::Nullable<TerminalCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -33156,7 +33148,7 @@ pub struct TerminalCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33371,7 +33363,7 @@ pub struct TerminalCancelCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -33661,7 +33653,7 @@ pub struct TerminalOutputChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34417,7 +34409,7 @@ pub struct PlanEntry {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -34991,7 +34983,10 @@ pub struct PlanItems {
     ///
     /// When updating an item-based plan, the agent must send a complete list of all entries
     /// with their current status. The client replaces that plan with each update.
-    #[serde(rename = "entries", deserialize_with = "crate::runtime::de::items")]
+    #[serde(
+        rename = "entries",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Items,_,_>"
+    )]
     pub entries: ::std::vec::Vec<PlanEntry>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -35002,7 +34997,7 @@ pub struct PlanItems {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35235,7 +35230,7 @@ pub struct PlanUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35423,7 +35418,7 @@ pub struct AvailableCommandsUpdate {
     /// Commands the agent can execute.
     #[serde(
         rename = "availableCommands",
-        deserialize_with = "crate::runtime::de::items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Items,_,_>"
     )]
     pub available_commands: ::std::vec::Vec<AvailableCommand>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -35435,7 +35430,7 @@ pub struct AvailableCommandsUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35635,7 +35630,10 @@ impl ::schemars::JsonSchema for AvailableCommandsUpdate {
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
     /// The full set of configuration options and their current values.
-    #[serde(rename = "configOptions", deserialize_with = "crate::runtime::de::items")]
+    #[serde(
+        rename = "configOptions",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Items,_,_>"
+    )]
     pub config_options: ::std::vec::Vec<SessionConfigOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -35646,7 +35644,7 @@ pub struct ConfigOptionUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -35919,7 +35917,7 @@ pub struct Cost {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36353,7 +36351,7 @@ pub struct Notice {
     /// At least 1 character(s) (`minLength`, checked on decode).
     #[serde(
         rename = "title",
-        deserialize_with = "crate::runtime::de::checked_str::<_, __StrRule__defs_Notice_properties_title>"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::CheckedStr<__StrRule__defs_Notice_properties_title>,_,_>"
     )]
     pub title: ::std::string::String,
     /// Optional plain-text detail or guidance.
@@ -36363,7 +36361,7 @@ pub struct Notice {
         rename = "description",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub description: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -36375,7 +36373,7 @@ pub struct Notice {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -36388,18 +36386,6 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         const FIELDS: &[&str] = &["severity", "title", "description", "_meta"];
-        struct __W1(::std::string::String);
-        impl<'de> ::serde::Deserialize<'de> for __W1 {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                crate::runtime::de::checked_str::<
-                    _,
-                    __StrRule__defs_Notice_properties_title,
-                >(d)
-                    .map(__W1)
-            }
-        }
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Notice;
@@ -36444,7 +36430,15 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "title",
-                                map.next_value::<__W1>()?.0,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::CheckedStr<
+                                                __StrRule__defs_Notice_properties_title,
+                                            >,
+                                            ::std::string::String,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -36535,11 +36529,12 @@ impl<'de> crate::json::fast::FromJson<'de> for Notice {
                 "title" => {
                     crate::json::fast::put(
                         &mut v1,
-                        crate::runtime::de::checked_str::<
-                            _,
+                        <crate::runtime::read::CheckedStr<
                             __StrRule__defs_Notice_properties_title,
-                        >(&mut *r)
-                            .map_err(|_| crate::json::fast::Bail),
+                        > as crate::json::fast::Rule<
+                            'de,
+                            ::std::string::String,
+                        >>::read(r),
                     )
                 }
                 "description" => {
@@ -36613,7 +36608,7 @@ impl Notice {
         self
     }
 }
-/// `minLength` / `maxLength` / `pattern` of `title`, checked on decode.
+/// Where the rules of `title` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Notice_properties_title;
@@ -37003,7 +36998,7 @@ pub struct CompactionSummaryChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -37233,7 +37228,7 @@ pub struct CompleteElicitationNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39130,7 +39125,7 @@ pub struct InitializeRequest {
         rename = "capabilities",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub capabilities: ::core::option::Option<ClientCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -39142,7 +39137,7 @@ pub struct InitializeRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39347,7 +39342,7 @@ pub struct ClientCapabilities {
         rename = "auth",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub auth: crate::runtime::Nullable<ClientAuthCapabilities>,
     /// Elicitation capabilities supported by the client.
@@ -39359,7 +39354,7 @@ pub struct ClientCapabilities {
         rename = "elicitation",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub elicitation: crate::runtime::Nullable<ElicitationCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -39371,7 +39366,7 @@ pub struct ClientCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39563,7 +39558,7 @@ pub struct ClientAuthCapabilities {
         rename = "terminal",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub terminal: crate::runtime::Nullable<TerminalAuthCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -39575,7 +39570,7 @@ pub struct ClientAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39732,7 +39727,7 @@ pub struct TerminalAuthCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -39849,7 +39844,7 @@ pub struct ElicitationCapabilities {
         rename = "form",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub form: crate::runtime::Nullable<ElicitationFormCapabilities>,
     /// Whether the client supports URL-based elicitation.
@@ -39860,7 +39855,7 @@ pub struct ElicitationCapabilities {
         rename = "url",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub url: crate::runtime::Nullable<ElicitationUrlCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -39872,7 +39867,7 @@ pub struct ElicitationCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40061,7 +40056,7 @@ pub struct ElicitationFormCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40181,7 +40176,7 @@ pub struct ElicitationUrlCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40309,7 +40304,7 @@ pub struct LoginAuthRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40457,7 +40452,7 @@ pub struct LogoutAuthRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40605,7 +40600,7 @@ pub struct NewSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -40844,7 +40839,7 @@ pub struct NewSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41466,7 +41461,7 @@ pub struct HttpHeader {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41625,7 +41620,7 @@ pub struct McpServerHttp {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -41819,7 +41814,7 @@ pub struct McpServerStdio {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42049,7 +42044,7 @@ pub struct ListSessionsRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42271,7 +42266,7 @@ pub struct ListSessionsRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42492,7 +42487,7 @@ pub struct DeleteSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -42684,7 +42679,7 @@ pub struct ResumeSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43001,7 +42996,7 @@ pub struct ResumeSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43408,7 +43403,7 @@ pub struct ReplayFromStart {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43548,7 +43543,7 @@ pub struct CloseSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43705,7 +43700,7 @@ pub struct CancelToolCallRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -43881,7 +43876,7 @@ pub struct CancelTerminalRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -44051,7 +44046,7 @@ pub struct SetSessionConfigOptionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`SetSessionConfigOptionRequestType`]).
@@ -44532,7 +44527,7 @@ pub struct PromptRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -45051,7 +45046,10 @@ pub struct ClientResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
+    #[serde(
+        rename = "id",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Present,_,_>"
+    )]
     pub id: ::core::option::Option<ClientResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -45667,7 +45665,10 @@ pub struct ClientResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
+    #[serde(
+        rename = "id",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Present,_,_>"
+    )]
     pub id: ::core::option::Option<ClientResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -45890,7 +45891,7 @@ pub struct RequestPermissionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46215,7 +46216,7 @@ pub struct CancelledPermissionOutcome {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46336,7 +46337,7 @@ pub struct SelectedPermissionOutcome {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -46472,7 +46473,7 @@ pub struct CreateElicitationResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
@@ -47581,7 +47582,7 @@ pub struct CancelSessionNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47727,7 +47728,7 @@ pub struct CancelRequestNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -47887,7 +47888,7 @@ pub struct MessageMcpRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48280,7 +48281,7 @@ pub struct McpAcpCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48407,7 +48408,7 @@ pub struct SessionSystemPromptCapabilities {
         rename = "mode",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub mode: crate::runtime::Nullable<SessionSystemPromptModeCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -48419,7 +48420,7 @@ pub struct SessionSystemPromptCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48588,7 +48589,7 @@ pub struct SessionSystemPromptModeCapabilities {
         rename = "override",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub r#override: crate::runtime::Nullable<SessionSystemPromptOverrideCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -48600,7 +48601,7 @@ pub struct SessionSystemPromptModeCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48769,7 +48770,7 @@ pub struct SessionSystemPromptOverrideCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -48907,7 +48908,7 @@ pub struct SessionForkCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49036,7 +49037,7 @@ pub struct SessionArchiveCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49164,7 +49165,7 @@ pub struct SessionStatusCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49293,7 +49294,7 @@ pub struct SessionTitleCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49421,7 +49422,7 @@ pub struct AuthStatusCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49549,7 +49550,7 @@ pub struct ProvidersCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49678,7 +49679,7 @@ pub struct ListProvidersResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -49828,7 +49829,7 @@ pub struct ProviderInfo {
     /// Supported protocol types for this provider.
     #[serde(
         rename = "supported",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub supported: ::std::vec::Vec<LlmProtocol>,
     /// Whether this provider is mandatory and cannot be disabled via `providers/disable`.
@@ -49852,7 +49853,7 @@ pub struct ProviderInfo {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50343,7 +50344,7 @@ pub struct ProviderCurrentConfig {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50501,7 +50502,7 @@ pub struct SetProviderResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50634,7 +50635,7 @@ pub struct DisableProviderResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -50773,7 +50774,7 @@ pub struct AuthStatusResponse {
         rename = "accounts",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub accounts: ::core::option::Option<::std::vec::Vec<AuthAccount>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -50785,7 +50786,7 @@ pub struct AuthStatusResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51144,7 +51145,7 @@ pub struct AuthAccount {
         rename = "active",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub active: crate::runtime::Nullable<bool>,
     /// Display name of the user, such as a username or full name.
@@ -51154,7 +51155,7 @@ pub struct AuthAccount {
         rename = "name",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub name: crate::runtime::Nullable<::std::string::String>,
     /// Email address of the user.
@@ -51164,7 +51165,7 @@ pub struct AuthAccount {
         rename = "email",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub email: crate::runtime::Nullable<::std::string::String>,
     /// Display name of the organization, team, or workspace the account is using.
@@ -51174,7 +51175,7 @@ pub struct AuthAccount {
         rename = "organization",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub organization: crate::runtime::Nullable<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -51186,7 +51187,7 @@ pub struct AuthAccount {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51440,7 +51441,7 @@ pub struct ForkSessionResponse {
         rename = "configOptions",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub config_options: ::core::option::Option<::std::vec::Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
@@ -51452,7 +51453,7 @@ pub struct ForkSessionResponse {
         rename = "availableCommands",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub available_commands: ::core::option::Option<::std::vec::Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -51464,7 +51465,7 @@ pub struct ForkSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51686,7 +51687,7 @@ pub struct ArchiveSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51819,7 +51820,7 @@ pub struct UnarchiveSessionResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -51962,7 +51963,7 @@ pub struct SessionStatusResponse {
         rename = "state",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub state: crate::runtime::Nullable<StateUpdate>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -51974,7 +51975,7 @@ pub struct SessionStatusResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52318,7 +52319,7 @@ pub struct BackgroundSubagent {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52526,7 +52527,7 @@ pub struct Usage {
         rename = "thoughtTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub thought_tokens: crate::runtime::Nullable<u64>,
     /// Cache read tokens for the completed work.
@@ -52536,7 +52537,7 @@ pub struct Usage {
         rename = "cachedReadTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub cached_read_tokens: crate::runtime::Nullable<u64>,
     /// Cache write tokens for the completed work.
@@ -52546,7 +52547,7 @@ pub struct Usage {
         rename = "cachedWriteTokens",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_scalar"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientScalar,_,_>"
     )]
     pub cached_write_tokens: crate::runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -52558,7 +52559,7 @@ pub struct Usage {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -52926,7 +52927,7 @@ pub struct UnknownStateUpdate {
         rename = "background",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub background: crate::runtime::Nullable<::std::vec::Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -52938,7 +52939,7 @@ pub struct UnknownStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53166,7 +53167,7 @@ pub struct SetSessionTitleResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53318,7 +53319,7 @@ pub struct PlanFile {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53552,7 +53553,7 @@ pub struct PlanMarkdown {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53783,7 +53784,7 @@ pub struct PlanRemoved {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -53985,7 +53986,7 @@ pub struct SubagentSessionCapabilities {
         rename = "cancel",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Lenient,_,_>"
     )]
     pub cancel: crate::runtime::Nullable<SessionCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -53997,7 +53998,7 @@ pub struct SubagentSessionCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54221,7 +54222,7 @@ pub struct SessionCancelCapabilities {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54631,7 +54632,7 @@ pub struct SessionMessageChunk {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -54873,7 +54874,7 @@ pub struct AuthStatusUpdateNotification {
         rename = "accounts",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::lenient_items"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
     )]
     pub accounts: ::core::option::Option<::std::vec::Vec<AuthAccount>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -54885,7 +54886,7 @@ pub struct AuthStatusUpdateNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55069,7 +55070,7 @@ pub struct ListProvidersRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55225,7 +55226,7 @@ pub struct SetProviderRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55452,7 +55453,7 @@ pub struct DisableProviderRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55606,7 +55607,7 @@ pub struct AuthStatusRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55751,7 +55752,7 @@ pub struct McpServerAcp {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -55931,7 +55932,7 @@ pub struct SystemPrompt {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56472,7 +56473,7 @@ pub struct ForkSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56740,7 +56741,7 @@ pub struct ArchiveSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -56900,7 +56901,7 @@ pub struct UnarchiveSessionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57058,7 +57059,7 @@ pub struct SessionStatusRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57226,7 +57227,7 @@ pub struct SetSessionTitleRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57491,7 +57492,7 @@ pub struct MessageMcpResponseResult {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57628,7 +57629,7 @@ pub struct MessageMcpResponseError {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -57773,7 +57774,7 @@ pub struct McpError {
         rename = "data",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub data: ::core::option::Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
@@ -57936,7 +57937,7 @@ pub struct MessageMcpNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -58492,7 +58493,7 @@ pub struct ProxySuccessorRequest {
         rename = "params",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub params: ::core::option::Option<::serde_json::Value>,
     /// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
@@ -58508,7 +58509,7 @@ pub struct ProxySuccessorRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -58995,7 +58996,10 @@ pub struct ProxyResponseError {
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
-    #[serde(rename = "id", deserialize_with = "crate::runtime::de::present")]
+    #[serde(
+        rename = "id",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Present,_,_>"
+    )]
     pub id: ::core::option::Option<ProxyResponseErrorId>,
     /// Method-specific error data.
     #[serde(rename = "error")]
@@ -59455,7 +59459,7 @@ pub struct ProxySuccessorNotification {
         rename = "params",
         default,
         skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "crate::runtime::de::any"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::Any,_,_>"
     )]
     pub params: ::core::option::Option<::serde_json::Value>,
     /// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
@@ -59471,7 +59475,7 @@ pub struct ProxySuccessorNotification {
         rename = "_meta",
         default,
         skip_serializing_if = "crate::runtime::Nullable::is_absent",
-        deserialize_with = "crate::runtime::de::lenient_meta"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientMeta,_,_>"
     )]
     pub meta: crate::runtime::Nullable<::std::boxed::Box<crate::runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written

@@ -17,7 +17,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{ident, str_lit, Emitter};
+use super::{ident, Emitter};
 use crate::model::*;
 
 /// The path of the direct-decoder module (`json::fast`) beside the runtime
@@ -28,31 +28,15 @@ pub fn fast_path(rt: &TokenStream) -> TokenStream {
     format!("{base}json::fast").parse().expect("the path parses")
 }
 
-/// `FromJson::read` of an object decoder: opens the object, reads the rest.
-fn read_object(fast: &TokenStream) -> TokenStream {
-    quote! {
-        #[inline]
-        fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
-            let more = r.open()?;
-            <Self as #fast::FromJson<'de>>::rest(r, more)
-        }
-    }
-}
-
-/// How a generated decoder reads one field.
-pub(super) enum Read {
-    /// By a rule's reader type (`runtime::read::<marker>`).
-    Rule(proc_macro2::Ident),
-    /// By a `deserialize_with` helper function.
-    Helper(syn::Expr),
-    /// By the field type's own decoding.
-    Plain,
-}
-
 impl Emitter {
     /// The path of the direct-decoder module, beside the runtime.
     pub(super) fn fast_path(&self) -> TokenStream {
         fast_path(&self.rt)
+    }
+
+    /// Where the code `acp-bindings-codegen` writes finds the runtime.
+    pub(super) fn codegen_paths(&self) -> acp_bindings_codegen::Paths {
+        acp_bindings_codegen::Paths { runtime: self.rt.clone(), fast: self.fast_path() }
     }
 
     /// Whether the definition gets a direct decoder.
@@ -89,110 +73,31 @@ impl Emitter {
         }
     }
 
-    /// The direct decoder of a struct that keeps unknown properties: its
-    /// members in one loop, each known one read by its field's rule, the
-    /// others kept (as the visitor keeps them).
-    pub(super) fn keeping_from_json(&self, def: &Def, s: &Struct, reads: &[Read]) -> TokenStream {
-        let (rt, fast) = (&self.rt, self.fast_path());
-        let name = ident(&def.rust_name);
-        let mut slots = Vec::new();
-        let mut arms = Vec::new();
-        let (mut required, mut inits) = (Vec::new(), Vec::new());
-        for (i, (f, read)) in s.fields.iter().zip(reads).enumerate() {
-            let slot = quote::format_ident!("v{i}");
-            let ft = self.field_type(f);
-            let wire = str_lit(&f.name);
-            let value = match read {
-                Read::Rule(m) => quote!(<#rt::read::#m as #fast::Rule<'de, #ft>>::read(r)),
-                Read::Helper(path) => quote!(#path(&mut *r).map_err(|_| #fast::Bail)),
-                Read::Plain => quote!(<#ft as #fast::FromJson<'de>>::read(r)),
-            };
-            slots.push(quote!(let mut #slot: ::core::option::Option<#ft> = ::core::option::Option::None;));
-            arms.push(quote!(#wire => #fast::put(&mut #slot, #value),));
-            let fname = ident(&f.rust_name);
-            if f.required {
-                required.push(quote! {
-                    let ::core::option::Option::Some(#slot) = #slot else {
-                        return ::core::result::Result::Err(#fast::Bail);
-                    };
-                });
-                inits.push(quote!(#fname: #slot));
-            } else {
-                inits.push(quote!(#fname: #slot.unwrap_or_default()));
-            }
-        }
-        // A property that must be absent: the visitor reports it.
-        for name in &s.forbidden {
-            let wire = str_lit(name);
-            arms.push(quote!(#wire => ::core::result::Result::Err(#fast::Bail),));
-        }
-        let read = read_object(&fast);
-        quote! {
-            impl<'de> #fast::FromJson<'de> for #name {
-                #read
-
-                #[inline]
-                fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
-                    #(#slots)*
-                    let mut rest = #rt::Extra::new();
-                    #fast::members(r, more, |r, key| match key {
-                        #(#arms)*
-                        other => #fast::keep(r, &mut rest, other),
-                    })?;
-                    // Each required slot taken on its own: a `match` on a
-                    // tuple of them would move every value once more.
-                    #(#required)*
-                    ::core::result::Result::Ok(#name { #(#inits,)* additional_properties: rest })
-                }
-            }
-        }
-    }
-
     /// The direct decoder of a tagged union: the discriminator must be the
     /// first member (the first after an outer union's) and name a variant;
     /// the variant's members follow.
     fn tagged_from_json(&self, def: &Def, u: &Union) -> TokenStream {
-        let fast = self.fast_path();
-        let name = ident(&def.rust_name);
-        let key = str_lit(&u.tag.as_ref().expect("a tagged union").property);
-        let mut arms = Vec::new();
-        for v in &u.variants {
-            let Some(t) = &v.tag else { continue };
-            let (vn, tl) = (ident(&v.rust_name), str_lit(t));
-            arms.push(match &v.payload {
-                Payload::Unit => quote! {
-                    #tl => {
-                        #fast::skip_members(r, more)?;
-                        ::core::result::Result::Ok(Self::#vn)
+        let arms = u
+            .variants
+            .iter()
+            .filter_map(|v| {
+                let tag = v.tag.clone()?;
+                let payload = match &v.payload {
+                    Payload::Unit => None,
+                    Payload::Type(ty) => {
+                        let t = self.ty(ty);
+                        Some(if self.arm_boxed(&def.name, v) { quote!(::std::boxed::Box<#t>) } else { t })
                     }
-                },
-                Payload::Type(ty) => {
-                    let t = self.ty(ty);
-                    let t = if self.arm_boxed(&def.name, v) { quote!(::std::boxed::Box<#t>) } else { t };
-                    quote!(#tl => <#t as #fast::FromJson<'de>>::rest(r, more).map(Self::#vn),)
-                }
-                Payload::NoTag => continue,
-            });
-        }
-        let read = read_object(&fast);
-        quote! {
-            impl<'de> #fast::FromJson<'de> for #name {
-                #read
-
-                // Also the arm of an outer union (whose discriminator came first).
-                #[inline]
-                fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
-                    if !more || r.key()? != #key {
-                        return ::core::result::Result::Err(#fast::Bail);
-                    }
-                    let tag = r.str()?;
-                    let more = r.next_member()?;
-                    match &*tag {
-                        #(#arms)*
-                        _ => ::core::result::Result::Err(#fast::Bail),
-                    }
-                }
-            }
-        }
+                    Payload::NoTag => return None,
+                };
+                Some(acp_bindings_codegen::TaggedArm { tag, variant: ident(&v.rust_name), payload })
+            })
+            .collect();
+        let union = acp_bindings_codegen::TaggedUnion {
+            ident: ident(&def.rust_name),
+            key: u.tag.as_ref().expect("a tagged union").property.clone(),
+            arms,
+        };
+        acp_bindings_codegen::tagged_union_from_json(&union, &self.codegen_paths())
     }
 }

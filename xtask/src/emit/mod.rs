@@ -14,6 +14,7 @@ use crate::model::*;
 
 pub mod direct;
 mod enums;
+mod reads;
 pub mod schema;
 mod structs;
 pub mod unions;
@@ -377,16 +378,14 @@ impl Emitter {
             default_on_null: false,
             default: None,
         };
-        let check = match self.deserialize_with(&value) {
-            Some(with) => {
-                let with = str_lit(&with);
-                quote!(#[serde(deserialize_with = #with)])
-            }
+        let rule = crate::plan::ReadRule::of(&value, &self.scalars);
+        let check = match self.deserialize_with(&rule) {
+            Some(with) => quote!(#[serde(#with)]),
             None => quote!(),
         };
-        let bound = self.bound_rule(&value);
+        let bound = self.hidden_rule_types(&rule, &value);
         quote! {
-            #bound
+            #(#bound)*
 
             #doc
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize)]

@@ -42,9 +42,10 @@ impl Decisions {
         let objects: BTreeSet<String> =
             all.iter().filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_))).map(|d| d.name.clone()).collect();
         let recursive = recursive_defs(&all);
+        let scalars = all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect();
         Decisions {
-            scalars: all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect(),
-            fields: Fields::of(defs, &objects, &recursive),
+            fields: Fields::of(defs, &super::Sets { objects: &objects, recursive: &recursive, scalars: &scalars }),
+            scalars,
             ordered: ordered_defs(&all),
             aliases: all
                 .iter()

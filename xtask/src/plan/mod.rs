@@ -18,8 +18,10 @@ use std::collections::BTreeSet;
 use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
 mod defs;
+mod read;
 pub(crate) use defs::ordered_defs;
 pub use defs::{is_direct_method, Decisions};
+pub use read::{is_scalar, HiddenKind, ReadRule};
 
 /// Which builds an item belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -165,6 +167,9 @@ pub struct FieldPlan {
     /// field; see `StateRepr::boxed_in_patch`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub boxed_in_patch: bool,
+    /// How it is read: its decoding rule.
+    #[serde(skip_serializing_if = "ReadRule::is_plain")]
+    pub read: ReadRule,
 }
 
 /// One planned top-level item (its inline items share its gate).
@@ -200,7 +205,8 @@ pub struct ItemPlan<'m> {
 impl FieldPlan {
     /// The decisions for field `f` of definition `def`, given the file's
     /// object definitions and those on a cycle ([`Decisions`]).
-    fn new(def: &Def, f: &Field, objects: &BTreeSet<String>, recursive: &BTreeSet<String>) -> FieldPlan {
+    fn new(def: &Def, f: &Field, sets: &Sets<'_>) -> FieldPlan {
+        let Sets { objects, recursive, scalars } = sets;
         let state = def.upsert.as_ref().map(|u| StateRepr::of(f, u));
         let repr = match &state {
             Some(StateRepr::Key | StateRepr::Required) | None => Repr::of(f),
@@ -209,7 +215,8 @@ impl FieldPlan {
         let boxed = matches!(&f.ty, Type::Ref(r) if recursive.contains(r));
         let boxed_in_patch =
             repr == Repr::Patch && state.as_ref().is_some_and(|s| s.boxed_in_patch(&f.ty, |r| objects.contains(r)));
-        FieldPlan { name: f.name.clone(), rust_name: f.rust_name.clone(), repr, state, boxed, boxed_in_patch }
+        let read = if repr == Repr::Patch { ReadRule::Patch } else { ReadRule::of(f, scalars) };
+        FieldPlan { name: f.name.clone(), rust_name: f.rust_name.clone(), repr, state, boxed, boxed_in_patch, read }
     }
 
     /// How the field's value is held in the wire struct, for a field that is
@@ -233,6 +240,16 @@ fn struct_fields<'a>(defs: impl IntoIterator<Item = &'a Def>) -> impl Iterator<I
     })
 }
 
+/// The sets of definitions a field's decisions depend on ([`Decisions`]).
+struct Sets<'a> {
+    /// Structs and unions.
+    objects: &'a BTreeSet<String>,
+    /// On a cycle of values held in place.
+    recursive: &'a BTreeSet<String>,
+    /// Decodable from one JSON string.
+    scalars: &'a BTreeSet<String>,
+}
+
 /// The planned fields of every struct of one set of definitions (a schema
 /// file's, or one build's), nested definitions included, by the property's
 /// JSON pointer (unique within a schema file, and within a build, which
@@ -243,16 +260,8 @@ pub struct Fields(std::collections::BTreeMap<String, FieldPlan>);
 impl Fields {
     /// The decisions for every struct field of `defs` and their nested
     /// definitions, given the file's object definitions and those on a cycle.
-    fn of<'a>(
-        defs: impl IntoIterator<Item = &'a Def>,
-        objects: &BTreeSet<String>,
-        recursive: &BTreeSet<String>,
-    ) -> Fields {
-        Fields(
-            struct_fields(defs)
-                .map(|(def, f)| (f.pointer.clone(), FieldPlan::new(def, f, objects, recursive)))
-                .collect(),
-        )
+    fn of<'a>(defs: impl IntoIterator<Item = &'a Def>, sets: &Sets<'_>) -> Fields {
+        Fields(struct_fields(defs).map(|(def, f)| (f.pointer.clone(), FieldPlan::new(def, f, sets))).collect())
     }
 
     /// The plan of field `f` (of one of the definitions this was made from).

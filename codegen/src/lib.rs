@@ -1,0 +1,318 @@
+//! The decoders of `acp-bindings`, written from one description.
+//!
+//! The bindings' generator (`cargo xtask codegen`) and `#[derive(AcpPatch)]`
+//! both describe a type ([`Object`], [`TaggedUnion`]) and render its decoders
+//! here:
+//!
+//! - [`deserialize`]: serde's `Deserialize` for a struct that keeps the
+//!   properties it does not name (`additional_properties`). It is the visitor
+//!   serde's derive would write: known keys matched without allocating, each
+//!   field decoded as it streams by, except that an unknown key and its value
+//!   are kept instead of skipped. With [`Object::direct`] it also writes the
+//!   struct's direct decoder ([`object_from_json`]).
+//! - [`object_from_json`] and [`tagged_union_from_json`]: the direct decoders
+//!   (`json::fast::FromJson`) that `acp_bindings::json::from_str` runs before
+//!   serde; whatever they do not serve makes them bail, and serde decodes the
+//!   text with the visitors.
+//!
+//! A field with a decoding rule names the rule's reader type
+//! ([`FieldRead::reader`], a type implementing `runtime::read::Reader<T>` and
+//! `json::fast::Rule<'de, T>` for the field's type `T`): the visitor reads it
+//! with `runtime::read::Field::<Reader, T>`, the direct decoder with the
+//! reader's `Rule`. A rule reaches the runtime as a type, so adding one means
+//! a reader type in the runtime and a way to name it, nothing here.
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+/// Where the generated code finds the bindings' runtime.
+#[derive(Debug, Clone)]
+pub struct Paths {
+    /// The runtime module (`crate::runtime`, `::acp_bindings::runtime`).
+    pub runtime: TokenStream,
+    /// The direct-decoder module (`crate::json::fast`, `::acp_bindings::json::fast`).
+    pub fast: TokenStream,
+}
+
+/// One field of an [`Object`].
+#[derive(Debug, Clone)]
+pub struct FieldRead {
+    /// The Rust field.
+    pub ident: Ident,
+    /// The property name on the wire.
+    pub wire: String,
+    /// Other names the property is read under (the derive's `#[serde(alias)]`).
+    pub aliases: Vec<String>,
+    /// The field's Rust type.
+    pub ty: TokenStream,
+    /// The reader type of the field's decoding rule; `None` reads the type
+    /// with its own `Deserialize` (and `FromJson`).
+    pub reader: Option<TokenStream>,
+    /// A missing property is an error; otherwise the field's default.
+    pub required: bool,
+}
+
+/// A struct that keeps unknown properties in `additional_properties`
+/// (`runtime::Extra`).
+#[derive(Debug, Clone)]
+pub struct Object {
+    /// The struct.
+    pub ident: Ident,
+    /// Its type parameters; each must be `DeserializeOwned`.
+    pub params: Vec<Ident>,
+    /// The name in errors and in `deserialize_struct` (`"a {name} object"`).
+    pub name: String,
+    /// Its known properties, in order.
+    pub fields: Vec<FieldRead>,
+    /// Properties that must be absent (their schema is `false`): present,
+    /// they fail the object.
+    pub forbidden: Vec<String>,
+    /// It also gets a direct decoder ([`object_from_json`]); needs no `params`.
+    pub direct: bool,
+}
+
+/// A tagged union's arm, for [`tagged_union_from_json`].
+#[derive(Debug, Clone)]
+pub struct TaggedArm {
+    /// The discriminator's value.
+    pub tag: String,
+    /// The variant.
+    pub variant: Ident,
+    /// The payload type (read from the members after the discriminator);
+    /// `None` for a variant that carries nothing but its discriminator.
+    pub payload: Option<TokenStream>,
+}
+
+/// A union whose variants are told apart by a discriminator property.
+#[derive(Debug, Clone)]
+pub struct TaggedUnion {
+    /// The enum.
+    pub ident: Ident,
+    /// The discriminator property.
+    pub key: String,
+    /// The arms with a discriminator value.
+    pub arms: Vec<TaggedArm>,
+}
+
+fn str_lit(s: &str) -> Literal {
+    Literal::string(s)
+}
+
+/// The slot variable of field `i`.
+fn slots(n: usize) -> Vec<Ident> {
+    (0..n).map(|i| format_ident!("v{i}")).collect()
+}
+
+/// Every name a field is read under: its wire name, then its aliases.
+fn names(f: &FieldRead) -> impl Iterator<Item = Literal> + '_ {
+    std::iter::once(&f.wire).chain(&f.aliases).map(|n| str_lit(n))
+}
+
+/// `Deserialize` for `o` (and its direct decoder with [`Object::direct`]).
+pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
+    let (rt, fast) = (&paths.runtime, &paths.fast);
+    let item = &o.ident;
+    let params = &o.params;
+    let gen = if params.is_empty() { quote!() } else { quote!(<#(#params),*>) };
+    let de_bounds: Vec<TokenStream> = params.iter().map(|p| quote!(#p: ::serde::de::DeserializeOwned)).collect();
+    let slots = slots(o.fields.len());
+    let wires: Vec<Literal> = o.fields.iter().map(|f| str_lit(&f.wire)).collect();
+    let types: Vec<&TokenStream> = o.fields.iter().map(|f| &f.ty).collect();
+    // The closures for `runtime::de::fields`: a key's position (any of its
+    // names), and the read of the field at a position.
+    let mut index = Vec::new();
+    let mut reads = Vec::new();
+    for (i, (f, slot)) in o.fields.iter().zip(&slots).enumerate() {
+        let (names, wire, ty) = (names(f), str_lit(&f.wire), &f.ty);
+        let i = Literal::usize_unsuffixed(i);
+        index.push(quote!(#(#names)|* => ::core::option::Option::Some(#i),));
+        let value = match &f.reader {
+            Some(m) => quote!(map.next_value_seed(#rt::read::Field::<#m, #ty>::new())?),
+            None => quote!(map.next_value::<#ty>()?),
+        };
+        reads.push(quote!(#i => #rt::de::once(&mut #slot, #wire, #value),));
+    }
+    for (i, name) in o.forbidden.iter().enumerate() {
+        let i = Literal::usize_unsuffixed(o.fields.len() + i);
+        let message = format!("`{name}` is not allowed in {} (its schema is `false`)", o.name);
+        let name = str_lit(name);
+        index.push(quote!(#name => ::core::option::Option::Some(#i),));
+        reads.push(quote!(#i => ::core::result::Result::Err(<A::Error as ::serde::de::Error>::custom(#message)),));
+    }
+    let (index_fn, read_fn) = if index.is_empty() {
+        (quote!(|_| ::core::option::Option::None), quote!(|_, _| ::core::result::Result::Ok(())))
+    } else {
+        (
+            quote!(|k| match k { #(#index)* _ => ::core::option::Option::None }),
+            quote!(|i, map| match i {
+                #(#reads)*
+                _ => ::core::unreachable!("`fields` passes only positions `index` returned"),
+            }),
+        )
+    };
+    let inits = o.fields.iter().zip(&slots).zip(&wires).map(|((f, slot), wire)| {
+        let id = &f.ident;
+        if f.required {
+            quote!(#id: #rt::de::required(#slot, #wire)?)
+        } else {
+            quote!(#id: #slot.unwrap_or_default())
+        }
+    });
+    let expecting = format!("a {} object", o.name);
+    // A direct decoder: the struct name that sends the crate's reader to it,
+    // the visitor method that receives the reader's text, and the decoder.
+    let (struct_name, visit_direct, from_json) = if o.direct {
+        (
+            quote!(#fast::STRUCT),
+            quote! {
+                fn visit_borrowed_str<E: ::serde::de::Error>(self, text: &'de str) -> ::core::result::Result<#item, E> {
+                    #fast::visit(text, self)
+                }
+            },
+            object_from_json(o, paths),
+        )
+    } else {
+        let name = str_lit(&o.name);
+        (quote!(#name), quote!(), quote!())
+    };
+    let phantom = if params.is_empty() { quote!() } else { quote!((::core::marker::PhantomData<(#(#params,)*)>)) };
+    let make = if params.is_empty() { quote!(__Visitor) } else { quote!(__Visitor(::core::marker::PhantomData)) };
+    quote! {
+        impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &[#(#wires),*];
+                struct __Visitor #gen #phantom;
+                impl<'de, #(#de_bounds),*> ::serde::de::Visitor<'de> for __Visitor #gen {
+                    type Value = #item #gen;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#item #gen, A::Error> {
+                        #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                        let rest = #rt::de::fields(&mut map, #index_fn, #read_fn)?;
+                        ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
+                    }
+                    #visit_direct
+                }
+                deserializer.deserialize_struct(#struct_name, FIELDS, #make)
+            }
+        }
+        #from_json
+    }
+}
+
+/// `FromJson::read` of an object decoder: opens the object, reads the rest.
+fn read_object(fast: &TokenStream) -> TokenStream {
+    quote! {
+        #[inline]
+        fn read(r: &mut #fast::Reader<'de>) -> ::core::result::Result<Self, #fast::Bail> {
+            let more = r.open()?;
+            <Self as #fast::FromJson<'de>>::rest(r, more)
+        }
+    }
+}
+
+/// The direct decoder of `o`: its members in one loop, each known one read
+/// by its field's rule, the others kept (as the visitor keeps them); a
+/// forbidden or repeated property, a missing required one or anything the
+/// rules do not serve bails.
+pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
+    assert!(o.params.is_empty(), "a direct decoder is written for a struct without type parameters");
+    let (rt, fast) = (&paths.runtime, &paths.fast);
+    let item = &o.ident;
+    let slots = slots(o.fields.len());
+    let types = o.fields.iter().map(|f| &f.ty);
+    let mut arms: Vec<TokenStream> = o
+        .fields
+        .iter()
+        .zip(&slots)
+        .map(|(f, slot)| {
+            let (names, ty) = (names(f), &f.ty);
+            let value = match &f.reader {
+                Some(m) => quote!(<#m as #fast::Rule<'de, #ty>>::read(r)),
+                None => quote!(<#ty as #fast::FromJson<'de>>::read(r)),
+            };
+            quote!(#(#names)|* => #fast::put(&mut #slot, #value),)
+        })
+        .collect();
+    // A property that must be absent: the visitor reports it.
+    arms.extend(o.forbidden.iter().map(|name| {
+        let name = str_lit(name);
+        quote!(#name => ::core::result::Result::Err(#fast::Bail),)
+    }));
+    let required = o.fields.iter().zip(&slots).filter(|(f, _)| f.required).map(|(_, s)| s);
+    let inits = o.fields.iter().zip(&slots).map(|(f, slot)| {
+        let id = &f.ident;
+        if f.required {
+            quote!(#id: #slot)
+        } else {
+            quote!(#id: #slot.unwrap_or_default())
+        }
+    });
+    let read = read_object(fast);
+    quote! {
+        impl<'de> #fast::FromJson<'de> for #item {
+            #read
+
+            // One exit for errors (`members`), so the slots are dropped at one place.
+            #[inline]
+            fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+                #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                let mut rest = #rt::Extra::new();
+                #fast::members(r, more, |r, key| match key {
+                    #(#arms)*
+                    other => #fast::keep(r, &mut rest, other),
+                })?;
+                // Each required slot taken on its own: a `match` on a tuple
+                // of them would move every value once more.
+                #(
+                    let ::core::option::Option::Some(#required) = #required else {
+                        return ::core::result::Result::Err(#fast::Bail);
+                    };
+                )*
+                ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
+            }
+        }
+    }
+}
+
+/// The direct decoder of a tagged union: the discriminator must be the first
+/// member (the first after an outer union's) and name an arm; the arm's
+/// members follow. Anything else bails.
+pub fn tagged_union_from_json(u: &TaggedUnion, paths: &Paths) -> TokenStream {
+    let fast = &paths.fast;
+    let item = &u.ident;
+    let key = str_lit(&u.key);
+    let arms = u.arms.iter().map(|a| {
+        let (tag, variant) = (str_lit(&a.tag), &a.variant);
+        match &a.payload {
+            None => quote! {
+                #tag => {
+                    #fast::skip_members(r, more)?;
+                    ::core::result::Result::Ok(Self::#variant)
+                }
+            },
+            Some(t) => quote!(#tag => <#t as #fast::FromJson<'de>>::rest(r, more).map(Self::#variant),),
+        }
+    });
+    let read = read_object(fast);
+    quote! {
+        impl<'de> #fast::FromJson<'de> for #item {
+            #read
+
+            // Also the arm of an outer union (whose discriminator came first).
+            #[inline]
+            fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
+                if !more || r.key()? != #key {
+                    return ::core::result::Result::Err(#fast::Bail);
+                }
+                let tag = r.str()?;
+                let more = r.next_member()?;
+                match &*tag {
+                    #(#arms)*
+                    _ => ::core::result::Result::Err(#fast::Bail),
+                }
+            }
+        }
+    }
+}

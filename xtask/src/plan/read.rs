@@ -1,0 +1,167 @@
+//! How each field is read: its decoding rule, decided here and rendered by
+//! the emitter as a reader type of the runtime (`runtime::read`).
+//!
+//! A rule comes from the field's schema: the ACP `x-deserialize-*` keywords
+//! (default-on-error, skip-invalid-items, default-on-null), the JSON Schema
+//! checks the bindings keep on decode (`minLength` / `maxLength` / `pattern`,
+//! bounds tighter than the Rust type) and the field's
+//! representation (a required field that may be `null` must still be
+//! present; an optional any-JSON field keeps a present `null`). Adding a rule
+//! means a variant here, its reader type in `generated/src/runtime/read.rs`
+//! and its rendering in `emit::reads` (see `ARCHITECTURE.md`).
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::model::*;
+
+/// A field's decoding rule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ReadRule {
+    /// The field type's own decoding.
+    Plain,
+    /// An upsert's patch field: the derive reads it by its patch rule.
+    Patch,
+    /// Default-on-error: a value of the wrong shape is the field's default.
+    Lenient,
+    /// Default-on-error on an object (`_meta`): streamed, nothing captured.
+    LenientMeta,
+    /// Default-on-error on a scalar: read in place, nothing buffered.
+    LenientScalar,
+    /// Default-on-error and skip-invalid-items: bad items dropped, a value
+    /// that is not a list is the default.
+    LenientItems,
+    /// Skip-invalid-items: bad items dropped; a value that is not a list is an error.
+    Items,
+    /// An optional any-JSON field: a present `null` is kept.
+    Any,
+    /// A required field that may be `null`: present is required.
+    Present,
+    /// Default-on-null on a required field: `null` means the default.
+    NullAsDefault,
+    /// `minLength` / `maxLength` / `pattern` on a string, checked by the
+    /// hidden rule type `rule`.
+    CheckedStr {
+        /// The hidden rule type (one per property).
+        rule: String,
+        /// The field is optional or nullable (`OptCheckedStr`).
+        optional: bool,
+        /// Default-on-error: a string that breaks the rule is the default.
+        lenient: bool,
+    },
+    /// An integer's bounds, where tighter than its Rust type's.
+    IntInRange {
+        /// The hidden type naming where the bounds are (one per property).
+        pointer: String,
+        /// The lower bound (the Rust type's when the schema has none).
+        min: i128,
+        /// The upper bound.
+        max: i128,
+        /// The field is optional or nullable.
+        optional: bool,
+        /// Default-on-error.
+        lenient: bool,
+    },
+    /// A number's bounds.
+    FloatInRange {
+        /// The hidden type naming where the bounds are.
+        pointer: String,
+        /// The lower bound (`-inf` when the schema has none).
+        min: f64,
+        /// The upper bound (`inf` when the schema has none).
+        max: f64,
+        /// The field is optional or nullable.
+        optional: bool,
+        /// Default-on-error.
+        lenient: bool,
+    },
+}
+
+impl ReadRule {
+    /// The field type's own decoding (not shown by `ir --plan`).
+    pub fn is_plain(&self) -> bool {
+        *self == ReadRule::Plain
+    }
+
+    /// The rule of field `f` (of a struct, or a definition's value as a
+    /// required field), given the definitions decodable from one JSON string.
+    pub fn of(f: &Field, scalars: &BTreeSet<String>) -> ReadRule {
+        let optional = !f.required || f.nullable;
+        // Default-on-error applies to a checked value only where the field
+        // has a default to fall back to.
+        let lenient = optional && f.default_on_error;
+        if f.ty.string_rule().is_some() {
+            return ReadRule::CheckedStr { rule: hidden_name("StrRule", f), optional, lenient };
+        }
+        match &f.ty {
+            Type::Integer { format, .. } if f.ty.checks_range() => {
+                let (lo, hi) = format.range();
+                let (min, max) = f.ty.checked_bounds();
+                let (min, max) = (min.unwrap_or(lo), max.unwrap_or(hi));
+                ReadRule::IntInRange { pointer: hidden_name("Bound", f), min, max, optional, lenient }
+            }
+            Type::Number { min, max, .. } if f.ty.checks_range() => ReadRule::FloatInRange {
+                pointer: hidden_name("Bound", f),
+                min: min.unwrap_or(f64::NEG_INFINITY),
+                max: max.unwrap_or(f64::INFINITY),
+                optional,
+                lenient,
+            },
+            Type::Any if !f.required => ReadRule::Any,
+            _ if f.default_on_error && f.skip_invalid_items => ReadRule::LenientItems,
+            // A scalar reads in place: a value of another JSON type is skipped, nothing buffered.
+            _ if f.default_on_error && is_scalar(&f.ty, scalars) => ReadRule::LenientScalar,
+            // Any object is the right shape: streamed, nothing captured (`_meta`).
+            Type::Object if f.default_on_error => ReadRule::LenientMeta,
+            _ if f.default_on_error => ReadRule::Lenient,
+            _ if f.skip_invalid_items => ReadRule::Items,
+            _ if f.default_on_null && f.required => ReadRule::NullAsDefault,
+            // serde would read a missing `Option` field as `None`; a required one must be present.
+            _ if f.required && f.nullable => ReadRule::Present,
+            _ => ReadRule::Plain,
+        }
+    }
+
+    /// The hidden types the rule names, each with the property's pointer:
+    /// (`StrRule` or `Pointer`, name).
+    pub fn hidden_types(&self) -> Vec<(HiddenKind, &str)> {
+        match self {
+            ReadRule::CheckedStr { rule, .. } => vec![(HiddenKind::StrRule, rule)],
+            ReadRule::IntInRange { pointer, .. } | ReadRule::FloatInRange { pointer, .. } => {
+                vec![(HiddenKind::Pointer, pointer)]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// What a hidden rule type implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HiddenKind {
+    /// `runtime::de::Pointer` only: where a rule is, for its errors.
+    Pointer,
+    /// `runtime::de::StrRule` (and `Pointer`): a string's rules.
+    StrRule,
+}
+
+/// The name of a hidden rule type of a property (`kind`: `StrRule`,
+/// `Bound`), from the property's pointer (unique in the schema file).
+fn hidden_name(kind: &str, f: &Field) -> String {
+    let tail: String = f.pointer.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    format!("__{kind}{tail}")
+}
+
+/// Whether a value of `ty` is decodable from one JSON scalar read in place
+/// (strings without rules, booleans, numbers without checked bounds, string
+/// enums and newtypes).
+pub fn is_scalar(ty: &Type, scalars: &BTreeSet<String>) -> bool {
+    match ty {
+        Type::String { .. } => ty.string_rule().is_none(),
+        Type::Base64 | Type::Boolean => true,
+        Type::Integer { .. } | Type::Number { .. } => !ty.checks_range(),
+        Type::Ref(name) => scalars.contains(name),
+        _ => false,
+    }
+}
