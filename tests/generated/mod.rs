@@ -3,6 +3,7 @@
 
 pub mod flattened_unions;
 pub mod intermediate_revisions;
+pub mod item_counts;
 pub mod methods_and_envelopes;
 pub mod open_enums;
 pub mod scalars_and_names;

@@ -159,11 +159,12 @@ pub struct Error {
         skip_serializing_if = "::core::option::Option::is_none"
     )]
     pub r#override: ::core::option::Option<::std::string::String>,
-    /// At least 1 item(s) (`minItems`, not checked on decode).
+    /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(
         rename = "anyOf",
         default,
-        skip_serializing_if = "::core::option::Option::is_none"
+        skip_serializing_if = "::core::option::Option::is_none",
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_Error_properties_anyOf,::acp_bindings::runtime::read::Plain>,_,_>"
     )]
     pub any_of: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// The `required` property.
@@ -286,11 +287,20 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                                 &mut v4,
                                 "anyOf",
                                 map
-                                    .next_value::<
-                                        ::core::option::Option<
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >,
-                                    >()?,
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::ItemCount<
+                                                1,
+                                                { usize::MAX },
+                                                false,
+                                                __Items__defs_Error_properties_anyOf,
+                                                ::acp_bindings::runtime::read::Plain,
+                                            >,
+                                            ::core::option::Option<
+                                                ::std::vec::Vec<::std::string::String>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
@@ -398,6 +408,13 @@ impl Error {
         self.required = ::acp_bindings::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the rules of `anyOf` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items__defs_Error_properties_anyOf;
+impl ::acp_bindings::runtime::de::Pointer for __Items__defs_Error_properties_anyOf {
+    const POINTER: &'static str = "#/$defs/Error/properties/anyOf";
 }
 /// Bounds, formats and base64.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]

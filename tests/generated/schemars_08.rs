@@ -851,9 +851,12 @@ pub struct Collections {
     /// The `triple` property.
     #[serde(rename = "triple")]
     pub triple: (bool, i64, ::core::option::Option<::std::string::String>),
-    /// At least 4 item(s) (`minItems`, not checked on decode).
-    /// At most 4 item(s) (`maxItems`, not checked on decode).
-    #[serde(rename = "fixed")]
+    /// At least 4 item(s) (`minItems`, checked on decode).
+    /// At most 4 item(s) (`maxItems`, checked on decode).
+    #[serde(
+        rename = "fixed",
+        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::ItemCount<4,4,false,__Items_definitions_Collections_properties_fixed,::acp_bindings::runtime::read::Plain>,_,_>"
+    )]
     pub fixed: ::std::vec::Vec<u8>,
     /// The `points` property.
     #[serde(rename = "points")]
@@ -1074,7 +1077,19 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
                             ::acp_bindings::runtime::de::once(
                                 &mut v8,
                                 "fixed",
-                                map.next_value::<::std::vec::Vec<u8>>()?,
+                                map
+                                    .next_value_seed(
+                                        ::acp_bindings::runtime::read::Field::<
+                                            ::acp_bindings::runtime::read::ItemCount<
+                                                4,
+                                                4,
+                                                false,
+                                                __Items_definitions_Collections_properties_fixed,
+                                                ::acp_bindings::runtime::read::Plain,
+                                            >,
+                                            ::std::vec::Vec<u8>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         9 => {
@@ -1257,6 +1272,14 @@ impl Collections {
         self.optional_ref = ::acp_bindings::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the rules of `fixed` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items_definitions_Collections_properties_fixed;
+impl ::acp_bindings::runtime::de::Pointer
+for __Items_definitions_Collections_properties_fixed {
+    const POINTER: &'static str = "#/definitions/Collections/properties/fixed";
 }
 /// A unit-only enum: a closed set of strings.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -130,8 +130,8 @@ pub(crate) use list_rules;
 list_readers!(Vec<T>, Option<Vec<T>>, Nullable<Vec<T>>);
 
 /// The field type's own `Deserialize` (and, in a direct decoder, its own
-/// `FromJson`): the inner reader of a rule that wraps another, for a value
-/// with no rule of its own.
+/// `FromJson`): the inner reader of a rule that wraps another, such as
+/// [`ItemCount`], for a list with no rule of its own.
 pub struct Plain;
 
 impl<T: DeserializeOwned> Reader<T> for Plain {
@@ -246,4 +246,84 @@ impl<F: Shape<Inner = super::Number>, const MIN: u64, const MAX: u64, const LENI
 impl<'de, F: Shape<Inner = super::Number>, const MIN: u64, const MAX: u64, const LENIENT: bool, P: de::Pointer>
     crate::json::fast::Rule<'de, F> for OptFloatInRange<MIN, MAX, LENIENT, P>
 {
+}
+
+/// How many items a field's list holds, if it holds one: the shapes a
+/// `minItems` / `maxItems` property takes (`Vec<T>`, `Option<Vec<T>>`, `Nullable<Vec<T>>`).
+pub trait ListLen: Default {
+    /// The number of items; `None` when the field holds no list.
+    fn list_len(&self) -> Option<usize>;
+}
+
+impl<T> ListLen for Vec<T> {
+    fn list_len(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
+
+impl<T> ListLen for Option<Vec<T>> {
+    fn list_len(&self) -> Option<usize> {
+        self.as_ref().map(Vec::len)
+    }
+}
+
+impl<T> ListLen for Nullable<Vec<T>> {
+    fn list_len(&self) -> Option<usize> {
+        match self {
+            Nullable::Value(v) => Some(v.len()),
+            _ => None,
+        }
+    }
+}
+
+/// `minItems` / `maxItems`: the list read by the reader `M` (the field's
+/// other rule, or [`Plain`]) must hold at least `MIN` and at most `MAX`
+/// items (`usize::MAX`: no most). A list out of range is an error naming the
+/// property (`P`), or, with `LENIENT` (default-on-error), the field's default.
+pub struct ItemCount<const MIN: usize, const MAX: usize, const LENIENT: bool, P, M>(PhantomData<fn() -> (P, M)>);
+
+impl<const MIN: usize, const MAX: usize, const LENIENT: bool, P: de::Pointer, M> ItemCount<MIN, MAX, LENIENT, P, M> {
+    /// The value when its count is in range, the default when `LENIENT`, or
+    /// the error.
+    fn check<F: ListLen>(value: F) -> Result<F, serde_json::Error> {
+        let Some(n) = value.list_len() else { return Ok(value) };
+        let broken = if n < MIN {
+            ("minItems", "at least", MIN)
+        } else if n > MAX {
+            ("maxItems", "at most", MAX)
+        } else {
+            return Ok(value);
+        };
+        if LENIENT {
+            return Ok(F::default());
+        }
+        let (keyword, bound, limit) = broken;
+        Err(serde::de::Error::custom(format_args!(
+            "{n} item(s) where {bound} {limit} are allowed (`{keyword}` of {})",
+            P::POINTER
+        )))
+    }
+}
+
+impl<F: ListLen, const MIN: usize, const MAX: usize, const LENIENT: bool, P: de::Pointer, M: Reader<F>> Reader<F>
+    for ItemCount<MIN, MAX, LENIENT, P, M>
+{
+    fn read<'de, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
+        Self::check(M::read(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl<'de, F, const MIN: usize, const MAX: usize, const LENIENT: bool, P, M> crate::json::fast::Rule<'de, F>
+    for ItemCount<MIN, MAX, LENIENT, P, M>
+where
+    F: ListLen,
+    P: de::Pointer,
+    M: crate::json::fast::Rule<'de, F>,
+{
+    /// The inner rule's direct reading, then the count; a list out of range
+    /// bails (the visitor reports it, or gives the default).
+    #[inline]
+    fn read(r: &mut crate::json::fast::Reader<'de>) -> Result<F, crate::json::fast::Bail> {
+        Self::check(<M as crate::json::fast::Rule<'de, F>>::read(r)?).map_err(|_| crate::json::fast::Bail)
+    }
 }

@@ -781,8 +781,11 @@ pub struct RequestPermissionRequest {
     /// Available permission options for the user to choose from.
     /// Must contain at least one option.
     ///
-    /// At least 1 item(s) (`minItems`, not checked on decode).
-    #[serde(rename = "options")]
+    /// At least 1 item(s) (`minItems`, checked on decode).
+    #[serde(
+        rename = "options",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_RequestPermissionRequest_properties_options,crate::runtime::read::Plain>,_,_>"
+    )]
     pub options: ::std::vec::Vec<PermissionOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -893,7 +896,19 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
                             crate::runtime::de::once(
                                 &mut v4,
                                 "options",
-                                map.next_value::<::std::vec::Vec<PermissionOption>>()?,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::ItemCount<
+                                                1,
+                                                { usize::MAX },
+                                                false,
+                                                __Items__defs_RequestPermissionRequest_properties_options,
+                                                crate::runtime::read::Plain,
+                                            >,
+                                            ::std::vec::Vec<PermissionOption>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         5 => {
@@ -976,6 +991,14 @@ impl RequestPermissionRequest {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the rules of `options` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items__defs_RequestPermissionRequest_properties_options;
+impl crate::runtime::de::Pointer
+for __Items__defs_RequestPermissionRequest_properties_options {
+    const POINTER: &'static str = "#/$defs/RequestPermissionRequest/properties/options";
 }
 impl RequestPermissionRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/request_permission`.
@@ -10931,11 +10954,12 @@ pub struct StringPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
     /// declared by `enum`.
     ///
-    /// At least 1 item(s) (`minItems`, not checked on decode).
+    /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(
         rename = "enum",
         default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent"
+        skip_serializing_if = "crate::runtime::Nullable::is_absent",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_StringPropertySchema_properties_enum,crate::runtime::read::Plain>,_,_>"
     )]
     pub r#enum: crate::runtime::Nullable<::std::vec::Vec<::std::string::String>>,
     /// Titled enum options for titled single-select enums.
@@ -10943,11 +10967,12 @@ pub struct StringPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
     /// declared by `oneOf`.
     ///
-    /// At least 1 item(s) (`minItems`, not checked on decode).
+    /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(
         rename = "oneOf",
         default,
-        skip_serializing_if = "crate::runtime::Nullable::is_absent"
+        skip_serializing_if = "crate::runtime::Nullable::is_absent",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_StringPropertySchema_properties_oneOf,crate::runtime::read::Plain>,_,_>"
     )]
     pub one_of: crate::runtime::Nullable<::std::vec::Vec<EnumOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11115,11 +11140,20 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                 &mut v7,
                                 "enum",
                                 map
-                                    .next_value::<
-                                        crate::runtime::Nullable<
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >,
-                                    >()?,
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::ItemCount<
+                                                1,
+                                                { usize::MAX },
+                                                false,
+                                                __Items__defs_StringPropertySchema_properties_enum,
+                                                crate::runtime::read::Plain,
+                                            >,
+                                            crate::runtime::Nullable<
+                                                ::std::vec::Vec<::std::string::String>,
+                                            >,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         8 => {
@@ -11127,9 +11161,18 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
                                 &mut v8,
                                 "oneOf",
                                 map
-                                    .next_value::<
-                                        crate::runtime::Nullable<::std::vec::Vec<EnumOption>>,
-                                    >()?,
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::ItemCount<
+                                                1,
+                                                { usize::MAX },
+                                                false,
+                                                __Items__defs_StringPropertySchema_properties_oneOf,
+                                                crate::runtime::read::Plain,
+                                            >,
+                                            crate::runtime::Nullable<::std::vec::Vec<EnumOption>>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         9 => {
@@ -11270,6 +11313,21 @@ impl StringPropertySchema {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the rules of `enum` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items__defs_StringPropertySchema_properties_enum;
+impl crate::runtime::de::Pointer for __Items__defs_StringPropertySchema_properties_enum {
+    const POINTER: &'static str = "#/$defs/StringPropertySchema/properties/enum";
+}
+/// Where the rules of `oneOf` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items__defs_StringPropertySchema_properties_oneOf;
+impl crate::runtime::de::Pointer
+for __Items__defs_StringPropertySchema_properties_oneOf {
+    const POINTER: &'static str = "#/$defs/StringPropertySchema/properties/oneOf";
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringPropertySchema {
@@ -12310,8 +12368,11 @@ impl ::schemars::JsonSchema for MultiSelectItems {
 pub struct StringMultiSelectItems {
     /// Allowed enum values. Must contain at least one value.
     ///
-    /// At least 1 item(s) (`minItems`, not checked on decode).
-    #[serde(rename = "enum")]
+    /// At least 1 item(s) (`minItems`, checked on decode).
+    #[serde(
+        rename = "enum",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_StringMultiSelectItems_properties_enum,crate::runtime::read::Plain>,_,_>"
+    )]
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -12368,7 +12429,19 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "enum",
-                                map.next_value::<::std::vec::Vec<::std::string::String>>()?,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::ItemCount<
+                                                1,
+                                                { usize::MAX },
+                                                false,
+                                                __Items__defs_StringMultiSelectItems_properties_enum,
+                                                crate::runtime::read::Plain,
+                                            >,
+                                            ::std::vec::Vec<::std::string::String>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -12424,6 +12497,14 @@ impl StringMultiSelectItems {
         self
     }
 }
+/// Where the rules of `enum` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items__defs_StringMultiSelectItems_properties_enum;
+impl crate::runtime::de::Pointer
+for __Items__defs_StringMultiSelectItems_properties_enum {
+    const POINTER: &'static str = "#/$defs/StringMultiSelectItems/properties/enum";
+}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringMultiSelectItems {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -12448,8 +12529,11 @@ impl ::schemars::JsonSchema for StringMultiSelectItems {
 pub struct TitledMultiSelectItems {
     /// Titled enum options. Must contain at least one option.
     ///
-    /// At least 1 item(s) (`minItems`, not checked on decode).
-    #[serde(rename = "anyOf")]
+    /// At least 1 item(s) (`minItems`, checked on decode).
+    #[serde(
+        rename = "anyOf",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_TitledMultiSelectItems_properties_anyOf,crate::runtime::read::Plain>,_,_>"
+    )]
     pub any_of: ::std::vec::Vec<EnumOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -12504,7 +12588,19 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
                             crate::runtime::de::once(
                                 &mut v0,
                                 "anyOf",
-                                map.next_value::<::std::vec::Vec<EnumOption>>()?,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::ItemCount<
+                                                1,
+                                                { usize::MAX },
+                                                false,
+                                                __Items__defs_TitledMultiSelectItems_properties_anyOf,
+                                                crate::runtime::read::Plain,
+                                            >,
+                                            ::std::vec::Vec<EnumOption>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         1 => {
@@ -12557,6 +12653,14 @@ impl TitledMultiSelectItems {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the rules of `anyOf` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items__defs_TitledMultiSelectItems_properties_anyOf;
+impl crate::runtime::de::Pointer
+for __Items__defs_TitledMultiSelectItems_properties_anyOf {
+    const POINTER: &'static str = "#/$defs/TitledMultiSelectItems/properties/anyOf";
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TitledMultiSelectItems {
@@ -21788,10 +21892,10 @@ pub struct SessionConfigSelectGroup {
     pub name: ::std::string::String,
     /// The set of option values in this group. MUST contain at least one value.
     ///
-    /// At least 1 item(s) (`minItems`, not checked on decode).
+    /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(
         rename = "options",
-        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::LenientItems,_,_>"
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::ItemCount<1,{usize::MAX},true,__Items__defs_SessionConfigSelectGroup_properties_options,crate::runtime::read::LenientItems>,_,_>"
     )]
     pub options: ::std::vec::Vec<SessionConfigSelectOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -21870,7 +21974,13 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
                                 map
                                     .next_value_seed(
                                         crate::runtime::read::Field::<
-                                            crate::runtime::read::LenientItems,
+                                            crate::runtime::read::ItemCount<
+                                                1,
+                                                { usize::MAX },
+                                                true,
+                                                __Items__defs_SessionConfigSelectGroup_properties_options,
+                                                crate::runtime::read::LenientItems,
+                                            >,
                                             ::std::vec::Vec<SessionConfigSelectOption>,
                                         >::new(),
                                     )?,
@@ -21959,7 +22069,13 @@ impl<'de> crate::json::fast::FromJson<'de> for SessionConfigSelectGroup {
                 "options" => {
                     crate::json::fast::put(
                         &mut v2,
-                        <crate::runtime::read::LenientItems as crate::json::fast::Rule<
+                        <crate::runtime::read::ItemCount<
+                            1,
+                            { usize::MAX },
+                            true,
+                            __Items__defs_SessionConfigSelectGroup_properties_options,
+                            crate::runtime::read::LenientItems,
+                        > as crate::json::fast::Rule<
                             'de,
                             ::std::vec::Vec<SessionConfigSelectOption>,
                         >>::read(r),
@@ -22021,6 +22137,14 @@ impl SessionConfigSelectGroup {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the rules of `options` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items__defs_SessionConfigSelectGroup_properties_options;
+impl crate::runtime::de::Pointer
+for __Items__defs_SessionConfigSelectGroup_properties_options {
+    const POINTER: &'static str = "#/$defs/SessionConfigSelectGroup/properties/options";
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectGroup {
@@ -44515,8 +44639,11 @@ pub struct PromptRequest {
     /// Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
     /// inserting it.
     ///
-    /// At least 1 item(s) (`minItems`, not checked on decode).
-    #[serde(rename = "prompt")]
+    /// At least 1 item(s) (`minItems`, checked on decode).
+    #[serde(
+        rename = "prompt",
+        deserialize_with = "crate::runtime::read::with::<crate::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_PromptRequest_properties_prompt,crate::runtime::read::Plain>,_,_>"
+    )]
     pub prompt: ::std::vec::Vec<ContentBlock>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -44580,7 +44707,19 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
                             crate::runtime::de::once(
                                 &mut v1,
                                 "prompt",
-                                map.next_value::<::std::vec::Vec<ContentBlock>>()?,
+                                map
+                                    .next_value_seed(
+                                        crate::runtime::read::Field::<
+                                            crate::runtime::read::ItemCount<
+                                                1,
+                                                { usize::MAX },
+                                                false,
+                                                __Items__defs_PromptRequest_properties_prompt,
+                                                crate::runtime::read::Plain,
+                                            >,
+                                            ::std::vec::Vec<ContentBlock>,
+                                        >::new(),
+                                    )?,
                             )
                         }
                         2 => {
@@ -44638,6 +44777,13 @@ impl PromptRequest {
         self.meta = crate::runtime::Nullable::Value(value.into());
         self
     }
+}
+/// Where the rules of `prompt` are, for its errors.
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct __Items__defs_PromptRequest_properties_prompt;
+impl crate::runtime::de::Pointer for __Items__defs_PromptRequest_properties_prompt {
+    const POINTER: &'static str = "#/$defs/PromptRequest/properties/prompt";
 }
 impl PromptRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/prompt`.

@@ -159,7 +159,7 @@ fn peers_pair_requests_and_responses() {
     assert!(matches!(agent.receive(&wire(&c)), AgentEvent::AnySide(NotificationToAnySide::CancelRequest(_))));
 
     // An error answer names the request's method and ends it.
-    let (pid, ask) = agent.request(v2::RequestPermissionRequest::new("s1", "Run?", Vec::new()));
+    let (pid, ask) = agent.request(v2::RequestPermissionRequest::new("s1", "Run?", vec![allow_once()]));
     let ClientEvent::Request { id, .. } = client.receive(&wire(&ask)) else { panic!() };
     let refusal = client.respond_error(id, v2::Error::new(v2::ErrorCode::RequestCancelled, "no")).unwrap();
     let AgentEvent::Error { id, method, error } = agent.receive(&wire(&refusal)) else { panic!() };
@@ -177,8 +177,8 @@ fn peers_pair_requests_and_responses() {
 fn peers_reject_bad_lines_without_losing_pending_requests() {
     use v2::rpc::*;
     let mut agent = AgentPeer::new();
-    let (pid, _) = agent.request(v2::RequestPermissionRequest::new("s", "Run?", Vec::new()));
-    let line = r#"{"jsonrpc":"2.0","id":"a","method":"session/prompt","params":{"sessionId":"s","prompt":[]}}"#;
+    let (pid, _) = agent.request(v2::RequestPermissionRequest::new("s", "Run?", vec![allow_once()]));
+    let line = r#"{"jsonrpc":"2.0","id":"a","method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}}"#;
     assert!(matches!(agent.receive(line), AgentEvent::Request { .. }));
     // The same id again while the first is unanswered: named, not answered.
     let AgentEvent::Invalid { error, reply } = agent.receive(line) else { panic!("duplicate") };
@@ -211,7 +211,7 @@ fn peers_reject_bad_lines_without_losing_pending_requests() {
             let AgentEvent::Invalid { error, .. } = event else { unreachable!() };
             assert_eq!(error.request_id::<v2::RequestId>(), Some(pid.clone()));
             assert_eq!(error.pointer(), "/result/outcome");
-            let (again, _) = agent.request(v2::RequestPermissionRequest::new("s", "Run?", Vec::new()));
+            let (again, _) = agent.request(v2::RequestPermissionRequest::new("s", "Run?", vec![allow_once()]));
             assert_eq!(agent.pending().map(|(id, _)| id.clone()).collect::<Vec<_>>(), [again]);
         }
     }
@@ -259,7 +259,7 @@ proptest::proptest! {
         use v2::rpc::*;
         let mut client = ClientPeer::new();
         let (id, _) = client.request(v2::NewSessionRequest::new("/"));
-        let real = r#"{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{"sessionId":"s","title":"t","options":[]}}"#;
+        let real = r#"{"jsonrpc":"2.0","id":1,"method":"session/request_permission","params":{"sessionId":"s","title":"t","options":[{"optionId":"y","name":"Yes","kind":"allow_once"}]}}"#;
         let cut = &real[..cut.min(real.len())];
         for text in [line.as_str(), cut] {
             let _ = client.receive(text);
@@ -433,4 +433,9 @@ fn single_pass_decoding_agrees_with_the_usual_path() {
         }
     }
     assert!(decoded >= 25, "{decoded} of {} lines decoded", lines.len());
+}
+
+/// A permission option (v2's `RequestPermissionRequest.options` holds at least one).
+fn allow_once() -> v2::PermissionOption {
+    v2::PermissionOption::new("y", "Yes", v2::PermissionOptionKind::AllowOnce)
 }

@@ -74,6 +74,30 @@ fn extensions_keep_raw_params_and_unknown_methods_are_errors() {
     assert_eq!((e.kind(), e.pointer()), (DispatchErrorKind::InvalidPayload, "/params/sessionId"));
 }
 
+/// v2's `minItems: 1` on `PromptRequest.prompt` and `RequestPermissionRequest.options`
+/// is checked on decode, with the pointer of the property and of the rule; v1 has no
+/// such rule, so its empty prompt is a prompt.
+#[test]
+fn v2_min_items_are_checked_on_decode() {
+    let e = reject(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "session/prompt", "params": {"sessionId": "s", "prompt": []}}),
+        None,
+    );
+    // A rule checked once the value is read is reported at the object that holds it;
+    // the message names the property by its schema pointer.
+    assert_eq!((e.kind(), e.pointer()), (DispatchErrorKind::InvalidPayload, "/params"));
+    assert!(e.message().contains("`minItems` of #/$defs/PromptRequest/properties/prompt"), "{}", e.message());
+    let e = serde_json::from_value::<v2::RequestPermissionRequest>(json!({
+        "sessionId": "s", "title": "Run?", "options": []
+    }))
+    .unwrap_err();
+    assert!(e.to_string().contains("`minItems` of #/$defs/RequestPermissionRequest/properties/options"), "{e}");
+    let v1_prompt =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "session/prompt", "params": {"sessionId": "s", "prompt": []}});
+    let m = v1::rpc::Message::decode(&v1_prompt.to_string(), |_| None).unwrap();
+    assert_eq!(m.to_value().unwrap(), v1_prompt);
+}
+
 #[test]
 fn the_nine_payloads_without_required_fields_accept_null() {
     let requests = ["auth/logout", "session/list"];

@@ -86,8 +86,8 @@ fn peers_answer_every_message_form_with_such_params() {
             }
             let read =
                 r#"{"jsonrpc":"2.0","id":9,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/a"}}"#;
-            let permission = r#"{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s","title":"Allow?","subject":{"type":"tool_call","toolCall":{"toolCallId":"t"}},"options":[]}}"#;
-            let prompt = r#"{"jsonrpc":"2.0","id":9,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}"#;
+            let permission = r#"{"jsonrpc":"2.0","id":9,"method":"session/request_permission","params":{"sessionId":"s","title":"Allow?","subject":{"type":"tool_call","toolCall":{"toolCallId":"t"}},"options":[{"optionId":"y","name":"Yes","kind":"allow_once"}]}}"#;
+            let prompt = r#"{"jsonrpc":"2.0","id":9,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"hi"}]}}"#;
             peer!(v1, AgentPeer, AgentEvent, Client, read);
             peer!(v1, ClientPeer, ClientEvent, Agent, prompt);
             peer!(v2, AgentPeer, AgentEvent, Client, permission);

@@ -317,6 +317,40 @@ fn string_pattern_and_min_length_are_checked_with_their_pointer() {
     assert_eq!(c.note, Nullable::Null);
 }
 
+/// `minItems` / `maxItems` on list properties (`schema/fixtures/item_counts.json`):
+/// checked after the list's own rule, the error naming the property's pointer.
+#[test]
+fn item_counts_are_checked_with_their_pointer() {
+    use acp_bindings::runtime::Nullable;
+    use item_counts::{Ballot, Pair};
+    let b = exact::<Ballot>(json!({"choices": ["a"], "ranks": [1, 2, 3], "notes": ["n"], "any": []}));
+    assert_eq!((b.choices.len(), b.ranks, b.notes), (1, Nullable::Value(vec![1, 2, 3]), Some(vec!["n".to_owned()])));
+    rejected::<Ballot>(
+        json!({"choices": []}),
+        "0 item(s) where at least 1 are allowed (`minItems` of #/$defs/Ballot/properties/choices)",
+    );
+    rejected::<Ballot>(
+        json!({"choices": ["a"], "ranks": [1, 2, 3, 4]}),
+        "4 item(s) where at most 3 are allowed (`maxItems` of #/$defs/Ballot/properties/ranks)",
+    );
+    rejected::<Ballot>(json!({"choices": ["a"], "ranks": []}), "`minItems` of #/$defs/Ballot/properties/ranks");
+    // `null` and an omitted property hold no list: nothing to count.
+    assert_eq!(exact::<Ballot>(json!({"choices": ["a"], "ranks": null})).ranks, Nullable::Null);
+    assert_eq!(exact::<Ballot>(json!({"choices": ["a"]})).ranks, Nullable::Absent);
+    // Default-on-error: the bad items are dropped first, then a list out of range is the default.
+    let (b, _) = decode::<Ballot>(json!({"choices": ["a"], "notes": [1, "kept"]}));
+    assert_eq!(b.notes, Some(vec!["kept".to_owned()]));
+    let (b, again) = decode::<Ballot>(json!({"choices": ["a"], "notes": [1, 2]}));
+    assert_eq!((b.notes, again), (None, json!({"choices": ["a"]})));
+    // A closed object (serde's derive with the rule's `deserialize_with`).
+    assert_eq!(exact::<Pair>(json!({"ends": [0.5, 2.5]})).ends.len(), 2);
+    rejected::<Pair>(json!({"ends": [1.0]}), "`minItems` of #/$defs/Pair/properties/ends");
+    rejected::<Pair>(json!({"ends": [1.0, 2.0, 3.0]}), "`maxItems` of #/$defs/Pair/properties/ends");
+    // The crate's reader (`json::from_str`) reports the same.
+    let e = acp_bindings::json::from_str::<Ballot>(r#"{"choices": []}"#).unwrap_err();
+    assert!(e.to_string().contains("`minItems` of #/$defs/Ballot/properties/choices"), "{e}");
+}
+
 /// Constructs of the spec's intermediate revisions (`schema/fixtures/intermediate_revisions.json`).
 #[test]
 fn intermediate_revision_constructs() {

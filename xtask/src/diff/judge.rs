@@ -242,6 +242,17 @@ pub(super) fn payload_ref(v: &crate::model::Variant) -> Option<&Type> {
     }
 }
 
+/// Where a changed type sits: a struct field's type is decoded with the
+/// field's rules, which check `minItems` / `maxItems`; a union arm's or a
+/// definition's list is not counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Position {
+    /// A struct field.
+    Field,
+    /// A union arm's payload, or a definition's own type.
+    Other,
+}
+
 /// The verdict on a type change; `old_reader` / `new_reader` are the level of
 /// a value the old / new reader does not accept.
 pub(super) fn type_change_of(
@@ -249,6 +260,7 @@ pub(super) fn type_change_of(
     b: &Type,
     old_reader: Level,
     new_reader: Level,
+    at: Position,
 ) -> (Verdict, &'static str, String, &'static str) {
     let lenient_old = old_reader;
     let lenient_new = new_reader;
@@ -275,33 +287,7 @@ pub(super) fn type_change_of(
         (
             Type::Array { items: i1, min_items: m1, max_items: x1, unique_items: u1, nullable_items: n1 },
             Type::Array { items: i2, min_items: m2, max_items: x2, unique_items: u2, nullable_items: n2 },
-        ) if i1 == i2 && n1 == n2 => {
-            // Readers do not check list rules: documentation on both sides.
-            let v = Verdict::same(Level::Compatible);
-            if (x1, u1) == (x2, u2) && m1 != m2 {
-                (
-                    v,
-                    "min_items_changed",
-                    format!(
-                        "minItems changed ({} -> {}); readers do not check it",
-                        Type::describe(a),
-                        Type::describe(b)
-                    ),
-                    "documentation only (`minItems` is not checked on decode)",
-                )
-            } else {
-                (
-                    v,
-                    "array_rules_changed",
-                    format!(
-                        "the list's rules changed ({} -> {}); readers do not check them",
-                        Type::describe(a),
-                        Type::describe(b)
-                    ),
-                    "documentation only (`minItems`, `maxItems` and `uniqueItems` are not checked on decode)",
-                )
-            }
-        }
+        ) if i1 == i2 && n1 == n2 => list_change(a, b, [(m1, x1, u1), (m2, x2, u2)], [lenient_old, lenient_new], at),
         // Any JSON on one side: only the other side's reader can refuse.
         (Type::Any, _) => (
             Verdict { old_to_new: lenient_new, new_to_old: Level::Compatible },
@@ -382,4 +368,73 @@ pub(super) fn method_label(d: &Def) -> String {
 /// Whether a definition holds nothing but `_meta` (shape alone says nothing about a rename).
 pub(super) fn meta_only(d: &Def) -> bool {
     matches!(&d.kind, Kind::Struct(s) if s.fields.iter().all(|f| f.name == "_meta"))
+}
+
+/// Item counts of a list, as `(minItems, maxItems, uniqueItems)`.
+type Counts<'a> = (&'a Option<u64>, &'a Option<u64>, &'a bool);
+
+/// The verdict on a change of a list's rules (its items unchanged) between
+/// `a` and `b`: `counts` old and new, `readers` the levels of a value the
+/// old / new reader does not accept.
+fn list_change(
+    a: &Type,
+    b: &Type,
+    counts: [Counts<'_>; 2],
+    readers: [Level; 2],
+    at: Position,
+) -> (Verdict, &'static str, String, &'static str) {
+    let [(m1, x1, u1), (m2, x2, u2)] = counts;
+    let [lenient_old, lenient_new] = readers;
+    // A field's `minItems` / `maxItems` are checked on decode: the side with the tighter
+    // count refuses lists the other allows. `uniqueItems`, and the counts
+    // of a list that is not a field's, are documentation.
+    let fewer = |x: &Option<u64>, y: &Option<u64>| x.is_some_and(|x| y.is_none_or(|y| x < y));
+    let checked = at == Position::Field;
+    let tighter_new = checked && (m2.unwrap_or(0) > m1.unwrap_or(0) || fewer(x2, x1));
+    let tighter_old = checked && (m1.unwrap_or(0) > m2.unwrap_or(0) || fewer(x1, x2));
+    // A default-on-error field (`Dangerous` reader) that now refuses only the
+    // empty list decodes it as its default, which holds no items either.
+    let only_empty = |lo: &Option<u64>, hi: &Option<u64>, x: &Option<u64>, y: &Option<u64>| {
+        lo.unwrap_or(0) == 0 && *hi == Some(1) && !fewer(y, x)
+    };
+    let level = |tighter: bool, reader: Level, empty_only: bool| match tighter {
+        true if reader == Level::Dangerous && empty_only => Level::Compatible,
+        true => reader,
+        false => Level::Compatible,
+    };
+    let v = Verdict {
+        old_to_new: level(tighter_new, lenient_new, only_empty(m1, m2, x1, x2)),
+        new_to_old: level(tighter_old, lenient_old, only_empty(m2, m1, x2, x1)),
+    };
+    let (a, b) = (Type::describe(a), Type::describe(b));
+    if !checked && (u1, m1, x1) != (u2, m2, x2) {
+        let kind = if (x1, u1) == (x2, u2) { "min_items_changed" } else { "array_rules_changed" };
+        (
+            v,
+            kind,
+            format!("the list's rules changed ({a} -> {b}); readers do not check them here"),
+            "documentation only (a union arm's or a definition's list is not counted on decode)",
+        )
+    } else if (x1, u1) == (x2, u2) && m1 != m2 {
+        (
+            v,
+            "min_items_changed",
+            format!("minItems changed ({a} -> {b})"),
+            "decoding checks a different item count; the type does not change",
+        )
+    } else if (m1, x1) == (m2, x2) {
+        (
+            v,
+            "array_rules_changed",
+            format!("uniqueItems changed ({a} -> {b}); readers do not check it"),
+            "documentation only (`uniqueItems` is not checked on decode)",
+        )
+    } else {
+        (
+            v,
+            "array_rules_changed",
+            format!("the list's rules changed ({a} -> {b})"),
+            "decoding checks different item counts; the type does not change",
+        )
+    }
 }

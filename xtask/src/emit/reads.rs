@@ -69,6 +69,21 @@ impl Emitter {
                     quote!(#rt::read::FloatInRange<#min, #max, #p>)
                 }
             }
+            ReadRule::ItemCount { pointer, min, max, lenient: l, inner } => {
+                let p = ident(pointer);
+                let count = |n: u64| proc_macro2::Literal::usize_unsuffixed(usize::try_from(n).unwrap_or(usize::MAX));
+                let min = count(*min);
+                let max = match max {
+                    Some(m) => {
+                        let m = count(*m);
+                        quote!(#m)
+                    }
+                    None => quote!({ usize::MAX }),
+                };
+                let l = lenient(l);
+                let inner = self.reader_type(inner).unwrap_or_else(|| quote!(#rt::read::Plain));
+                quote!(#rt::read::ItemCount<#min, #max, #l, #p, #inner>)
+            }
         })
     }
 

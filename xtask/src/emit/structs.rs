@@ -55,7 +55,7 @@ impl Emitter {
         crate::plan::is_scalar(ty, &self.scalars)
     }
 
-    pub(super) fn field_docs(f: &Field) -> TokenStream {
+    pub(super) fn field_docs(&self, f: &Field) -> TokenStream {
         let mut text = f.docs.clone().unwrap_or_default();
         let mut notes = Vec::new();
         if let Some(d) = &f.default {
@@ -77,11 +77,14 @@ impl Emitter {
                 }
             }
             Type::Array { min_items, max_items, unique_items, .. } => {
+                // Checked by the field's rule; an upsert's patch field is the derive's, which does not.
+                let checked = matches!(self.fields.get(f).read, crate::plan::ReadRule::ItemCount { .. });
+                let checked = if checked { "checked" } else { "not checked" };
                 if let Some(n) = min_items {
-                    notes.push(format!("At least {n} item(s) (`minItems`, not checked on decode)."));
+                    notes.push(format!("At least {n} item(s) (`minItems`, {checked} on decode)."));
                 }
                 if let Some(n) = max_items {
-                    notes.push(format!("At most {n} item(s) (`maxItems`, not checked on decode)."));
+                    notes.push(format!("At most {n} item(s) (`maxItems`, {checked} on decode)."));
                 }
                 if *unique_items {
                     notes.push("No two items equal (`uniqueItems`, not checked on decode).".to_owned());
@@ -110,7 +113,7 @@ impl Emitter {
         let mut fields = Vec::new();
         let mut defaults = Vec::new();
         for f in &s.fields {
-            let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), Self::field_docs(f));
+            let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), self.field_docs(f));
             let t = self.ty(&f.ty);
             let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
             let planned = self.fields.get(f);
@@ -175,7 +178,7 @@ impl Emitter {
         let mut fields = Vec::new();
         for f in &s.fields {
             let (fd, attrs, fname, ft) =
-                (Self::field_docs(f), self.field_attrs(f), ident(&f.rust_name), self.field_type(f));
+                (self.field_docs(f), self.field_attrs(f), ident(&f.rust_name), self.field_type(f));
             fields.push(quote! { #fd #attrs pub #fname: #ft, });
         }
         if let Some(fl) = &s.flatten {

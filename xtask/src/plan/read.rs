@@ -4,7 +4,7 @@
 //! A rule comes from the field's schema: the ACP `x-deserialize-*` keywords
 //! (default-on-error, skip-invalid-items, default-on-null), the JSON Schema
 //! checks the bindings keep on decode (`minLength` / `maxLength` / `pattern`,
-//! bounds tighter than the Rust type) and the field's
+//! bounds tighter than the Rust type, `minItems` / `maxItems`) and the field's
 //! representation (a required field that may be `null` must still be
 //! present; an optional any-JSON field keeps a present `null`). Adding a rule
 //! means a variant here, its reader type in `generated/src/runtime/read.rs`
@@ -77,6 +77,19 @@ pub enum ReadRule {
         /// Default-on-error.
         lenient: bool,
     },
+    /// `minItems` / `maxItems` on a list, checked after the list's own rule `inner`.
+    ItemCount {
+        /// The hidden type naming where the rule is.
+        pointer: String,
+        /// The least number of items (0: none).
+        min: u64,
+        /// The most, if any.
+        max: Option<u64>,
+        /// Default-on-error: a list out of range is the field's default.
+        lenient: bool,
+        /// How the list itself is read.
+        inner: Box<ReadRule>,
+    },
 }
 
 impl ReadRule {
@@ -88,6 +101,23 @@ impl ReadRule {
     /// The rule of field `f` (of a struct, or a definition's value as a
     /// required field), given the definitions decodable from one JSON string.
     pub fn of(f: &Field, scalars: &BTreeSet<String>) -> ReadRule {
+        let base = Self::base(f, scalars);
+        match &f.ty {
+            Type::Array { min_items, max_items, .. } if min_items.unwrap_or(0) > 0 || max_items.is_some() => {
+                ReadRule::ItemCount {
+                    pointer: hidden_name("Items", f),
+                    min: min_items.unwrap_or(0),
+                    max: *max_items,
+                    lenient: f.default_on_error,
+                    inner: Box::new(base),
+                }
+            }
+            _ => base,
+        }
+    }
+
+    /// The rule without `minItems` / `maxItems`.
+    fn base(f: &Field, scalars: &BTreeSet<String>) -> ReadRule {
         let optional = !f.required || f.nullable;
         // Default-on-error applies to a checked value only where the field
         // has a default to fall back to.
@@ -132,6 +162,11 @@ impl ReadRule {
             ReadRule::IntInRange { pointer, .. } | ReadRule::FloatInRange { pointer, .. } => {
                 vec![(HiddenKind::Pointer, pointer)]
             }
+            ReadRule::ItemCount { pointer, inner, .. } => {
+                let mut v = inner.hidden_types();
+                v.push((HiddenKind::Pointer, pointer));
+                v
+            }
             _ => Vec::new(),
         }
     }
@@ -147,7 +182,7 @@ pub enum HiddenKind {
 }
 
 /// The name of a hidden rule type of a property (`kind`: `StrRule`,
-/// `Bound`), from the property's pointer (unique in the schema file).
+/// `Bound`, `Items`), from the property's pointer (unique in the schema file).
 fn hidden_name(kind: &str, f: &Field) -> String {
     let tail: String = f.pointer.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     format!("__{kind}{tail}")

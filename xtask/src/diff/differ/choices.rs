@@ -154,8 +154,13 @@ impl Differ<'_> {
                     }
                     return;
                 }
-                let (verdict, kind, why, note) =
-                    type_change_of(&w1, &w2, self.holder_level(name, Side::Old), self.holder_level(name, Side::New));
+                let (verdict, kind, why, note) = type_change_of(
+                    &w1,
+                    &w2,
+                    self.holder_level(name, Side::Old),
+                    self.holder_level(name, Side::New),
+                    Position::Other,
+                );
                 let (kind, note) = if kind == "field_type_changed" {
                     ("union_arm_changed", "the variant's payload type changes: code using it stops compiling")
                 } else {

@@ -469,8 +469,13 @@ impl<'a> Differ<'a> {
             }
             return;
         }
-        let (v, kind, why, note) =
-            type_change_of(&wx, &wy, self.holder_level(&b.name, Side::Old), self.holder_level(&b.name, Side::New));
+        let (v, kind, why, note) = type_change_of(
+            &wx,
+            &wy,
+            self.holder_level(&b.name, Side::Old),
+            self.holder_level(&b.name, Side::New),
+            Position::Other,
+        );
         let kind = if kind == "field_type_changed" { "type_changed" } else { kind };
         self.push(&b.name, kind, "", (Side::New, &b.pointer), v, why, (rust, note));
     }
@@ -740,8 +745,13 @@ impl<'a> Differ<'a> {
         let rust_changed = wire::rust(&g.ty) != wire::rust(&f.ty);
         let rust = if rust_changed { RustLevel::Breaking } else { RustLevel::Unchanged };
         if !self.same_wire(&wg, &wf) {
-            let (v, kind, why, note) =
-                type_change_of(&wg, &wf, self.field_level(def, g, Side::Old), self.field_level(def, f, Side::New));
+            let (v, kind, why, note) = type_change_of(
+                &wg,
+                &wf,
+                self.field_level(def, g, Side::Old),
+                self.field_level(def, f, Side::New),
+                Position::Field,
+            );
             let note = if rust_changed && rust_note_unchanged(note) {
                 "the field's Rust type changes: code using it may stop compiling"
             } else {
