@@ -18,8 +18,8 @@
 //! A field with a decoding rule names the rule's reader type
 //! ([`FieldRead::reader`], a type implementing `runtime::read::Reader<T>` and
 //! `json::fast::Rule<'de, T>` for the field's type `T`): the visitor reads it
-//! with `runtime::read::Field::<Reader, T>`, the direct decoder with the
-//! reader's `Rule`. A rule reaches the runtime as a type, so adding one means
+//! with `runtime::de::put_with::<Reader, _, _>` (a field without a rule with
+//! `runtime::de::put`), the direct decoder with the reader's `Rule`. A rule reaches the runtime as a type, so adding one means
 //! a reader type in the runtime and a way to name it, nothing here.
 
 use proc_macro2::{Ident, Literal, TokenStream};
@@ -123,14 +123,14 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
     let mut index = Vec::new();
     let mut reads = Vec::new();
     for (i, (f, slot)) in o.fields.iter().zip(&slots).enumerate() {
-        let (names, wire, ty) = (names(f), str_lit(&f.wire), &f.ty);
+        let (names, wire) = (names(f), str_lit(&f.wire));
         let i = Literal::usize_unsuffixed(i);
         index.push(quote!(#(#names)|* => ::core::option::Option::Some(#i),));
-        let value = match &f.reader {
-            Some(m) => quote!(map.next_value_seed(#rt::read::Field::<#m, #ty>::new())?),
-            None => quote!(map.next_value::<#ty>()?),
-        };
-        reads.push(quote!(#i => #rt::de::once(&mut #slot, #wire, #value),));
+        // The slot's type is the field's: `put` reads that type.
+        reads.push(match &f.reader {
+            Some(m) => quote!(#i => #rt::de::put_with::<#m, _, _>(map, &mut #slot, #wire),),
+            None => quote!(#i => #rt::de::put(map, &mut #slot, #wire),),
+        });
     }
     for (i, name) in o.forbidden.iter().enumerate() {
         let i = Literal::usize_unsuffixed(o.fields.len() + i);

@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// `ErrorStopReason` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
@@ -16,19 +17,19 @@ pub struct ErrorStopReason {
     #[serde(
         rename = "message",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientScalar,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
     )]
-    pub message: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    pub message: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["message"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -42,29 +43,21 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ErrorStopReason, A::Error> {
-                let mut v0: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::string::String>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ErrorStopReason, A::Error> {
+                let mut v0: Option<runtime::Nullable<String>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "message" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "message" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
                         0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "message",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::LenientScalar,
-                                            ::acp_bindings::runtime::Nullable<::std::string::String>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::LenientScalar,
+                                _,
+                                _,
+                            >(map, &mut v0, "message")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -73,7 +66,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ErrorStopReason {
+                Ok(ErrorStopReason {
                     message: v0.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -86,17 +79,14 @@ impl ErrorStopReason {
     /// Creates a `ErrorStopReason` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
-            message: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            message: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `message`.
     #[must_use]
-    pub fn message(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.message = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn message(mut self, value: impl Into<String>) -> Self {
+        self.message = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -108,35 +98,26 @@ pub struct IdleStateUpdate {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientMeta,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
     )]
-    pub meta: ::acp_bindings::runtime::Nullable<
-        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-    >,
+    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Why work stopped.
     #[serde(flatten)]
     pub stop_reason: IdleStateUpdateStopReason,
 }
 impl IdleStateUpdate {
     /// Creates a `IdleStateUpdate` from its required fields; every optional field is omitted.
-    pub fn new(
-        stop_reason: impl ::core::convert::Into<IdleStateUpdateStopReason>,
-    ) -> Self {
+    pub fn new(stop_reason: impl Into<IdleStateUpdateStopReason>) -> Self {
         Self {
-            meta: ::core::default::Default::default(),
+            meta: Default::default(),
             stop_reason: stop_reason.into(),
         }
     }
     /// Sets `_meta`.
     #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<
-            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-        >,
-    ) -> Self {
-        self.meta = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
+        self.meta = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -154,33 +135,28 @@ pub enum IdleStateUpdateStopReason {
         explicit_null: bool,
     },
     /// A variant this version does not know, kept whole.
-    Other(::acp_bindings::runtime::UnknownVariant),
+    Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for IdleStateUpdateStopReason {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::EndTurn => {
-                ::acp_bindings::runtime::ser::tagged(
+                runtime::ser::tagged(
                     serializer,
                     "stopReason",
                     "end_turn",
-                    ::core::option::Option::<&()>::None,
+                    Option::<&()>::None,
                 )
             }
             Self::Error(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "stopReason",
-                    "error",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "stopReason", "error", Some(payload))
             }
             Self::None { explicit_null } => {
                 use ::serde::ser::SerializeMap as _;
-                let mut map = serializer.serialize_map(::core::option::Option::None)?;
+                let mut map = serializer.serialize_map(None)?;
                 if *explicit_null {
                     map.serialize_entry("stopReason", &())?;
                 }
@@ -190,7 +166,7 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for IdleStateUpdateStopReason {
+impl runtime::de::Tagged for IdleStateUpdateStopReason {
     const NAME: &'static str = "IdleStateUpdateStopReason";
     const KEY: &'static str = "stopReason";
     fn is_known(tag: &str) -> bool {
@@ -199,52 +175,47 @@ impl ::acp_bindings::runtime::de::Tagged for IdleStateUpdateStopReason {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "end_turn" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::EndTurn)
+                Ok(Self::EndTurn)
             }
             "error" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Error)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                    .map_err(|e| runtime::de::in_variant(
                         "IdleStateUpdateStopReason",
                         tag,
                         e,
                     ))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["end_turn", "error"];
-        match ::acp_bindings::runtime::de::tag(&object, "stopReason") {
-            ::acp_bindings::runtime::de::Tag::Missing
-            | ::acp_bindings::runtime::de::Tag::Invalid => {
-                ::core::result::Result::Ok(Self::None { explicit_null: false })
+        match runtime::de::tag(&object, "stopReason") {
+            runtime::de::Tag::Missing | runtime::de::Tag::Invalid => {
+                Ok(Self::None { explicit_null: false })
             }
-            ::acp_bindings::runtime::de::Tag::Null => {
-                ::core::result::Result::Ok(Self::None { explicit_null: true })
-            }
-            ::acp_bindings::runtime::de::Tag::Str(_) => {
-                ::acp_bindings::runtime::de::check_catch_all::<
+            runtime::de::Tag::Null => Ok(Self::None { explicit_null: true }),
+            runtime::de::Tag::Str(_) => {
+                runtime::de::check_catch_all::<
                     E,
                 >(&object, "IdleStateUpdateStopReason", &[])?;
-                ::core::result::Result::Ok(
-                    Self::Other(::acp_bindings::runtime::UnknownVariant::__new(object)),
-                )
+                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
+                Err(
+                    runtime::de::unknown_tag(
                         "IdleStateUpdateStopReason",
                         "stopReason",
                         other,
@@ -258,24 +229,24 @@ impl ::acp_bindings::runtime::de::Tagged for IdleStateUpdateStopReason {
 impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl IdleStateUpdateStopReason {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "stopReason";
     /// The `stopReason` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    pub fn tag(&self) -> Option<&str> {
         match self {
-            Self::EndTurn => ::core::option::Option::Some("end_turn"),
-            Self::Error(_) => ::core::option::Option::Some("error"),
-            Self::None { .. } => ::core::option::Option::None,
-            Self::Other(v) => ::core::option::Option::Some(v.__tag("stopReason")),
+            Self::EndTurn => Some("end_turn"),
+            Self::Error(_) => Some("error"),
+            Self::None { .. } => None,
+            Self::Other(v) => Some(v.__tag("stopReason")),
         }
     }
 }
-impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
+impl From<ErrorStopReason> for IdleStateUpdateStopReason {
     /// The `error` arm.
     fn from(value: ErrorStopReason) -> Self {
         Self::Error(value)
@@ -287,7 +258,7 @@ impl ::core::convert::From<ErrorStopReason> for IdleStateUpdateStopReason {
 pub struct SetConfigOptionRequest {
     /// The `configId` property.
     #[serde(rename = "configId")]
-    pub config_id: ::std::string::String,
+    pub config_id: String,
     /// The variant part of this object (see [`SetConfigOptionRequestType`]).
     #[serde(flatten)]
     pub r#type: SetConfigOptionRequestType,
@@ -295,8 +266,8 @@ pub struct SetConfigOptionRequest {
 impl SetConfigOptionRequest {
     /// Creates a `SetConfigOptionRequest` from its required fields; every optional field is omitted.
     pub fn new(
-        config_id: impl ::core::convert::Into<::std::string::String>,
-        r#type: impl ::core::convert::Into<SetConfigOptionRequestType>,
+        config_id: impl Into<String>,
+        r#type: impl Into<SetConfigOptionRequestType>,
     ) -> Self {
         Self {
             config_id: config_id.into(),
@@ -317,28 +288,18 @@ impl ::serde::Serialize for SetConfigOptionRequestType {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Boolean(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "boolean",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "boolean", Some(payload))
             }
             Self::Id(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "id",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "id", Some(payload))
             }
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for SetConfigOptionRequestType {
+impl runtime::de::Tagged for SetConfigOptionRequestType {
     const NAME: &'static str = "SetConfigOptionRequestType";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -347,12 +308,12 @@ impl ::acp_bindings::runtime::de::Tagged for SetConfigOptionRequestType {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "boolean" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Boolean)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                    .map_err(|e| runtime::de::in_variant(
                         "SetConfigOptionRequestType",
                         tag,
                         e,
@@ -361,28 +322,28 @@ impl ::acp_bindings::runtime::de::Tagged for SetConfigOptionRequestType {
             "id" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Id)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
+                    .map_err(|e| runtime::de::in_variant(
                         "SetConfigOptionRequestType",
                         tag,
                         e,
                     ))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["boolean", "id"];
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::unknown_tag(
+        Err(
+            runtime::de::unknown_tag(
                 "SetConfigOptionRequestType",
                 "type",
-                ::acp_bindings::runtime::de::tag(&object, "type"),
+                runtime::de::tag(&object, "type"),
                 KNOWN,
             ),
         )
@@ -391,8 +352,8 @@ impl ::acp_bindings::runtime::de::Tagged for SetConfigOptionRequestType {
 impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl SetConfigOptionRequestType {
@@ -406,14 +367,13 @@ impl SetConfigOptionRequestType {
         }
     }
 }
-impl ::core::convert::From<SetConfigOptionRequestTypeBoolean>
-for SetConfigOptionRequestType {
+impl From<SetConfigOptionRequestTypeBoolean> for SetConfigOptionRequestType {
     /// The `boolean` arm.
     fn from(value: SetConfigOptionRequestTypeBoolean) -> Self {
         Self::Boolean(value)
     }
 }
-impl ::core::convert::From<SetConfigOptionRequestTypeId> for SetConfigOptionRequestType {
+impl From<SetConfigOptionRequestTypeId> for SetConfigOptionRequestType {
     /// The `id` arm.
     fn from(value: SetConfigOptionRequestTypeId) -> Self {
         Self::Id(value)
@@ -429,12 +389,12 @@ pub struct SetConfigOptionRequestTypeBoolean {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -448,22 +408,16 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<SetConfigOptionRequestTypeBoolean, A::Error> {
-                let mut v0: ::core::option::Option<bool> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<SetConfigOptionRequestTypeBoolean, A::Error> {
+                let mut v0: Option<bool> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "value" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "value" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "value",
-                                map.next_value::<bool>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "value"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -471,8 +425,8 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(SetConfigOptionRequestTypeBoolean {
-                    value: ::acp_bindings::runtime::de::required(v0, "value")?,
+                Ok(SetConfigOptionRequestTypeBoolean {
+                    value: runtime::de::required(v0, "value")?,
                     additional_properties: rest,
                 })
             }
@@ -483,10 +437,10 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
 }
 impl SetConfigOptionRequestTypeBoolean {
     /// Creates a `SetConfigOptionRequestTypeBoolean` from its required fields; every optional field is omitted.
-    pub fn new(value: impl ::core::convert::Into<bool>) -> Self {
+    pub fn new(value: impl Into<bool>) -> Self {
         Self {
             value: value.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -496,16 +450,16 @@ impl SetConfigOptionRequestTypeBoolean {
 pub struct SetConfigOptionRequestTypeId {
     /// The `value` property.
     #[serde(rename = "value")]
-    pub value: ::std::string::String,
+    pub value: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -519,22 +473,16 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<SetConfigOptionRequestTypeId, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<SetConfigOptionRequestTypeId, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "value" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "value" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "value",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "value"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -542,8 +490,8 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(SetConfigOptionRequestTypeId {
-                    value: ::acp_bindings::runtime::de::required(v0, "value")?,
+                Ok(SetConfigOptionRequestTypeId {
+                    value: runtime::de::required(v0, "value")?,
                     additional_properties: rest,
                 })
             }
@@ -554,10 +502,10 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
 }
 impl SetConfigOptionRequestTypeId {
     /// Creates a `SetConfigOptionRequestTypeId` from its required fields; every optional field is omitted.
-    pub fn new(value: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(value: impl Into<String>) -> Self {
         Self {
             value: value.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -567,16 +515,16 @@ impl SetConfigOptionRequestTypeId {
 pub struct SessionScope {
     /// The `sessionId` property.
     #[serde(rename = "sessionId")]
-    pub session_id: ::std::string::String,
+    pub session_id: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["sessionId"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -590,22 +538,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionScope {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<SessionScope, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<SessionScope, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "sessionId" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "sessionId" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "sessionId",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "sessionId"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -613,8 +555,8 @@ impl<'de> ::serde::Deserialize<'de> for SessionScope {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(SessionScope {
-                    session_id: ::acp_bindings::runtime::de::required(v0, "sessionId")?,
+                Ok(SessionScope {
+                    session_id: runtime::de::required(v0, "sessionId")?,
                     additional_properties: rest,
                 })
             }
@@ -624,10 +566,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionScope {
 }
 impl SessionScope {
     /// Creates a `SessionScope` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(session_id: impl Into<String>) -> Self {
         Self {
             session_id: session_id.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -641,12 +583,12 @@ pub struct RequestScope {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RequestScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["requestId"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -660,22 +602,16 @@ impl<'de> ::serde::Deserialize<'de> for RequestScope {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<RequestScope, A::Error> {
-                let mut v0: ::core::option::Option<i64> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<RequestScope, A::Error> {
+                let mut v0: Option<i64> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "requestId" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "requestId" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "requestId",
-                                map.next_value::<i64>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "requestId"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -683,8 +619,8 @@ impl<'de> ::serde::Deserialize<'de> for RequestScope {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(RequestScope {
-                    request_id: ::acp_bindings::runtime::de::required(v0, "requestId")?,
+                Ok(RequestScope {
+                    request_id: runtime::de::required(v0, "requestId")?,
                     additional_properties: rest,
                 })
             }
@@ -694,10 +630,10 @@ impl<'de> ::serde::Deserialize<'de> for RequestScope {
 }
 impl RequestScope {
     /// Creates a `RequestScope` from its required fields; every optional field is omitted.
-    pub fn new(request_id: impl ::core::convert::Into<i64>) -> Self {
+    pub fn new(request_id: impl Into<i64>) -> Self {
         Self {
             request_id: request_id.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -707,17 +643,14 @@ impl RequestScope {
 pub struct FormMode {
     /// The `message` property.
     #[serde(rename = "message")]
-    pub message: ::std::string::String,
+    pub message: String,
     /// The variant part of this object (see [`FormModeScope`]).
     #[serde(flatten)]
     pub scope: FormModeScope,
 }
 impl FormMode {
     /// Creates a `FormMode` from its required fields; every optional field is omitted.
-    pub fn new(
-        message: impl ::core::convert::Into<::std::string::String>,
-        scope: impl ::core::convert::Into<FormModeScope>,
-    ) -> Self {
+    pub fn new(message: impl Into<String>, scope: impl Into<FormModeScope>) -> Self {
         Self {
             message: message.into(),
             scope: scope.into(),
@@ -737,7 +670,7 @@ impl ::serde::Serialize for FormModeScope {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Session(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Request(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -747,35 +680,25 @@ impl ::serde::Serialize for FormModeScope {
 impl<'de> ::serde::Deserialize<'de> for FormModeScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Session",
-        ) {
-            return ::core::result::Result::Ok(Self::Session(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Session") {
+            return Ok(Self::Session(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Request",
-        ) {
-            return ::core::result::Result::Ok(Self::Request(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Request") {
+            return Ok(Self::Request(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("FormModeScope", &errors),
-        )
+        Err(runtime::de::no_arm("FormModeScope", &errors))
     }
 }
-impl ::core::convert::From<SessionScope> for FormModeScope {
+impl From<SessionScope> for FormModeScope {
     /// The `Session` arm.
     fn from(value: SessionScope) -> Self {
         Self::Session(value)
     }
 }
-impl ::core::convert::From<RequestScope> for FormModeScope {
+impl From<RequestScope> for FormModeScope {
     /// The `Request` arm.
     fn from(value: RequestScope) -> Self {
         Self::Request(value)

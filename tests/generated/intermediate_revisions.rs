@@ -8,22 +8,23 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// `Image` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Image {
     /// The `data` property.
     #[serde(rename = "data")]
-    pub data: ::std::string::String,
+    pub data: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Image {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -37,22 +38,16 @@ impl<'de> ::serde::Deserialize<'de> for Image {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Image, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Image, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "data" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "data" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "data",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "data"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -60,8 +55,8 @@ impl<'de> ::serde::Deserialize<'de> for Image {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Image {
-                    data: ::acp_bindings::runtime::de::required(v0, "data")?,
+                Ok(Image {
+                    data: runtime::de::required(v0, "data")?,
                     additional_properties: rest,
                 })
             }
@@ -71,10 +66,10 @@ impl<'de> ::serde::Deserialize<'de> for Image {
 }
 impl Image {
     /// Creates a `Image` from its required fields; every optional field is omitted.
-    pub fn new(data: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(data: impl Into<String>) -> Self {
         Self {
             data: data.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -87,35 +82,25 @@ pub enum Block {
     /// The `image` variant.
     Image(Image),
     /// A variant this version does not know, kept whole.
-    Other(::acp_bindings::runtime::UnknownVariant),
+    Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for Block {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Text(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "text",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "text", Some(payload))
             }
             Self::Image(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "image",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "image", Some(payload))
             }
             Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for Block {
+impl runtime::de::Tagged for Block {
     const NAME: &'static str = "Block";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -124,89 +109,66 @@ impl ::acp_bindings::runtime::de::Tagged for Block {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "text" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Text)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Block",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Block", tag, e))
             }
             "image" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Image)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Block",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Block", tag, e))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image"];
-        match ::acp_bindings::runtime::de::tag(&object, "type") {
-            ::acp_bindings::runtime::de::Tag::Str(_) => {
-                ::acp_bindings::runtime::de::check_reserved::<
-                    E,
-                >(&object, "Block", "type", &["video"])?;
-                ::acp_bindings::runtime::de::check_catch_all::<
-                    E,
-                >(&object, "Block", &[])?;
-                ::core::result::Result::Ok(
-                    Self::Other(::acp_bindings::runtime::UnknownVariant::__new(object)),
-                )
+        match runtime::de::tag(&object, "type") {
+            runtime::de::Tag::Str(_) => {
+                runtime::de::check_reserved::<E>(&object, "Block", "type", &["video"])?;
+                runtime::de::check_catch_all::<E>(&object, "Block", &[])?;
+                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
-                        "Block",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
+            other => Err(runtime::de::unknown_tag("Block", "type", other, KNOWN)),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Block {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl Block {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
     /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    pub fn tag(&self) -> Option<&str> {
         match self {
-            Self::Text(_) => ::core::option::Option::Some("text"),
-            Self::Image(_) => ::core::option::Option::Some("image"),
-            Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
+            Self::Text(_) => Some("text"),
+            Self::Image(_) => Some("image"),
+            Self::Other(v) => Some(v.__tag("type")),
         }
     }
 }
-impl ::core::convert::From<BlockText> for Block {
+impl From<BlockText> for Block {
     /// The `text` arm.
     fn from(value: BlockText) -> Self {
         Self::Text(value)
     }
 }
-impl ::core::convert::From<Image> for Block {
+impl From<Image> for Block {
     /// The `image` arm.
     fn from(value: Image) -> Self {
         Self::Image(value)
@@ -218,16 +180,16 @@ impl ::core::convert::From<Image> for Block {
 pub struct BlockText {
     /// The `text` property.
     #[serde(rename = "text")]
-    pub text: ::std::string::String,
+    pub text: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BlockText {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["text"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -241,22 +203,16 @@ impl<'de> ::serde::Deserialize<'de> for BlockText {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<BlockText, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<BlockText, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "text" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "text" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "text",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "text"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -264,8 +220,8 @@ impl<'de> ::serde::Deserialize<'de> for BlockText {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(BlockText {
-                    text: ::acp_bindings::runtime::de::required(v0, "text")?,
+                Ok(BlockText {
+                    text: runtime::de::required(v0, "text")?,
                     additional_properties: rest,
                 })
             }
@@ -275,10 +231,10 @@ impl<'de> ::serde::Deserialize<'de> for BlockText {
 }
 impl BlockText {
     /// Creates a `BlockText` from its required fields; every optional field is omitted.
-    pub fn new(text: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -287,11 +243,11 @@ impl BlockText {
 #[non_exhaustive]
 pub enum Setting {
     /// The `String` arm.
-    String(::std::string::String),
+    String(String),
     /// The `Integer` arm.
     Integer(i64),
     /// The `StringArray` arm.
-    StringArray(::std::vec::Vec<::std::string::String>),
+    StringArray(Vec<String>),
     /// A [`SettingMin`].
     Min(SettingMin),
     /// A [`SettingMax`].
@@ -301,7 +257,7 @@ impl ::serde::Serialize for Setting {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::String(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Integer(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -316,80 +272,58 @@ impl ::serde::Serialize for Setting {
 impl<'de> ::serde::Deserialize<'de> for Setting {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "String",
-        ) {
-            return ::core::result::Result::Ok(Self::String(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+            return Ok(Self::String(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Integer",
-        ) {
-            return ::core::result::Result::Ok(Self::Integer(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Integer") {
+            return Ok(Self::Integer(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "StringArray",
-        ) {
-            return ::core::result::Result::Ok(Self::StringArray(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "StringArray") {
+            return Ok(Self::StringArray(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Min",
-        ) {
-            return ::core::result::Result::Ok(Self::Min(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Min") {
+            return Ok(Self::Min(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Max",
-        ) {
-            return ::core::result::Result::Ok(Self::Max(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Max") {
+            return Ok(Self::Max(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("Setting", &errors),
-        )
+        Err(runtime::de::no_arm("Setting", &errors))
     }
 }
-impl ::core::convert::From<::std::string::String> for Setting {
+impl From<String> for Setting {
     /// The `String` arm.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
-impl ::core::convert::From<&str> for Setting {
+impl From<&str> for Setting {
     /// The `String` arm.
     fn from(value: &str) -> Self {
-        Self::String(::std::borrow::ToOwned::to_owned(value))
+        Self::String(ToOwned::to_owned(value))
     }
 }
-impl ::core::convert::From<i64> for Setting {
+impl From<i64> for Setting {
     /// The `Integer` arm.
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<::std::string::String>> for Setting {
+impl From<Vec<String>> for Setting {
     /// The `StringArray` arm.
-    fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
+    fn from(value: Vec<String>) -> Self {
         Self::StringArray(value)
     }
 }
-impl ::core::convert::From<SettingMin> for Setting {
+impl From<SettingMin> for Setting {
     /// The `Min` arm.
     fn from(value: SettingMin) -> Self {
         Self::Min(value)
     }
 }
-impl ::core::convert::From<SettingMax> for Setting {
+impl From<SettingMax> for Setting {
     /// The `Max` arm.
     fn from(value: SettingMax) -> Self {
         Self::Max(value)
@@ -405,7 +339,7 @@ pub struct SettingMin {
 }
 impl SettingMin {
     /// Creates a `SettingMin` from its required fields; every optional field is omitted.
-    pub fn new(min: impl ::core::convert::Into<i64>) -> Self {
+    pub fn new(min: impl Into<i64>) -> Self {
         Self { min: min.into() }
     }
 }
@@ -419,7 +353,7 @@ pub struct SettingMax {
 }
 impl SettingMax {
     /// Creates a `SettingMax` from its required fields; every optional field is omitted.
-    pub fn new(max: impl ::core::convert::Into<i64>) -> Self {
+    pub fn new(max: impl Into<i64>) -> Self {
         Self { max: max.into() }
     }
 }
@@ -437,28 +371,24 @@ impl SettingMax {
 )]
 #[serde(transparent)]
 pub struct NonEmpty(
-    #[serde(
-        deserialize_with = "::acp_bindings::runtime::de::id_str_excluding::<_, NonEmpty>"
-    )]
-    pub ::acp_bindings::runtime::SmolStr,
+    #[serde(deserialize_with = "runtime::de::id_str_excluding::<_, NonEmpty>")]
+    pub runtime::SmolStr,
 );
-impl ::acp_bindings::runtime::de::Pointer for NonEmpty {
+impl runtime::de::Pointer for NonEmpty {
     const POINTER: &'static str = "#/$defs/NonEmpty/not";
 }
-impl ::acp_bindings::runtime::de::Excludes for NonEmpty {
+impl runtime::de::Excludes for NonEmpty {
     const EXCLUDED: &'static [&'static str] = &[""];
 }
-impl ::acp_bindings::runtime::de::Scalar for NonEmpty {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
-        (!<Self as ::acp_bindings::runtime::de::Excludes>::EXCLUDED.contains(&v))
-            .then(|| Self(::acp_bindings::runtime::de::smol(v)))
+impl runtime::de::Scalar for NonEmpty {
+    fn from_str(v: &str) -> Option<Self> {
+        (!<Self as runtime::de::Excludes>::EXCLUDED.contains(&v))
+            .then(|| Self(runtime::de::smol(v)))
     }
 }
 impl NonEmpty {
     /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(
-        value: impl ::core::convert::Into<::acp_bindings::runtime::SmolStr>,
-    ) -> Self {
+    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -466,17 +396,17 @@ impl NonEmpty {
         &self.0
     }
 }
-impl ::core::convert::From<&str> for NonEmpty {
+impl From<&str> for NonEmpty {
     fn from(value: &str) -> Self {
         Self(value.into())
     }
 }
-impl ::core::convert::From<::std::string::String> for NonEmpty {
-    fn from(value: ::std::string::String) -> Self {
+impl From<String> for NonEmpty {
+    fn from(value: String) -> Self {
         Self(value.into())
     }
 }
-impl ::core::convert::AsRef<str> for NonEmpty {
+impl AsRef<str> for NonEmpty {
     fn as_ref(&self) -> &str {
         &self.0
     }
@@ -505,28 +435,24 @@ impl ::core::fmt::Display for NonEmpty {
 )]
 #[serde(transparent)]
 pub struct Level(
-    #[serde(
-        deserialize_with = "::acp_bindings::runtime::de::id_str_excluding::<_, Level>"
-    )]
-    pub ::acp_bindings::runtime::SmolStr,
+    #[serde(deserialize_with = "runtime::de::id_str_excluding::<_, Level>")]
+    pub runtime::SmolStr,
 );
-impl ::acp_bindings::runtime::de::Pointer for Level {
+impl runtime::de::Pointer for Level {
     const POINTER: &'static str = "#/$defs/Level/not";
 }
-impl ::acp_bindings::runtime::de::Excludes for Level {
+impl runtime::de::Excludes for Level {
     const EXCLUDED: &'static [&'static str] = &["trace", "debug"];
 }
-impl ::acp_bindings::runtime::de::Scalar for Level {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
-        (!<Self as ::acp_bindings::runtime::de::Excludes>::EXCLUDED.contains(&v))
-            .then(|| Self(::acp_bindings::runtime::de::smol(v)))
+impl runtime::de::Scalar for Level {
+    fn from_str(v: &str) -> Option<Self> {
+        (!<Self as runtime::de::Excludes>::EXCLUDED.contains(&v))
+            .then(|| Self(runtime::de::smol(v)))
     }
 }
 impl Level {
     /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(
-        value: impl ::core::convert::Into<::acp_bindings::runtime::SmolStr>,
-    ) -> Self {
+    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -534,17 +460,17 @@ impl Level {
         &self.0
     }
 }
-impl ::core::convert::From<&str> for Level {
+impl From<&str> for Level {
     fn from(value: &str) -> Self {
         Self(value.into())
     }
 }
-impl ::core::convert::From<::std::string::String> for Level {
-    fn from(value: ::std::string::String) -> Self {
+impl From<String> for Level {
+    fn from(value: String) -> Self {
         Self(value.into())
     }
 }
-impl ::core::convert::AsRef<str> for Level {
+impl AsRef<str> for Level {
     fn as_ref(&self) -> &str {
         &self.0
     }
@@ -565,13 +491,11 @@ impl ::core::fmt::Display for Level {
 pub struct Circle {
     /// The `radius` property.
     #[serde(rename = "radius")]
-    pub radius: ::acp_bindings::runtime::Number,
+    pub radius: runtime::Number,
 }
 impl Circle {
     /// Creates a `Circle` from its required fields; every optional field is omitted.
-    pub fn new(
-        radius: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
-    ) -> Self {
+    pub fn new(radius: impl Into<runtime::Number>) -> Self {
         Self { radius: radius.into() }
     }
 }
@@ -581,13 +505,11 @@ impl Circle {
 pub struct Square {
     /// The `side` property.
     #[serde(rename = "side")]
-    pub side: ::acp_bindings::runtime::Number,
+    pub side: runtime::Number,
 }
 impl Square {
     /// Creates a `Square` from its required fields; every optional field is omitted.
-    pub fn new(
-        side: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
-    ) -> Self {
+    pub fn new(side: impl Into<runtime::Number>) -> Self {
         Self { side: side.into() }
     }
 }
@@ -600,13 +522,13 @@ pub enum Shape {
     /// A [`Square`].
     Square(Square),
     /// A variant this version does not know, kept whole.
-    Other(::acp_bindings::runtime::UnknownVariant),
+    Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for Shape {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Circle(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Square(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -617,47 +539,33 @@ impl ::serde::Serialize for Shape {
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Circle",
-        ) {
-            return ::core::result::Result::Ok(Self::Circle(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Circle") {
+            return Ok(Self::Circle(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Square",
-        ) {
-            return ::core::result::Result::Ok(Self::Square(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Square") {
+            return Ok(Self::Square(v));
         }
         if let ::serde_json::Value::Object(object) = value {
-            ::acp_bindings::runtime::de::check_catch_all::<
-                D::Error,
-            >(&object, "Shape", &["kind"])?;
-            ::acp_bindings::runtime::de::check_catch_all_field::<
-                ::std::string::String,
+            runtime::de::check_catch_all::<D::Error>(&object, "Shape", &["kind"])?;
+            runtime::de::check_catch_all_field::<
+                String,
                 D::Error,
             >(&object, "Shape", "kind")?;
-            return ::core::result::Result::Ok(
-                Self::Other(::acp_bindings::runtime::UnknownVariant::__new(object)),
-            );
+            return Ok(Self::Other(runtime::UnknownVariant::__new(object)));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("Shape", &errors),
-        )
+        Err(runtime::de::no_arm("Shape", &errors))
     }
 }
-impl ::core::convert::From<Circle> for Shape {
+impl From<Circle> for Shape {
     /// The `Circle` arm.
     fn from(value: Circle) -> Self {
         Self::Circle(value)
     }
 }
-impl ::core::convert::From<Square> for Shape {
+impl From<Square> for Shape {
     /// The `Square` arm.
     fn from(value: Square) -> Self {
         Self::Square(value)
@@ -671,28 +579,20 @@ pub struct Holder {
     #[serde(rename = "name")]
     pub name: NonEmpty,
     /// The `level` property.
-    #[serde(
-        rename = "level",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub level: ::core::option::Option<Level>,
+    #[serde(rename = "level", default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<Level>,
     /// The `shape` property.
-    #[serde(
-        rename = "shape",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub shape: ::core::option::Option<Shape>,
+    #[serde(rename = "shape", default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Shape>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Holder {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "level", "shape"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -706,40 +606,22 @@ impl<'de> ::serde::Deserialize<'de> for Holder {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Holder, A::Error> {
-                let mut v0: ::core::option::Option<NonEmpty> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::core::option::Option<Level>> = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<::core::option::Option<Shape>> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Holder, A::Error> {
+                let mut v0: Option<NonEmpty> = None;
+                let mut v1: Option<Option<Level>> = None;
+                let mut v2: Option<Option<Shape>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "name" => ::core::option::Option::Some(0),
-                        "level" => ::core::option::Option::Some(1),
-                        "shape" => ::core::option::Option::Some(2),
-                        _ => ::core::option::Option::None,
+                        "name" => Some(0),
+                        "level" => Some(1),
+                        "shape" => Some(2),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "name",
-                                map.next_value::<NonEmpty>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "level",
-                                map.next_value::<::core::option::Option<Level>>()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "shape",
-                                map.next_value::<::core::option::Option<Shape>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "name"),
+                        1 => runtime::de::put(map, &mut v1, "level"),
+                        2 => runtime::de::put(map, &mut v2, "shape"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -747,8 +629,8 @@ impl<'de> ::serde::Deserialize<'de> for Holder {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Holder {
-                    name: ::acp_bindings::runtime::de::required(v0, "name")?,
+                Ok(Holder {
+                    name: runtime::de::required(v0, "name")?,
                     level: v1.unwrap_or_default(),
                     shape: v2.unwrap_or_default(),
                     additional_properties: rest,
@@ -760,24 +642,24 @@ impl<'de> ::serde::Deserialize<'de> for Holder {
 }
 impl Holder {
     /// Creates a `Holder` from its required fields; every optional field is omitted.
-    pub fn new(name: impl ::core::convert::Into<NonEmpty>) -> Self {
+    pub fn new(name: impl Into<NonEmpty>) -> Self {
         Self {
             name: name.into(),
-            level: ::core::default::Default::default(),
-            shape: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            level: Default::default(),
+            shape: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `level`.
     #[must_use]
-    pub fn level(mut self, value: impl ::core::convert::Into<Level>) -> Self {
-        self.level = ::core::option::Option::Some(value.into());
+    pub fn level(mut self, value: impl Into<Level>) -> Self {
+        self.level = Some(value.into());
         self
     }
     /// Sets `shape`.
     #[must_use]
-    pub fn shape(mut self, value: impl ::core::convert::Into<Shape>) -> Self {
-        self.shape = ::core::option::Option::Some(value.into());
+    pub fn shape(mut self, value: impl Into<Shape>) -> Self {
+        self.shape = Some(value.into());
         self
     }
 }
@@ -794,7 +676,7 @@ pub enum RpcCode {
     /// `7`.
     Code7,
     /// A value this version does not know, kept as received.
-    Other(::acp_bindings::runtime::UnknownInteger),
+    Other(runtime::UnknownInteger),
 }
 impl RpcCode {
     /// The value as on the wire.
@@ -808,17 +690,13 @@ impl RpcCode {
         }
     }
     /// The variant for a wire value; `Err` returns a value a closed enum does not know.
-    pub fn try_from_value(value: i64) -> ::core::result::Result<Self, i64> {
+    pub fn try_from_value(value: i64) -> Result<Self, i64> {
         match value {
-            -32700 => ::core::result::Result::Ok(Self::ParseError),
-            -32601 => ::core::result::Result::Ok(Self::MethodNotFound),
-            -32000 => ::core::result::Result::Ok(Self::Code32000),
-            7 => ::core::result::Result::Ok(Self::Code7),
-            other => {
-                ::core::result::Result::Ok(
-                    Self::Other(::acp_bindings::runtime::UnknownInteger::__new(other)),
-                )
-            }
+            -32700 => Ok(Self::ParseError),
+            -32601 => Ok(Self::MethodNotFound),
+            -32000 => Ok(Self::Code32000),
+            7 => Ok(Self::Code7),
+            other => Ok(Self::Other(runtime::UnknownInteger::__new(other))),
         }
     }
 }
@@ -831,17 +709,17 @@ impl ::serde::Serialize for RpcCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.value())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RpcCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
         if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
-            return ::core::result::Result::Err(
+            return Err(
                 <D::Error as ::serde::de::Error>::custom(
                     ::core::format_args!(
                         "{wide} is out of range for {}", "a RpcCode integer"
@@ -865,38 +743,26 @@ pub struct Envelope {
     #[serde(rename = "jsonrpc")]
     pub jsonrpc: EnvelopeJsonrpc,
     /// The `kind` property.
-    #[serde(
-        rename = "kind",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub kind: ::core::option::Option<EnvelopeKind>,
+    #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<EnvelopeKind>,
     /// The `raw` property.
     #[serde(rename = "raw")]
     pub raw: ::serde_json::Value,
     /// The `role` property.
-    #[serde(
-        rename = "role",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub role: ::core::option::Option<Role>,
+    #[serde(rename = "role", default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
     /// The `payload` property.
-    #[serde(
-        rename = "payload",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub payload: ::core::option::Option<Anything>,
+    #[serde(rename = "payload", default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<Anything>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Envelope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["jsonrpc", "kind", "raw", "role", "payload"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -910,63 +776,31 @@ impl<'de> ::serde::Deserialize<'de> for Envelope {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Envelope, A::Error> {
-                let mut v0: ::core::option::Option<EnvelopeJsonrpc> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::core::option::Option<EnvelopeKind>,
-                > = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<::core::option::Option<Role>> = ::core::option::Option::None;
-                let mut v4: ::core::option::Option<::core::option::Option<Anything>> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Envelope, A::Error> {
+                let mut v0: Option<EnvelopeJsonrpc> = None;
+                let mut v1: Option<Option<EnvelopeKind>> = None;
+                let mut v2: Option<::serde_json::Value> = None;
+                let mut v3: Option<Option<Role>> = None;
+                let mut v4: Option<Option<Anything>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "jsonrpc" => ::core::option::Option::Some(0),
-                        "kind" => ::core::option::Option::Some(1),
-                        "raw" => ::core::option::Option::Some(2),
-                        "role" => ::core::option::Option::Some(3),
-                        "payload" => ::core::option::Option::Some(4),
-                        "legacy" => ::core::option::Option::Some(5),
-                        _ => ::core::option::Option::None,
+                        "jsonrpc" => Some(0),
+                        "kind" => Some(1),
+                        "raw" => Some(2),
+                        "role" => Some(3),
+                        "payload" => Some(4),
+                        "legacy" => Some(5),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "jsonrpc",
-                                map.next_value::<EnvelopeJsonrpc>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "kind",
-                                map.next_value::<::core::option::Option<EnvelopeKind>>()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "raw",
-                                map.next_value::<::serde_json::Value>()?,
-                            )
-                        }
-                        3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "role",
-                                map.next_value::<::core::option::Option<Role>>()?,
-                            )
-                        }
-                        4 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v4,
-                                "payload",
-                                map.next_value::<::core::option::Option<Anything>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "jsonrpc"),
+                        1 => runtime::de::put(map, &mut v1, "kind"),
+                        2 => runtime::de::put(map, &mut v2, "raw"),
+                        3 => runtime::de::put(map, &mut v3, "role"),
+                        4 => runtime::de::put(map, &mut v4, "payload"),
                         5 => {
-                            ::core::result::Result::Err(
+                            Err(
                                 <A::Error as ::serde::de::Error>::custom(
                                     "`legacy` is not allowed in Envelope (its schema is `false`)",
                                 ),
@@ -979,10 +813,10 @@ impl<'de> ::serde::Deserialize<'de> for Envelope {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Envelope {
-                    jsonrpc: ::acp_bindings::runtime::de::required(v0, "jsonrpc")?,
+                Ok(Envelope {
+                    jsonrpc: runtime::de::required(v0, "jsonrpc")?,
                     kind: v1.unwrap_or_default(),
-                    raw: ::acp_bindings::runtime::de::required(v2, "raw")?,
+                    raw: runtime::de::required(v2, "raw")?,
                     role: v3.unwrap_or_default(),
                     payload: v4.unwrap_or_default(),
                     additional_properties: rest,
@@ -995,34 +829,34 @@ impl<'de> ::serde::Deserialize<'de> for Envelope {
 impl Envelope {
     /// Creates a `Envelope` from its required fields; every optional field is omitted.
     pub fn new(
-        jsonrpc: impl ::core::convert::Into<EnvelopeJsonrpc>,
-        raw: impl ::core::convert::Into<::serde_json::Value>,
+        jsonrpc: impl Into<EnvelopeJsonrpc>,
+        raw: impl Into<::serde_json::Value>,
     ) -> Self {
         Self {
             jsonrpc: jsonrpc.into(),
-            kind: ::core::default::Default::default(),
+            kind: Default::default(),
             raw: raw.into(),
-            role: ::core::default::Default::default(),
-            payload: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            role: Default::default(),
+            payload: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `kind`.
     #[must_use]
-    pub fn kind(mut self, value: impl ::core::convert::Into<EnvelopeKind>) -> Self {
-        self.kind = ::core::option::Option::Some(value.into());
+    pub fn kind(mut self, value: impl Into<EnvelopeKind>) -> Self {
+        self.kind = Some(value.into());
         self
     }
     /// Sets `role`.
     #[must_use]
-    pub fn role(mut self, value: impl ::core::convert::Into<Role>) -> Self {
-        self.role = ::core::option::Option::Some(value.into());
+    pub fn role(mut self, value: impl Into<Role>) -> Self {
+        self.role = Some(value.into());
         self
     }
     /// Sets `payload`.
     #[must_use]
-    pub fn payload(mut self, value: impl ::core::convert::Into<Anything>) -> Self {
-        self.payload = ::core::option::Option::Some(value.into());
+    pub fn payload(mut self, value: impl Into<Anything>) -> Self {
+        self.payload = Some(value.into());
         self
     }
 }
@@ -1049,19 +883,12 @@ impl ::core::fmt::Display for EnvelopeJsonrpc {
     }
 }
 impl ::core::str::FromStr for EnvelopeJsonrpc {
-    type Err = ::acp_bindings::runtime::ParseEnumError;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(
+    type Err = runtime::ParseEnumError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(
             match s {
                 "2.0" => Self::V20,
-                _ => {
-                    return ::core::result::Result::Err(
-                        ::acp_bindings::runtime::ParseEnumError::new(
-                            "EnvelopeJsonrpc",
-                            s,
-                        ),
-                    );
-                }
+                _ => return Err(runtime::ParseEnumError::new("EnvelopeJsonrpc", s)),
             },
         )
     }
@@ -1070,14 +897,14 @@ impl ::serde::Serialize for EnvelopeJsonrpc {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EnvelopeJsonrpc {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = EnvelopeJsonrpc;
@@ -1090,22 +917,18 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeJsonrpc {
             fn visit_str<E: ::serde::de::Error>(
                 self,
                 v: &str,
-            ) -> ::core::result::Result<EnvelopeJsonrpc, E> {
+            ) -> Result<EnvelopeJsonrpc, E> {
                 match v {
-                    "2.0" => ::core::result::Result::Ok(EnvelopeJsonrpc::V20),
-                    _ => {
-                        ::core::result::Result::Err(
-                            E::unknown_variant(v, EnvelopeJsonrpc::VALUES),
-                        )
-                    }
+                    "2.0" => Ok(EnvelopeJsonrpc::V20),
+                    _ => Err(E::unknown_variant(v, EnvelopeJsonrpc::VALUES)),
                 }
             }
         }
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for EnvelopeJsonrpc {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
+impl runtime::de::Scalar for EnvelopeJsonrpc {
+    fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
@@ -1132,16 +955,12 @@ impl ::core::fmt::Display for EnvelopeKind {
     }
 }
 impl ::core::str::FromStr for EnvelopeKind {
-    type Err = ::acp_bindings::runtime::ParseEnumError;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(
+    type Err = runtime::ParseEnumError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(
             match s {
                 "note" => Self::Note,
-                _ => {
-                    return ::core::result::Result::Err(
-                        ::acp_bindings::runtime::ParseEnumError::new("EnvelopeKind", s),
-                    );
-                }
+                _ => return Err(runtime::ParseEnumError::new("EnvelopeKind", s)),
             },
         )
     }
@@ -1150,14 +969,14 @@ impl ::serde::Serialize for EnvelopeKind {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EnvelopeKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = EnvelopeKind;
@@ -1170,22 +989,18 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeKind {
             fn visit_str<E: ::serde::de::Error>(
                 self,
                 v: &str,
-            ) -> ::core::result::Result<EnvelopeKind, E> {
+            ) -> Result<EnvelopeKind, E> {
                 match v {
-                    "note" => ::core::result::Result::Ok(EnvelopeKind::Note),
-                    _ => {
-                        ::core::result::Result::Err(
-                            E::unknown_variant(v, EnvelopeKind::VALUES),
-                        )
-                    }
+                    "note" => Ok(EnvelopeKind::Note),
+                    _ => Err(E::unknown_variant(v, EnvelopeKind::VALUES)),
                 }
             }
         }
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for EnvelopeKind {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
+impl runtime::de::Scalar for EnvelopeKind {
+    fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
@@ -1198,7 +1013,7 @@ pub enum Role {
     /// `"user"`.
     User,
     /// A value this version does not know, kept as received.
-    Other(::acp_bindings::runtime::UnknownString),
+    Other(runtime::UnknownString),
 }
 impl Role {
     /// Every value this version knows, as on the wire.
@@ -1229,7 +1044,7 @@ impl Role {
         match s {
             "assistant" => Self::Assistant,
             "user" => Self::User,
-            other => Self::Other(::acp_bindings::runtime::UnknownString::__new(other)),
+            other => Self::Other(runtime::UnknownString::__new(other)),
         }
     }
 }
@@ -1240,22 +1055,22 @@ impl ::core::fmt::Display for Role {
 }
 impl ::core::str::FromStr for Role {
     type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(Self::from_str_lossless(s))
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self::from_str_lossless(s))
     }
 }
 impl ::serde::Serialize for Role {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Role;
@@ -1265,11 +1080,8 @@ impl<'de> ::serde::Deserialize<'de> for Role {
             ) -> ::core::fmt::Result {
                 f.write_str("a Role string")
             }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> ::core::result::Result<Role, E> {
-                ::core::result::Result::Ok(
+            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Role, E> {
+                Ok(
                     match v {
                         "assistant" => Role::Assistant,
                         "user" => Role::User,
@@ -1277,17 +1089,12 @@ impl<'de> ::serde::Deserialize<'de> for Role {
                     },
                 )
             }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: ::std::string::String,
-            ) -> ::core::result::Result<Role, E> {
-                ::core::result::Result::Ok(
+            fn visit_string<E: ::serde::de::Error>(self, v: String) -> Result<Role, E> {
+                Ok(
                     match v.as_str() {
                         "assistant" => Role::Assistant,
                         "user" => Role::User,
-                        _ => {
-                            Role::Other(::acp_bindings::runtime::UnknownString::__new(v))
-                        }
+                        _ => Role::Other(runtime::UnknownString::__new(v)),
                     },
                 )
             }
@@ -1295,14 +1102,14 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::core::convert::From<&str> for Role {
+impl From<&str> for Role {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for Role {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from_str_lossless(v))
+impl runtime::de::Scalar for Role {
+    fn from_str(v: &str) -> Option<Self> {
+        Some(Self::from_str_lossless(v))
     }
 }
 /// `Anything` (the schema gives no description).
@@ -1311,7 +1118,7 @@ impl ::acp_bindings::runtime::de::Scalar for Role {
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
 pub struct Anything(pub ::serde_json::Value);
-impl ::core::convert::From<::serde_json::Value> for Anything {
+impl From<::serde_json::Value> for Anything {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
     }
@@ -1322,37 +1129,29 @@ impl ::core::convert::From<::serde_json::Value> for Anything {
 pub struct TreeNode {
     /// The `label` property.
     #[serde(rename = "label")]
-    pub label: ::std::string::String,
+    pub label: String,
     /// The `parent` property.
-    #[serde(
-        rename = "parent",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub parent: ::core::option::Option<::std::boxed::Box<TreeNode>>,
+    #[serde(rename = "parent", default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<Box<TreeNode>>,
     /// The `next` property.
     #[serde(
         rename = "next",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub next: ::acp_bindings::runtime::Nullable<::std::boxed::Box<TreeNode>>,
+    pub next: runtime::Nullable<Box<TreeNode>>,
     /// The `children` property.
-    #[serde(
-        rename = "children",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub children: ::core::option::Option<::std::vec::Vec<TreeNode>>,
+    #[serde(rename = "children", default, skip_serializing_if = "Option::is_none")]
+    pub children: Option<Vec<TreeNode>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TreeNode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["label", "parent", "next", "children"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1366,66 +1165,25 @@ impl<'de> ::serde::Deserialize<'de> for TreeNode {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<TreeNode, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::core::option::Option<::std::boxed::Box<TreeNode>>,
-                > = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::boxed::Box<TreeNode>>,
-                > = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<
-                    ::core::option::Option<::std::vec::Vec<TreeNode>>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<TreeNode, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<Option<Box<TreeNode>>> = None;
+                let mut v2: Option<runtime::Nullable<Box<TreeNode>>> = None;
+                let mut v3: Option<Option<Vec<TreeNode>>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "label" => ::core::option::Option::Some(0),
-                        "parent" => ::core::option::Option::Some(1),
-                        "next" => ::core::option::Option::Some(2),
-                        "children" => ::core::option::Option::Some(3),
-                        _ => ::core::option::Option::None,
+                        "label" => Some(0),
+                        "parent" => Some(1),
+                        "next" => Some(2),
+                        "children" => Some(3),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "label",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "parent",
-                                map
-                                    .next_value::<
-                                        ::core::option::Option<::std::boxed::Box<TreeNode>>,
-                                    >()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "next",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<
-                                            ::std::boxed::Box<TreeNode>,
-                                        >,
-                                    >()?,
-                            )
-                        }
-                        3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "children",
-                                map
-                                    .next_value::<
-                                        ::core::option::Option<::std::vec::Vec<TreeNode>>,
-                                    >()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "label"),
+                        1 => runtime::de::put(map, &mut v1, "parent"),
+                        2 => runtime::de::put(map, &mut v2, "next"),
+                        3 => runtime::de::put(map, &mut v3, "children"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1433,8 +1191,8 @@ impl<'de> ::serde::Deserialize<'de> for TreeNode {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(TreeNode {
-                    label: ::acp_bindings::runtime::de::required(v0, "label")?,
+                Ok(TreeNode {
+                    label: runtime::de::required(v0, "label")?,
                     parent: v1.unwrap_or_default(),
                     next: v2.unwrap_or_default(),
                     children: v3.unwrap_or_default(),
@@ -1447,36 +1205,31 @@ impl<'de> ::serde::Deserialize<'de> for TreeNode {
 }
 impl TreeNode {
     /// Creates a `TreeNode` from its required fields; every optional field is omitted.
-    pub fn new(label: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(label: impl Into<String>) -> Self {
         Self {
             label: label.into(),
-            parent: ::core::default::Default::default(),
-            next: ::core::default::Default::default(),
-            children: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            parent: Default::default(),
+            next: Default::default(),
+            children: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `parent`.
     #[must_use]
-    pub fn parent(mut self, value: impl ::core::convert::Into<TreeNode>) -> Self {
-        self.parent = ::core::option::Option::Some(::std::boxed::Box::new(value.into()));
+    pub fn parent(mut self, value: impl Into<TreeNode>) -> Self {
+        self.parent = Some(Box::new(value.into()));
         self
     }
     /// Sets `next`.
     #[must_use]
-    pub fn next(mut self, value: impl ::core::convert::Into<TreeNode>) -> Self {
-        self.next = ::acp_bindings::runtime::Nullable::Value(
-            ::std::boxed::Box::new(value.into()),
-        );
+    pub fn next(mut self, value: impl Into<TreeNode>) -> Self {
+        self.next = runtime::Nullable::Value(Box::new(value.into()));
         self
     }
     /// Sets `children`.
     #[must_use]
-    pub fn children(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<TreeNode>>,
-    ) -> Self {
-        self.children = ::core::option::Option::Some(value.into());
+    pub fn children(mut self, value: impl Into<Vec<TreeNode>>) -> Self {
+        self.children = Some(value.into());
         self
     }
 }
@@ -1487,13 +1240,13 @@ pub enum Expr {
     /// The `Literal` arm.
     Literal(i64),
     /// A [`Sum`].
-    Sum(::std::boxed::Box<Sum>),
+    Sum(Box<Sum>),
 }
 impl ::serde::Serialize for Expr {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Literal(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Sum(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -1503,36 +1256,28 @@ impl ::serde::Serialize for Expr {
 impl<'de> ::serde::Deserialize<'de> for Expr {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Literal",
-        ) {
-            return ::core::result::Result::Ok(Self::Literal(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Literal") {
+            return Ok(Self::Literal(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Sum",
-        ) {
-            return ::core::result::Result::Ok(Self::Sum(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Sum") {
+            return Ok(Self::Sum(v));
         }
-        ::core::result::Result::Err(::acp_bindings::runtime::de::no_arm("Expr", &errors))
+        Err(runtime::de::no_arm("Expr", &errors))
     }
 }
-impl ::core::convert::From<i64> for Expr {
+impl From<i64> for Expr {
     /// The `Literal` arm.
     fn from(value: i64) -> Self {
         Self::Literal(value)
     }
 }
-impl ::core::convert::From<Sum> for Expr {
+impl From<Sum> for Expr {
     /// The `Sum` arm.
     fn from(value: Sum) -> Self {
-        Self::Sum(::std::boxed::Box::new(value))
+        Self::Sum(Box::new(value))
     }
 }
 /// `Sum` (the schema gives no description).
@@ -1541,19 +1286,19 @@ impl ::core::convert::From<Sum> for Expr {
 pub struct Sum {
     /// The `left` property.
     #[serde(rename = "left")]
-    pub left: ::std::boxed::Box<Expr>,
+    pub left: Box<Expr>,
     /// The `right` property.
     #[serde(rename = "right")]
-    pub right: ::std::boxed::Box<Expr>,
+    pub right: Box<Expr>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Sum {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["left", "right"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1567,31 +1312,19 @@ impl<'de> ::serde::Deserialize<'de> for Sum {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Sum, A::Error> {
-                let mut v0: ::core::option::Option<::std::boxed::Box<Expr>> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::boxed::Box<Expr>> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Sum, A::Error> {
+                let mut v0: Option<Box<Expr>> = None;
+                let mut v1: Option<Box<Expr>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "left" => ::core::option::Option::Some(0),
-                        "right" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "left" => Some(0),
+                        "right" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "left",
-                                map.next_value::<::std::boxed::Box<Expr>>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "right",
-                                map.next_value::<::std::boxed::Box<Expr>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "left"),
+                        1 => runtime::de::put(map, &mut v1, "right"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1599,9 +1332,9 @@ impl<'de> ::serde::Deserialize<'de> for Sum {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Sum {
-                    left: ::acp_bindings::runtime::de::required(v0, "left")?,
-                    right: ::acp_bindings::runtime::de::required(v1, "right")?,
+                Ok(Sum {
+                    left: runtime::de::required(v0, "left")?,
+                    right: runtime::de::required(v1, "right")?,
                     additional_properties: rest,
                 })
             }
@@ -1611,14 +1344,11 @@ impl<'de> ::serde::Deserialize<'de> for Sum {
 }
 impl Sum {
     /// Creates a `Sum` from its required fields; every optional field is omitted.
-    pub fn new(
-        left: impl ::core::convert::Into<::std::boxed::Box<Expr>>,
-        right: impl ::core::convert::Into<::std::boxed::Box<Expr>>,
-    ) -> Self {
+    pub fn new(left: impl Into<Box<Expr>>, right: impl Into<Box<Expr>>) -> Self {
         Self {
             left: left.into(),
             right: right.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -1628,16 +1358,16 @@ impl Sum {
 pub struct LocalServer {
     /// The `command` property.
     #[serde(rename = "command")]
-    pub command: ::std::string::String,
+    pub command: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LocalServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["command"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1651,25 +1381,19 @@ impl<'de> ::serde::Deserialize<'de> for LocalServer {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<LocalServer, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<LocalServer, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "command" => ::core::option::Option::Some(0),
-                        "type" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "command" => Some(0),
+                        "type" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "command",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "command"),
                         1 => {
-                            ::core::result::Result::Err(
+                            Err(
                                 <A::Error as ::serde::de::Error>::custom(
                                     "`type` is not allowed in LocalServer (its schema is `false`)",
                                 ),
@@ -1682,8 +1406,8 @@ impl<'de> ::serde::Deserialize<'de> for LocalServer {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(LocalServer {
-                    command: ::acp_bindings::runtime::de::required(v0, "command")?,
+                Ok(LocalServer {
+                    command: runtime::de::required(v0, "command")?,
                     additional_properties: rest,
                 })
             }
@@ -1693,10 +1417,10 @@ impl<'de> ::serde::Deserialize<'de> for LocalServer {
 }
 impl LocalServer {
     /// Creates a `LocalServer` from its required fields; every optional field is omitted.
-    pub fn new(command: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(command: impl Into<String>) -> Self {
         Self {
             command: command.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -1706,16 +1430,16 @@ impl LocalServer {
 pub struct RemoteServer {
     /// The `url` property.
     #[serde(rename = "url")]
-    pub url: ::std::string::String,
+    pub url: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RemoteServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["url"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1729,22 +1453,16 @@ impl<'de> ::serde::Deserialize<'de> for RemoteServer {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<RemoteServer, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<RemoteServer, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "url" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "url" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "url",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "url"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1752,8 +1470,8 @@ impl<'de> ::serde::Deserialize<'de> for RemoteServer {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(RemoteServer {
-                    url: ::acp_bindings::runtime::de::required(v0, "url")?,
+                Ok(RemoteServer {
+                    url: runtime::de::required(v0, "url")?,
                     additional_properties: rest,
                 })
             }
@@ -1763,10 +1481,10 @@ impl<'de> ::serde::Deserialize<'de> for RemoteServer {
 }
 impl RemoteServer {
     /// Creates a `RemoteServer` from its required fields; every optional field is omitted.
-    pub fn new(url: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(url: impl Into<String>) -> Self {
         Self {
             url: url.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -1783,21 +1501,16 @@ impl ::serde::Serialize for Server {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Remote(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "remote",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "remote", Some(payload))
             }
             Self::Local(payload) => ::serde::Serialize::serialize(payload, serializer),
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for Server {
+impl runtime::de::Tagged for Server {
     const NAME: &'static str = "Server";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -1806,98 +1519,74 @@ impl ::acp_bindings::runtime::de::Tagged for Server {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "remote" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Remote)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Server",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Server", tag, e))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["remote"];
-        match ::acp_bindings::runtime::de::tag(&object, "type") {
+        match runtime::de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(
                     other, ::acp_bindings::runtime::de::Tag::Missing
                 );
                 let tag_error = if missing {
-                    ::std::string::String::new()
+                    String::new()
                 } else {
-                    ::acp_bindings::runtime::de::unknown_tag::<
+                    runtime::de::unknown_tag::<
                         ::serde_json::Error,
                     >("Server", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
-                let mut errors = ::std::vec::Vec::new();
-                if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-                    &value,
-                    &mut errors,
-                    "Local",
-                ) {
-                    return ::core::result::Result::Ok(Self::Local(v));
+                let mut errors = Vec::new();
+                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Local") {
+                    return Ok(Self::Local(v));
                 }
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::no_open_arm(
-                        "Server",
-                        &tag_error,
-                        missing,
-                        &errors,
-                    ),
-                )
+                Err(runtime::de::no_open_arm("Server", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
-                        "Server",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
+            other => Err(runtime::de::unknown_tag("Server", "type", other, KNOWN)),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Server {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl Server {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
     /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    pub fn tag(&self) -> Option<&str> {
         match self {
-            Self::Remote(_) => ::core::option::Option::Some("remote"),
-            Self::Local(_) => ::core::option::Option::None,
+            Self::Remote(_) => Some("remote"),
+            Self::Local(_) => None,
         }
     }
 }
-impl ::core::convert::From<RemoteServer> for Server {
+impl From<RemoteServer> for Server {
     /// The `remote` arm.
     fn from(value: RemoteServer) -> Self {
         Self::Remote(value)
     }
 }
-impl ::core::convert::From<LocalServer> for Server {
+impl From<LocalServer> for Server {
     /// The `Local` arm.
     fn from(value: LocalServer) -> Self {
         Self::Local(value)
@@ -1909,23 +1598,19 @@ impl ::core::convert::From<LocalServer> for Server {
 pub struct Participant {
     /// The `name` property.
     #[serde(rename = "name")]
-    pub name: ::std::string::String,
+    pub name: String,
     /// Who takes part.
-    #[serde(
-        rename = "type",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub r#type: ::core::option::Option<ParticipantType>,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<ParticipantType>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Participant {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "type"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1939,33 +1624,19 @@ impl<'de> ::serde::Deserialize<'de> for Participant {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Participant, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::core::option::Option<ParticipantType>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Participant, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<Option<ParticipantType>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "name" => ::core::option::Option::Some(0),
-                        "type" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "name" => Some(0),
+                        "type" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "name",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "type",
-                                map.next_value::<::core::option::Option<ParticipantType>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "name"),
+                        1 => runtime::de::put(map, &mut v1, "type"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1973,8 +1644,8 @@ impl<'de> ::serde::Deserialize<'de> for Participant {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Participant {
-                    name: ::acp_bindings::runtime::de::required(v0, "name")?,
+                Ok(Participant {
+                    name: runtime::de::required(v0, "name")?,
                     r#type: v1.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -1985,17 +1656,17 @@ impl<'de> ::serde::Deserialize<'de> for Participant {
 }
 impl Participant {
     /// Creates a `Participant` from its required fields; every optional field is omitted.
-    pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
-            r#type: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            r#type: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `type`.
     #[must_use]
-    pub fn r#type(mut self, value: impl ::core::convert::Into<ParticipantType>) -> Self {
-        self.r#type = ::core::option::Option::Some(value.into());
+    pub fn r#type(mut self, value: impl Into<ParticipantType>) -> Self {
+        self.r#type = Some(value.into());
         self
     }
 }
@@ -2022,19 +1693,12 @@ impl ::core::fmt::Display for ParticipantType {
     }
 }
 impl ::core::str::FromStr for ParticipantType {
-    type Err = ::acp_bindings::runtime::ParseEnumError;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(
+    type Err = runtime::ParseEnumError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(
             match s {
                 "agent" => Self::Agent,
-                _ => {
-                    return ::core::result::Result::Err(
-                        ::acp_bindings::runtime::ParseEnumError::new(
-                            "ParticipantType",
-                            s,
-                        ),
-                    );
-                }
+                _ => return Err(runtime::ParseEnumError::new("ParticipantType", s)),
             },
         )
     }
@@ -2043,14 +1707,14 @@ impl ::serde::Serialize for ParticipantType {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ParticipantType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ParticipantType;
@@ -2063,22 +1727,18 @@ impl<'de> ::serde::Deserialize<'de> for ParticipantType {
             fn visit_str<E: ::serde::de::Error>(
                 self,
                 v: &str,
-            ) -> ::core::result::Result<ParticipantType, E> {
+            ) -> Result<ParticipantType, E> {
                 match v {
-                    "agent" => ::core::result::Result::Ok(ParticipantType::Agent),
-                    _ => {
-                        ::core::result::Result::Err(
-                            E::unknown_variant(v, ParticipantType::VALUES),
-                        )
-                    }
+                    "agent" => Ok(ParticipantType::Agent),
+                    _ => Err(E::unknown_variant(v, ParticipantType::VALUES)),
                 }
             }
         }
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for ParticipantType {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
+impl runtime::de::Scalar for ParticipantType {
+    fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
@@ -2095,21 +1755,16 @@ impl ::serde::Serialize for Party {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Human(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "human",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "human", Some(payload))
             }
             Self::Agent(payload) => ::serde::Serialize::serialize(payload, serializer),
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for Party {
+impl runtime::de::Tagged for Party {
     const NAME: &'static str = "Party";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -2118,98 +1773,74 @@ impl ::acp_bindings::runtime::de::Tagged for Party {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "human" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Human)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Party",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Party", tag, e))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["human"];
-        match ::acp_bindings::runtime::de::tag(&object, "type") {
+        match runtime::de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(
                     other, ::acp_bindings::runtime::de::Tag::Missing
                 );
                 let tag_error = if missing {
-                    ::std::string::String::new()
+                    String::new()
                 } else {
-                    ::acp_bindings::runtime::de::unknown_tag::<
+                    runtime::de::unknown_tag::<
                         ::serde_json::Error,
                     >("Party", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
-                let mut errors = ::std::vec::Vec::new();
-                if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-                    &value,
-                    &mut errors,
-                    "Agent",
-                ) {
-                    return ::core::result::Result::Ok(Self::Agent(v));
+                let mut errors = Vec::new();
+                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Agent") {
+                    return Ok(Self::Agent(v));
                 }
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::no_open_arm(
-                        "Party",
-                        &tag_error,
-                        missing,
-                        &errors,
-                    ),
-                )
+                Err(runtime::de::no_open_arm("Party", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
-                        "Party",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
+            other => Err(runtime::de::unknown_tag("Party", "type", other, KNOWN)),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Party {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl Party {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
     /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    pub fn tag(&self) -> Option<&str> {
         match self {
-            Self::Human(_) => ::core::option::Option::Some("human"),
-            Self::Agent(_) => ::core::option::Option::None,
+            Self::Human(_) => Some("human"),
+            Self::Agent(_) => None,
         }
     }
 }
-impl ::core::convert::From<PartyHuman> for Party {
+impl From<PartyHuman> for Party {
     /// The `human` arm.
     fn from(value: PartyHuman) -> Self {
         Self::Human(value)
     }
 }
-impl ::core::convert::From<Participant> for Party {
+impl From<Participant> for Party {
     /// The `Agent` arm.
     fn from(value: Participant) -> Self {
         Self::Agent(value)
@@ -2221,16 +1852,16 @@ impl ::core::convert::From<Participant> for Party {
 pub struct PartyHuman {
     /// The `handle` property.
     #[serde(rename = "handle")]
-    pub handle: ::std::string::String,
+    pub handle: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PartyHuman {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["handle"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -2244,22 +1875,16 @@ impl<'de> ::serde::Deserialize<'de> for PartyHuman {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<PartyHuman, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<PartyHuman, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "handle" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "handle" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "handle",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "handle"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -2267,8 +1892,8 @@ impl<'de> ::serde::Deserialize<'de> for PartyHuman {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(PartyHuman {
-                    handle: ::acp_bindings::runtime::de::required(v0, "handle")?,
+                Ok(PartyHuman {
+                    handle: runtime::de::required(v0, "handle")?,
                     additional_properties: rest,
                 })
             }
@@ -2278,10 +1903,10 @@ impl<'de> ::serde::Deserialize<'de> for PartyHuman {
 }
 impl PartyHuman {
     /// Creates a `PartyHuman` from its required fields; every optional field is omitted.
-    pub fn new(handle: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(handle: impl Into<String>) -> Self {
         Self {
             handle: handle.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }

@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// `minItems` and `maxItems` on list properties, checked on decode (v2's `PromptRequest.prompt` and `RequestPermissionRequest.options` have `minItems: 1`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -17,9 +18,9 @@ pub struct Ballot {
     /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(
         rename = "choices",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_Ballot_properties_choices,::acp_bindings::runtime::read::Plain>,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_Ballot_properties_choices,runtime::read::Plain>,_,_>"
     )]
-    pub choices: ::std::vec::Vec<::std::string::String>,
+    pub choices: Vec<String>,
     /// One to three when present; `null` allowed.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
@@ -27,38 +28,34 @@ pub struct Ballot {
     #[serde(
         rename = "ranks",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::ItemCount<1,3,false,__Items__defs_Ballot_properties_ranks,::acp_bindings::runtime::read::Plain>,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<1,3,false,__Items__defs_Ballot_properties_ranks,runtime::read::Plain>,_,_>"
     )]
-    pub ranks: ::acp_bindings::runtime::Nullable<::std::vec::Vec<u8>>,
+    pub ranks: runtime::Nullable<Vec<u8>>,
     /// Bad items dropped, then counted; a list out of range is the default.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(
         rename = "notes",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::ItemCount<1,{usize::MAX},true,__Items__defs_Ballot_properties_notes,::acp_bindings::runtime::read::LenientItems>,_,_>"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<1,{usize::MAX},true,__Items__defs_Ballot_properties_notes,runtime::read::LenientItems>,_,_>"
     )]
-    pub notes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub notes: Option<Vec<String>>,
     /// `minItems: 0` checks nothing.
     ///
     /// At least 0 item(s) (`minItems`, not checked on decode).
-    #[serde(
-        rename = "any",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub any: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "any", default, skip_serializing_if = "Option::is_none")]
+    pub any: Option<Vec<String>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Ballot {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["choices", "ranks", "notes", "any"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -72,100 +69,61 @@ impl<'de> ::serde::Deserialize<'de> for Ballot {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Ballot, A::Error> {
-                let mut v0: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::vec::Vec<u8>>,
-                > = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<
-                    ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Ballot, A::Error> {
+                let mut v0: Option<Vec<String>> = None;
+                let mut v1: Option<runtime::Nullable<Vec<u8>>> = None;
+                let mut v2: Option<Option<Vec<String>>> = None;
+                let mut v3: Option<Option<Vec<String>>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "choices" => ::core::option::Option::Some(0),
-                        "ranks" => ::core::option::Option::Some(1),
-                        "notes" => ::core::option::Option::Some(2),
-                        "any" => ::core::option::Option::Some(3),
-                        _ => ::core::option::Option::None,
+                        "choices" => Some(0),
+                        "ranks" => Some(1),
+                        "notes" => Some(2),
+                        "any" => Some(3),
+                        _ => None,
                     },
                     |i, map| match i {
                         0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "choices",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::ItemCount<
-                                                1,
-                                                { usize::MAX },
-                                                false,
-                                                __Items__defs_Ballot_properties_choices,
-                                                ::acp_bindings::runtime::read::Plain,
-                                            >,
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::ItemCount<
+                                    1,
+                                    { usize::MAX },
+                                    false,
+                                    __Items__defs_Ballot_properties_choices,
+                                    runtime::read::Plain,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v0, "choices")
                         }
                         1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "ranks",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::ItemCount<
-                                                1,
-                                                3,
-                                                false,
-                                                __Items__defs_Ballot_properties_ranks,
-                                                ::acp_bindings::runtime::read::Plain,
-                                            >,
-                                            ::acp_bindings::runtime::Nullable<::std::vec::Vec<u8>>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::ItemCount<
+                                    1,
+                                    3,
+                                    false,
+                                    __Items__defs_Ballot_properties_ranks,
+                                    runtime::read::Plain,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v1, "ranks")
                         }
                         2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "notes",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::ItemCount<
-                                                1,
-                                                { usize::MAX },
-                                                true,
-                                                __Items__defs_Ballot_properties_notes,
-                                                ::acp_bindings::runtime::read::LenientItems,
-                                            >,
-                                            ::core::option::Option<
-                                                ::std::vec::Vec<::std::string::String>,
-                                            >,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::ItemCount<
+                                    1,
+                                    { usize::MAX },
+                                    true,
+                                    __Items__defs_Ballot_properties_notes,
+                                    runtime::read::LenientItems,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v2, "notes")
                         }
-                        3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "any",
-                                map
-                                    .next_value::<
-                                        ::core::option::Option<
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >,
-                                    >()?,
-                            )
-                        }
+                        3 => runtime::de::put(map, &mut v3, "any"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -173,8 +131,8 @@ impl<'de> ::serde::Deserialize<'de> for Ballot {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Ballot {
-                    choices: ::acp_bindings::runtime::de::required(v0, "choices")?,
+                Ok(Ballot {
+                    choices: runtime::de::required(v0, "choices")?,
                     ranks: v1.unwrap_or_default(),
                     notes: v2.unwrap_or_default(),
                     any: v3.unwrap_or_default(),
@@ -187,42 +145,31 @@ impl<'de> ::serde::Deserialize<'de> for Ballot {
 }
 impl Ballot {
     /// Creates a `Ballot` from its required fields; every optional field is omitted.
-    pub fn new(
-        choices: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
+    pub fn new(choices: impl Into<Vec<String>>) -> Self {
         Self {
             choices: choices.into(),
-            ranks: ::core::default::Default::default(),
-            notes: ::core::default::Default::default(),
-            any: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            ranks: Default::default(),
+            notes: Default::default(),
+            any: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `ranks`.
     #[must_use]
-    pub fn ranks(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<u8>>,
-    ) -> Self {
-        self.ranks = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn ranks(mut self, value: impl Into<Vec<u8>>) -> Self {
+        self.ranks = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `notes`.
     #[must_use]
-    pub fn notes(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.notes = ::core::option::Option::Some(value.into());
+    pub fn notes(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.notes = Some(value.into());
         self
     }
     /// Sets `any`.
     #[must_use]
-    pub fn any(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.any = ::core::option::Option::Some(value.into());
+    pub fn any(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.any = Some(value.into());
         self
     }
 }
@@ -230,21 +177,21 @@ impl Ballot {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Ballot_properties_choices;
-impl ::acp_bindings::runtime::de::Pointer for __Items__defs_Ballot_properties_choices {
+impl runtime::de::Pointer for __Items__defs_Ballot_properties_choices {
     const POINTER: &'static str = "#/$defs/Ballot/properties/choices";
 }
 /// Where the rules of `ranks` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Ballot_properties_ranks;
-impl ::acp_bindings::runtime::de::Pointer for __Items__defs_Ballot_properties_ranks {
+impl runtime::de::Pointer for __Items__defs_Ballot_properties_ranks {
     const POINTER: &'static str = "#/$defs/Ballot/properties/ranks";
 }
 /// Where the rules of `notes` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Ballot_properties_notes;
-impl ::acp_bindings::runtime::de::Pointer for __Items__defs_Ballot_properties_notes {
+impl runtime::de::Pointer for __Items__defs_Ballot_properties_notes {
     const POINTER: &'static str = "#/$defs/Ballot/properties/notes";
 }
 /// A closed object (serde's derive reads it): exactly two items.
@@ -255,17 +202,13 @@ pub struct Pair {
     /// At most 2 item(s) (`maxItems`, checked on decode).
     #[serde(
         rename = "ends",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::ItemCount<2,2,false,__Items__defs_Pair_properties_ends,::acp_bindings::runtime::read::Plain>,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<2,2,false,__Items__defs_Pair_properties_ends,runtime::read::Plain>,_,_>"
     )]
-    pub ends: ::std::vec::Vec<::acp_bindings::runtime::Number>,
+    pub ends: Vec<runtime::Number>,
 }
 impl Pair {
     /// Creates a `Pair` from its required fields; every optional field is omitted.
-    pub fn new(
-        ends: impl ::core::convert::Into<
-            ::std::vec::Vec<::acp_bindings::runtime::Number>,
-        >,
-    ) -> Self {
+    pub fn new(ends: impl Into<Vec<runtime::Number>>) -> Self {
         Self { ends: ends.into() }
     }
 }
@@ -273,7 +216,7 @@ impl Pair {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Pair_properties_ends;
-impl ::acp_bindings::runtime::de::Pointer for __Items__defs_Pair_properties_ends {
+impl runtime::de::Pointer for __Items__defs_Pair_properties_ends {
     const POINTER: &'static str = "#/$defs/Pair/properties/ends";
 }
 /// The schema name of every definition in this module (in this build's feature set).

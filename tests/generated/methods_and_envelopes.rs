@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// A request payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -18,12 +19,12 @@ pub struct InitializeRequest {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["protocolVersion"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -37,22 +38,16 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<InitializeRequest, A::Error> {
-                let mut v0: ::core::option::Option<u16> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<InitializeRequest, A::Error> {
+                let mut v0: Option<u16> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "protocolVersion" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "protocolVersion" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "protocolVersion",
-                                map.next_value::<u16>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "protocolVersion"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -60,11 +55,8 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(InitializeRequest {
-                    protocol_version: ::acp_bindings::runtime::de::required(
-                        v0,
-                        "protocolVersion",
-                    )?,
+                Ok(InitializeRequest {
+                    protocol_version: runtime::de::required(v0, "protocolVersion")?,
                     additional_properties: rest,
                 })
             }
@@ -74,10 +66,10 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
 }
 impl InitializeRequest {
     /// Creates a `InitializeRequest` from its required fields; every optional field is omitted.
-    pub fn new(protocol_version: impl ::core::convert::Into<u16>) -> Self {
+    pub fn new(protocol_version: impl Into<u16>) -> Self {
         Self {
             protocol_version: protocol_version.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -91,7 +83,7 @@ impl InitializeRequest {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
 pub struct InitializeProxyRequest(pub InitializeRequest);
-impl ::core::convert::From<InitializeRequest> for InitializeProxyRequest {
+impl From<InitializeRequest> for InitializeProxyRequest {
     fn from(value: InitializeRequest) -> Self {
         Self(value)
     }
@@ -110,20 +102,18 @@ pub struct LogoutRequest {
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub meta: ::acp_bindings::runtime::Nullable<
-        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-    >,
+    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["_meta"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -137,31 +127,16 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<LogoutRequest, A::Error> {
-                let mut v0: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<
-                        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-                    >,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<LogoutRequest, A::Error> {
+                let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "_meta" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "_meta" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "_meta",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<
-                                            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-                                        >,
-                                    >()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "_meta"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -169,7 +144,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(LogoutRequest {
+                Ok(LogoutRequest {
                     meta: v0.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -182,19 +157,14 @@ impl LogoutRequest {
     /// Creates a `LogoutRequest` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
-            meta: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            meta: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `_meta`.
     #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<
-            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-        >,
-    ) -> Self {
-        self.meta = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
+        self.meta = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -210,7 +180,7 @@ impl LogoutRequest {
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
 pub struct ExtRequest(pub ::serde_json::Value);
-impl ::core::convert::From<::serde_json::Value> for ExtRequest {
+impl From<::serde_json::Value> for ExtRequest {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
     }
@@ -222,13 +192,13 @@ pub enum RequestId {
     /// The `Number` arm.
     Number(i64),
     /// The `Str` arm.
-    Str(::std::string::String),
+    Str(String),
 }
 impl ::serde::Serialize for RequestId {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Str(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -238,44 +208,34 @@ impl ::serde::Serialize for RequestId {
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Number",
-        ) {
-            return ::core::result::Result::Ok(Self::Number(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+            return Ok(Self::Number(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Str",
-        ) {
-            return ::core::result::Result::Ok(Self::Str(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+            return Ok(Self::Str(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("RequestId", &errors),
-        )
+        Err(runtime::de::no_arm("RequestId", &errors))
     }
 }
-impl ::core::convert::From<i64> for RequestId {
+impl From<i64> for RequestId {
     /// The `Number` arm.
     fn from(value: i64) -> Self {
         Self::Number(value)
     }
 }
-impl ::core::convert::From<::std::string::String> for RequestId {
+impl From<String> for RequestId {
     /// The `Str` arm.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::Str(value)
     }
 }
-impl ::core::convert::From<&str> for RequestId {
+impl From<&str> for RequestId {
     /// The `Str` arm.
     fn from(value: &str) -> Self {
-        Self::Str(::std::borrow::ToOwned::to_owned(value))
+        Self::Str(ToOwned::to_owned(value))
     }
 }
 /// A JSON-RPC envelope (plumbing).
@@ -287,23 +247,23 @@ pub struct ClientRequest {
     pub id: RequestId,
     /// The `method` property.
     #[serde(rename = "method")]
-    pub method: ::std::string::String,
+    pub method: String,
     /// The `params` property.
     #[serde(
         rename = "params",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub params: ::acp_bindings::runtime::Nullable<ClientRequestParams>,
+    pub params: runtime::Nullable<ClientRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "method", "params"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -317,45 +277,22 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ClientRequest, A::Error> {
-                let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<ClientRequestParams>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ClientRequest, A::Error> {
+                let mut v0: Option<RequestId> = None;
+                let mut v1: Option<String> = None;
+                let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "id" => ::core::option::Option::Some(0),
-                        "method" => ::core::option::Option::Some(1),
-                        "params" => ::core::option::Option::Some(2),
-                        _ => ::core::option::Option::None,
+                        "id" => Some(0),
+                        "method" => Some(1),
+                        "params" => Some(2),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "id",
-                                map.next_value::<RequestId>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "method",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "params",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<ClientRequestParams>,
-                                    >()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "id"),
+                        1 => runtime::de::put(map, &mut v1, "method"),
+                        2 => runtime::de::put(map, &mut v2, "params"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -363,9 +300,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ClientRequest {
-                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
-                    method: ::acp_bindings::runtime::de::required(v1, "method")?,
+                Ok(ClientRequest {
+                    id: runtime::de::required(v0, "id")?,
+                    method: runtime::de::required(v1, "method")?,
                     params: v2.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -376,24 +313,18 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
 }
 impl ClientRequest {
     /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl ::core::convert::Into<RequestId>,
-        method: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
         Self {
             id: id.into(),
             method: method.into(),
-            params: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            params: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `params`.
     #[must_use]
-    pub fn params(
-        mut self,
-        value: impl ::core::convert::Into<ClientRequestParams>,
-    ) -> Self {
-        self.params = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn params(mut self, value: impl Into<ClientRequestParams>) -> Self {
+        self.params = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -412,7 +343,7 @@ impl ::serde::Serialize for ClientRequestParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::InitializeRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
@@ -429,48 +360,34 @@ impl ::serde::Serialize for ClientRequestParams {
 impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeRequest",
-        ) {
-            return ::core::result::Result::Ok(Self::InitializeRequest(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "InitializeRequest") {
+            return Ok(Self::InitializeRequest(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "LogoutRequest",
-        ) {
-            return ::core::result::Result::Ok(Self::LogoutRequest(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutRequest") {
+            return Ok(Self::LogoutRequest(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ExtMethodRequest",
-        ) {
-            return ::core::result::Result::Ok(Self::ExtMethodRequest(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
+            return Ok(Self::ExtMethodRequest(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("ClientRequestParams", &errors),
-        )
+        Err(runtime::de::no_arm("ClientRequestParams", &errors))
     }
 }
-impl ::core::convert::From<InitializeRequest> for ClientRequestParams {
+impl From<InitializeRequest> for ClientRequestParams {
     /// The `InitializeRequest` arm.
     fn from(value: InitializeRequest) -> Self {
         Self::InitializeRequest(value)
     }
 }
-impl ::core::convert::From<LogoutRequest> for ClientRequestParams {
+impl From<LogoutRequest> for ClientRequestParams {
     /// The `LogoutRequest` arm.
     fn from(value: LogoutRequest) -> Self {
         Self::LogoutRequest(value)
     }
 }
-impl ::core::convert::From<ExtRequest> for ClientRequestParams {
+impl From<ExtRequest> for ClientRequestParams {
     /// The `ExtMethodRequest` arm.
     fn from(value: ExtRequest) -> Self {
         Self::ExtMethodRequest(value)
@@ -489,7 +406,7 @@ impl ::serde::Serialize for ClientResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Result(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Error(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -499,35 +416,25 @@ impl ::serde::Serialize for ClientResponse {
 impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Result",
-        ) {
-            return ::core::result::Result::Ok(Self::Result(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+            return Ok(Self::Result(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Error",
-        ) {
-            return ::core::result::Result::Ok(Self::Error(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+            return Ok(Self::Error(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("ClientResponse", &errors),
-        )
+        Err(runtime::de::no_arm("ClientResponse", &errors))
     }
 }
-impl ::core::convert::From<ClientResponseResult> for ClientResponse {
+impl From<ClientResponseResult> for ClientResponse {
     /// The `Result` arm.
     fn from(value: ClientResponseResult) -> Self {
         Self::Result(value)
     }
 }
-impl ::core::convert::From<ClientResponseError> for ClientResponse {
+impl From<ClientResponseError> for ClientResponse {
     /// The `Error` arm.
     fn from(value: ClientResponseError) -> Self {
         Self::Error(value)
@@ -546,12 +453,12 @@ pub struct ClientResponseResult {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "result"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -565,31 +472,19 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ClientResponseResult, A::Error> {
-                let mut v0: ::core::option::Option<RequestId> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ClientResponseResult, A::Error> {
+                let mut v0: Option<RequestId> = None;
+                let mut v1: Option<::serde_json::Value> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "id" => ::core::option::Option::Some(0),
-                        "result" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "id" => Some(0),
+                        "result" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "id",
-                                map.next_value::<RequestId>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "result",
-                                map.next_value::<::serde_json::Value>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "id"),
+                        1 => runtime::de::put(map, &mut v1, "result"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -597,9 +492,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ClientResponseResult {
-                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
-                    result: ::acp_bindings::runtime::de::required(v1, "result")?,
+                Ok(ClientResponseResult {
+                    id: runtime::de::required(v0, "id")?,
+                    result: runtime::de::required(v1, "result")?,
                     additional_properties: rest,
                 })
             }
@@ -610,13 +505,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
 impl ClientResponseResult {
     /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
     pub fn new(
-        id: impl ::core::convert::Into<RequestId>,
-        result: impl ::core::convert::Into<::serde_json::Value>,
+        id: impl Into<RequestId>,
+        result: impl Into<::serde_json::Value>,
     ) -> Self {
         Self {
             id: id.into(),
             result: result.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -627,21 +522,21 @@ pub struct ClientResponseError {
     /// The `id` property.
     #[serde(
         rename = "id",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::Present,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::Present,_,_>"
     )]
-    pub id: ::core::option::Option<ClientResponseErrorId>,
+    pub id: Option<ClientResponseErrorId>,
     /// The `error` property.
     #[serde(rename = "error")]
     pub error: ClientResponseErrorError,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "error"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -655,39 +550,25 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ClientResponseError, A::Error> {
-                let mut v0: ::core::option::Option<
-                    ::core::option::Option<ClientResponseErrorId>,
-                > = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<ClientResponseErrorError> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ClientResponseError, A::Error> {
+                let mut v0: Option<Option<ClientResponseErrorId>> = None;
+                let mut v1: Option<ClientResponseErrorError> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "id" => ::core::option::Option::Some(0),
-                        "error" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "id" => Some(0),
+                        "error" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
                         0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "id",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::Present,
-                                            ::core::option::Option<ClientResponseErrorId>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::Present,
+                                _,
+                                _,
+                            >(map, &mut v0, "id")
                         }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "error",
-                                map.next_value::<ClientResponseErrorError>()?,
-                            )
-                        }
+                        1 => runtime::de::put(map, &mut v1, "error"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -695,9 +576,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ClientResponseError {
-                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
-                    error: ::acp_bindings::runtime::de::required(v1, "error")?,
+                Ok(ClientResponseError {
+                    id: runtime::de::required(v0, "id")?,
+                    error: runtime::de::required(v1, "error")?,
                     additional_properties: rest,
                 })
             }
@@ -708,13 +589,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
 impl ClientResponseError {
     /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
     pub fn new(
-        id: impl ::core::convert::Into<::core::option::Option<ClientResponseErrorId>>,
-        error: impl ::core::convert::Into<ClientResponseErrorError>,
+        id: impl Into<Option<ClientResponseErrorId>>,
+        error: impl Into<ClientResponseErrorError>,
     ) -> Self {
         Self {
             id: id.into(),
             error: error.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -725,13 +606,13 @@ pub enum ClientResponseErrorId {
     /// The `Number` arm.
     Number(i64),
     /// The `Str` arm.
-    Str(::std::string::String),
+    Str(String),
 }
 impl ::serde::Serialize for ClientResponseErrorId {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Str(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -741,44 +622,34 @@ impl ::serde::Serialize for ClientResponseErrorId {
 impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Number",
-        ) {
-            return ::core::result::Result::Ok(Self::Number(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+            return Ok(Self::Number(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Str",
-        ) {
-            return ::core::result::Result::Ok(Self::Str(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+            return Ok(Self::Str(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("ClientResponseErrorId", &errors),
-        )
+        Err(runtime::de::no_arm("ClientResponseErrorId", &errors))
     }
 }
-impl ::core::convert::From<i64> for ClientResponseErrorId {
+impl From<i64> for ClientResponseErrorId {
     /// The `Number` arm.
     fn from(value: i64) -> Self {
         Self::Number(value)
     }
 }
-impl ::core::convert::From<::std::string::String> for ClientResponseErrorId {
+impl From<String> for ClientResponseErrorId {
     /// The `Str` arm.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::Str(value)
     }
 }
-impl ::core::convert::From<&str> for ClientResponseErrorId {
+impl From<&str> for ClientResponseErrorId {
     /// The `Str` arm.
     fn from(value: &str) -> Self {
-        Self::Str(::std::borrow::ToOwned::to_owned(value))
+        Self::Str(ToOwned::to_owned(value))
     }
 }
 /// `ClientResponseErrorError` (the schema gives no description).
@@ -790,16 +661,16 @@ pub struct ClientResponseErrorError {
     pub code: i32,
     /// The `message` property.
     #[serde(rename = "message")]
-    pub message: ::std::string::String,
+    pub message: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -813,31 +684,19 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ClientResponseErrorError, A::Error> {
-                let mut v0: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ClientResponseErrorError, A::Error> {
+                let mut v0: Option<i32> = None;
+                let mut v1: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "code" => ::core::option::Option::Some(0),
-                        "message" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "code" => Some(0),
+                        "message" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "code",
-                                map.next_value::<i32>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "message",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "code"),
+                        1 => runtime::de::put(map, &mut v1, "message"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -845,9 +704,9 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ClientResponseErrorError {
-                    code: ::acp_bindings::runtime::de::required(v0, "code")?,
-                    message: ::acp_bindings::runtime::de::required(v1, "message")?,
+                Ok(ClientResponseErrorError {
+                    code: runtime::de::required(v0, "code")?,
+                    message: runtime::de::required(v1, "message")?,
                     additional_properties: rest,
                 })
             }
@@ -857,14 +716,11 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
 }
 impl ClientResponseErrorError {
     /// Creates a `ClientResponseErrorError` from its required fields; every optional field is omitted.
-    pub fn new(
-        code: impl ::core::convert::Into<i32>,
-        message: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(code: impl Into<i32>, message: impl Into<String>) -> Self {
         Self {
             code: code.into(),
             message: message.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -877,24 +733,24 @@ pub struct Error {
     pub code: i32,
     /// The `message` property.
     #[serde(rename = "message")]
-    pub message: ::std::string::String,
+    pub message: String,
     /// Anything else.
     #[serde(
         rename = "data",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::Any,_,_>"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "runtime::read::with::<runtime::read::Any,_,_>"
     )]
-    pub data: ::core::option::Option<::serde_json::Value>,
+    pub data: Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["code", "message", "data"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -908,47 +764,27 @@ impl<'de> ::serde::Deserialize<'de> for Error {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Error, A::Error> {
-                let mut v0: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::core::option::Option<::serde_json::Value>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Error, A::Error> {
+                let mut v0: Option<i32> = None;
+                let mut v1: Option<String> = None;
+                let mut v2: Option<Option<::serde_json::Value>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "code" => ::core::option::Option::Some(0),
-                        "message" => ::core::option::Option::Some(1),
-                        "data" => ::core::option::Option::Some(2),
-                        _ => ::core::option::Option::None,
+                        "code" => Some(0),
+                        "message" => Some(1),
+                        "data" => Some(2),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "code",
-                                map.next_value::<i32>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "message",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "code"),
+                        1 => runtime::de::put(map, &mut v1, "message"),
                         2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "data",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::Any,
-                                            ::core::option::Option<::serde_json::Value>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::Any,
+                                _,
+                                _,
+                            >(map, &mut v2, "data")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -957,9 +793,9 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Error {
-                    code: ::acp_bindings::runtime::de::required(v0, "code")?,
-                    message: ::acp_bindings::runtime::de::required(v1, "message")?,
+                Ok(Error {
+                    code: runtime::de::required(v0, "code")?,
+                    message: runtime::de::required(v1, "message")?,
                     data: v2.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -970,24 +806,18 @@ impl<'de> ::serde::Deserialize<'de> for Error {
 }
 impl Error {
     /// Creates a `Error` from its required fields; every optional field is omitted.
-    pub fn new(
-        code: impl ::core::convert::Into<i32>,
-        message: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(code: impl Into<i32>, message: impl Into<String>) -> Self {
         Self {
             code: code.into(),
             message: message.into(),
-            data: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            data: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `data`.
     #[must_use]
-    pub fn data(
-        mut self,
-        value: impl ::core::convert::Into<::serde_json::Value>,
-    ) -> Self {
-        self.data = ::core::option::Option::Some(value.into());
+    pub fn data(mut self, value: impl Into<::serde_json::Value>) -> Self {
+        self.data = Some(value.into());
         self
     }
 }
@@ -1010,6 +840,7 @@ pub const TYPE_NAMES: &[&str] = &[
 /// with `_` decode to an `Extension` variant that keeps the raw params; any
 /// other unknown method is an error.
 pub mod rpc {
+    use ::acp_bindings::runtime;
     #[allow(unused_imports)]
     pub use ::acp_bindings::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
@@ -1041,53 +872,42 @@ pub mod rpc {
         /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
         pub fn decode(
             method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "initialize" => {
-                    ::acp_bindings::runtime::rpc::payload(
+                    runtime::rpc::payload(
                             "initialize",
                             raw,
-                            ::acp_bindings::runtime::rpc::NullMode::Refuse,
+                            runtime::rpc::NullMode::Refuse,
                         )
                         .map(|(p, f)| (Self::Initialize(p), f))
                 }
                 "auth/logout" => {
-                    ::acp_bindings::runtime::rpc::payload(
+                    runtime::rpc::payload(
                             "auth/logout",
                             raw,
-                            ::acp_bindings::runtime::rpc::NullMode::Empty,
+                            runtime::rpc::NullMode::Empty,
                         )
                         .map(|(p, f)| (Self::AuthLogout(p), f))
                 }
                 m if m.starts_with('_') => {
-                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                    runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
                 }
-                m => {
-                    ::core::result::Result::Err(
-                        ::acp_bindings::runtime::rpc::unknown_method(m, "request"),
-                    )
-                }
+                m => Err(runtime::rpc::unknown_method(m, "request")),
             }
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => {
-                    ::acp_bindings::runtime::rpc::encode_payload(p, form)
-                }
-                Self::AuthLogout(p) => {
-                    ::acp_bindings::runtime::rpc::encode_payload(p, form)
-                }
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
+                Self::AuthLogout(p) => runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1100,29 +920,17 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             let _ = form;
             match self {
                 Self::Initialize(p) => {
-                    ::acp_bindings::runtime::rpc::write_payload(
-                        map,
-                        key,
-                        p,
-                        form,
-                        required,
-                    )
+                    runtime::rpc::write_payload(map, key, p, form, required)
                 }
                 Self::AuthLogout(p) => {
-                    ::acp_bindings::runtime::rpc::write_payload(
-                        map,
-                        key,
-                        p,
-                        form,
-                        required,
-                    )
+                    runtime::rpc::write_payload(map, key, p, form, required)
                 }
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1132,12 +940,12 @@ pub mod rpc {
             }
         }
     }
-    impl ::acp_bindings::runtime::rpc::Streamed for RequestToAgent {
+    impl runtime::rpc::Streamed for RequestToAgent {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
             deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        ) -> Result<Self, D::Error> {
             let _ = &deserializer;
             match method {
                 "initialize" => {
@@ -1153,20 +961,20 @@ pub mod rpc {
                         .map(Self::AuthLogout)
                 }
                 _ => {
-                    ::core::result::Result::Err(
+                    Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
         }
     }
-    impl ::core::convert::From<super::InitializeRequest> for RequestToAgent {
+    impl From<super::InitializeRequest> for RequestToAgent {
         /// A `initialize` payload.
         fn from(payload: super::InitializeRequest) -> Self {
             Self::Initialize(payload)
         }
     }
-    impl ::core::convert::From<super::LogoutRequest> for RequestToAgent {
+    impl From<super::LogoutRequest> for RequestToAgent {
         /// A `auth/logout` payload.
         fn from(payload: super::LogoutRequest) -> Self {
             Self::AuthLogout(payload)
@@ -1193,31 +1001,24 @@ pub mod rpc {
         /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
         pub fn decode(
             request_method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             match request_method {
                 m if m.starts_with('_') => {
-                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                    runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
                 }
-                m => {
-                    ::core::result::Result::Err(
-                        ::acp_bindings::runtime::rpc::unknown_method(m, "response"),
-                    )
-                }
+                m => Err(runtime::rpc::unknown_method(m, "response")),
             }
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1230,11 +1031,11 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             let _ = form;
             match self {
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1265,31 +1066,24 @@ pub mod rpc {
         /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
         pub fn decode(
             method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 m if m.starts_with('_') => {
-                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                    runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
                 }
-                m => {
-                    ::core::result::Result::Err(
-                        ::acp_bindings::runtime::rpc::unknown_method(m, "notification"),
-                    )
-                }
+                m => Err(runtime::rpc::unknown_method(m, "notification")),
             }
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1302,11 +1096,11 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             let _ = form;
             match self {
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1316,16 +1110,16 @@ pub mod rpc {
             }
         }
     }
-    impl ::acp_bindings::runtime::rpc::Streamed for NotificationToAgent {
+    impl runtime::rpc::Streamed for NotificationToAgent {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
             deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        ) -> Result<Self, D::Error> {
             let _ = &deserializer;
             match method {
                 _ => {
-                    ::core::result::Result::Err(
+                    Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
@@ -1353,31 +1147,24 @@ pub mod rpc {
         /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
         pub fn decode(
             method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 m if m.starts_with('_') => {
-                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                    runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
                 }
-                m => {
-                    ::core::result::Result::Err(
-                        ::acp_bindings::runtime::rpc::unknown_method(m, "request"),
-                    )
-                }
+                m => Err(runtime::rpc::unknown_method(m, "request")),
             }
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1390,11 +1177,11 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             let _ = form;
             match self {
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1404,16 +1191,16 @@ pub mod rpc {
             }
         }
     }
-    impl ::acp_bindings::runtime::rpc::Streamed for RequestToClient {
+    impl runtime::rpc::Streamed for RequestToClient {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
             deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        ) -> Result<Self, D::Error> {
             let _ = &deserializer;
             match method {
                 _ => {
-                    ::core::result::Result::Err(
+                    Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
@@ -1441,31 +1228,24 @@ pub mod rpc {
         /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
         pub fn decode(
             request_method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             match request_method {
                 m if m.starts_with('_') => {
-                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                    runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
                 }
-                m => {
-                    ::core::result::Result::Err(
-                        ::acp_bindings::runtime::rpc::unknown_method(m, "response"),
-                    )
-                }
+                m => Err(runtime::rpc::unknown_method(m, "response")),
             }
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1478,11 +1258,11 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             let _ = form;
             match self {
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1513,31 +1293,24 @@ pub mod rpc {
         /// Decodes a notification payload from its method and the raw JSON (`None` when omitted).
         pub fn decode(
             method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 m if m.starts_with('_') => {
-                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                    runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
                 }
-                m => {
-                    ::core::result::Result::Err(
-                        ::acp_bindings::runtime::rpc::unknown_method(m, "notification"),
-                    )
-                }
+                m => Err(runtime::rpc::unknown_method(m, "notification")),
             }
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1550,11 +1323,11 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             let _ = form;
             match self {
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1564,16 +1337,16 @@ pub mod rpc {
             }
         }
     }
-    impl ::acp_bindings::runtime::rpc::Streamed for NotificationToClient {
+    impl runtime::rpc::Streamed for NotificationToClient {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
             deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        ) -> Result<Self, D::Error> {
             let _ = &deserializer;
             match method {
                 _ => {
-                    ::core::result::Result::Err(
+                    Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
@@ -1604,42 +1377,33 @@ pub mod rpc {
         /// Decodes a request payload from its method and the raw JSON (`None` when omitted).
         pub fn decode(
             method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "proxy/initialize" => {
-                    ::acp_bindings::runtime::rpc::payload(
+                    runtime::rpc::payload(
                             "proxy/initialize",
                             raw,
-                            ::acp_bindings::runtime::rpc::NullMode::Refuse,
+                            runtime::rpc::NullMode::Refuse,
                         )
                         .map(|(p, f)| (Self::ProxyInitialize(p), f))
                 }
                 m if m.starts_with('_') => {
-                    ::acp_bindings::runtime::rpc::ext(m, raw)
+                    runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
                 }
-                m => {
-                    ::core::result::Result::Err(
-                        ::acp_bindings::runtime::rpc::unknown_method(m, "request"),
-                    )
-                }
+                m => Err(runtime::rpc::unknown_method(m, "request")),
             }
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::ProxyInitialize(p) => {
-                    ::acp_bindings::runtime::rpc::encode_payload(p, form)
-                }
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::ProxyInitialize(p) => runtime::rpc::encode_payload(p, form),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1652,20 +1416,14 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             let _ = form;
             match self {
                 Self::ProxyInitialize(p) => {
-                    ::acp_bindings::runtime::rpc::write_payload(
-                        map,
-                        key,
-                        p,
-                        form,
-                        required,
-                    )
+                    runtime::rpc::write_payload(map, key, p, form, required)
                 }
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1675,12 +1433,12 @@ pub mod rpc {
             }
         }
     }
-    impl ::acp_bindings::runtime::rpc::Streamed for RequestToProxy {
+    impl runtime::rpc::Streamed for RequestToProxy {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
             deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        ) -> Result<Self, D::Error> {
             let _ = &deserializer;
             match method {
                 "proxy/initialize" => {
@@ -1690,14 +1448,14 @@ pub mod rpc {
                         .map(Self::ProxyInitialize)
                 }
                 _ => {
-                    ::core::result::Result::Err(
+                    Err(
                         <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
                     )
                 }
             }
         }
     }
-    impl ::core::convert::From<super::InitializeProxyRequest> for RequestToProxy {
+    impl From<super::InitializeProxyRequest> for RequestToProxy {
         /// A `proxy/initialize` payload.
         fn from(payload: super::InitializeProxyRequest) -> Self {
             Self::ProxyInitialize(payload)
@@ -1727,19 +1485,19 @@ pub mod rpc {
             }
         }
         /// The side that handles the method, if known.
-        pub fn side(&self) -> ::core::option::Option<Side> {
+        pub fn side(&self) -> Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(RequestToAgent::SIDE),
-                Self::Client(_) => ::core::option::Option::Some(RequestToClient::SIDE),
-                Self::Proxy(_) => ::core::option::Option::Some(RequestToProxy::SIDE),
-                Self::Extension(_) => ::core::option::Option::None,
+                Self::Agent(_) => Some(RequestToAgent::SIDE),
+                Self::Client(_) => Some(RequestToClient::SIDE),
+                Self::Proxy(_) => Some(RequestToProxy::SIDE),
+                Self::Extension(_) => None,
             }
         }
         /// Decodes a payload, choosing the side from the method.
         pub fn decode(
             method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             if RequestToAgent::METHODS.contains(&method) {
                 return RequestToAgent::decode(method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
@@ -1753,27 +1511,22 @@ pub mod rpc {
                     .map(|(v, f)| (Self::Proxy(v), f));
             }
             if method.starts_with('_') {
-                return ::acp_bindings::runtime::rpc::ext(method, raw)
+                return runtime::rpc::ext(method, raw)
                     .map(|e| (Self::Extension(e), ParamsForm::Object));
             }
-            ::core::result::Result::Err(
-                ::acp_bindings::runtime::rpc::unknown_method(method, "request"),
-            )
+            Err(runtime::rpc::unknown_method(method, "request"))
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
                 Self::Proxy(v) => v.encode(form),
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1785,13 +1538,13 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             match self {
                 Self::Agent(v) => v.write_payload(map, key, form, required),
                 Self::Client(v) => v.write_payload(map, key, form, required),
                 Self::Proxy(v) => v.write_payload(map, key, form, required),
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1801,57 +1554,55 @@ pub mod rpc {
             }
         }
     }
-    impl ::acp_bindings::runtime::rpc::Streamed for Request {
+    impl runtime::rpc::Streamed for Request {
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
             deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        ) -> Result<Self, D::Error> {
             if RequestToAgent::METHODS.contains(&method) {
-                return <RequestToAgent as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                return <RequestToAgent as runtime::rpc::Streamed>::decode_from(
                         method,
                         deserializer,
                     )
                     .map(Self::Agent);
             }
             if RequestToClient::METHODS.contains(&method) {
-                return <RequestToClient as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                return <RequestToClient as runtime::rpc::Streamed>::decode_from(
                         method,
                         deserializer,
                     )
                     .map(Self::Client);
             }
             if RequestToProxy::METHODS.contains(&method) {
-                return <RequestToProxy as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                return <RequestToProxy as runtime::rpc::Streamed>::decode_from(
                         method,
                         deserializer,
                     )
                     .map(Self::Proxy);
             }
             let _ = &deserializer;
-            ::core::result::Result::Err(
-                <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-            )
+            Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
         }
     }
-    impl ::core::convert::From<RequestToAgent> for Request {
+    impl From<RequestToAgent> for Request {
         /// Any request handled by the `agent` side.
         fn from(value: RequestToAgent) -> Self {
             Self::Agent(value)
         }
     }
-    impl ::core::convert::From<RequestToClient> for Request {
+    impl From<RequestToClient> for Request {
         /// Any request handled by the `client` side.
         fn from(value: RequestToClient) -> Self {
             Self::Client(value)
         }
     }
-    impl ::core::convert::From<RequestToProxy> for Request {
+    impl From<RequestToProxy> for Request {
         /// Any request handled by the `proxy` side.
         fn from(value: RequestToProxy) -> Self {
             Self::Proxy(value)
         }
     }
-    impl ::core::convert::From<super::LogoutRequest> for Request {
+    impl From<super::LogoutRequest> for Request {
         /// A `auth/logout` payload.
         fn from(payload: super::LogoutRequest) -> Self {
             Self::Agent(RequestToAgent::AuthLogout(payload))
@@ -1878,20 +1629,18 @@ pub mod rpc {
             }
         }
         /// The side that handles the method, if known.
-        pub fn side(&self) -> ::core::option::Option<Side> {
+        pub fn side(&self) -> Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(NotificationToAgent::SIDE),
-                Self::Client(_) => {
-                    ::core::option::Option::Some(NotificationToClient::SIDE)
-                }
-                Self::Extension(_) => ::core::option::Option::None,
+                Self::Agent(_) => Some(NotificationToAgent::SIDE),
+                Self::Client(_) => Some(NotificationToClient::SIDE),
+                Self::Extension(_) => None,
             }
         }
         /// Decodes a payload, choosing the side from the method.
         pub fn decode(
             method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             if NotificationToAgent::METHODS.contains(&method) {
                 return NotificationToAgent::decode(method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
@@ -1901,26 +1650,21 @@ pub mod rpc {
                     .map(|(v, f)| (Self::Client(v), f));
             }
             if method.starts_with('_') {
-                return ::acp_bindings::runtime::rpc::ext(method, raw)
+                return runtime::rpc::ext(method, raw)
                     .map(|e| (Self::Extension(e), ParamsForm::Object));
             }
-            ::core::result::Result::Err(
-                ::acp_bindings::runtime::rpc::unknown_method(method, "notification"),
-            )
+            Err(runtime::rpc::unknown_method(method, "notification"))
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -1932,12 +1676,12 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             match self {
                 Self::Agent(v) => v.write_payload(map, key, form, required),
                 Self::Client(v) => v.write_payload(map, key, form, required),
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -1947,38 +1691,36 @@ pub mod rpc {
             }
         }
     }
-    impl ::acp_bindings::runtime::rpc::Streamed for Notification {
+    impl runtime::rpc::Streamed for Notification {
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
             deserializer: D,
-        ) -> ::core::result::Result<Self, D::Error> {
+        ) -> Result<Self, D::Error> {
             if NotificationToAgent::METHODS.contains(&method) {
-                return <NotificationToAgent as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                return <NotificationToAgent as runtime::rpc::Streamed>::decode_from(
                         method,
                         deserializer,
                     )
                     .map(Self::Agent);
             }
             if NotificationToClient::METHODS.contains(&method) {
-                return <NotificationToClient as ::acp_bindings::runtime::rpc::Streamed>::decode_from(
+                return <NotificationToClient as runtime::rpc::Streamed>::decode_from(
                         method,
                         deserializer,
                     )
                     .map(Self::Client);
             }
             let _ = &deserializer;
-            ::core::result::Result::Err(
-                <D::Error as ::serde::de::Error>::custom("decoded the usual way"),
-            )
+            Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way"))
         }
     }
-    impl ::core::convert::From<NotificationToAgent> for Notification {
+    impl From<NotificationToAgent> for Notification {
         /// Any notification handled by the `agent` side.
         fn from(value: NotificationToAgent) -> Self {
             Self::Agent(value)
         }
     }
-    impl ::core::convert::From<NotificationToClient> for Notification {
+    impl From<NotificationToClient> for Notification {
         /// Any notification handled by the `client` side.
         fn from(value: NotificationToClient) -> Self {
             Self::Client(value)
@@ -2005,18 +1747,18 @@ pub mod rpc {
             }
         }
         /// The side that handles the method, if known.
-        pub fn side(&self) -> ::core::option::Option<Side> {
+        pub fn side(&self) -> Option<Side> {
             match self {
-                Self::Agent(_) => ::core::option::Option::Some(ResponseFromAgent::SIDE),
-                Self::Client(_) => ::core::option::Option::Some(ResponseFromClient::SIDE),
-                Self::Extension(_) => ::core::option::Option::None,
+                Self::Agent(_) => Some(ResponseFromAgent::SIDE),
+                Self::Client(_) => Some(ResponseFromClient::SIDE),
+                Self::Extension(_) => None,
             }
         }
         /// Decodes a payload, choosing the side from the method.
         pub fn decode(
             request_method: &str,
-            raw: ::core::option::Option<&::serde_json::value::RawValue>,
-        ) -> ::core::result::Result<(Self, ParamsForm), DispatchError> {
+            raw: Option<&::serde_json::value::RawValue>,
+        ) -> Result<(Self, ParamsForm), DispatchError> {
             if ResponseFromAgent::METHODS.contains(&request_method) {
                 return ResponseFromAgent::decode(request_method, raw)
                     .map(|(v, f)| (Self::Agent(v), f));
@@ -2026,26 +1768,21 @@ pub mod rpc {
                     .map(|(v, f)| (Self::Client(v), f));
             }
             if request_method.starts_with('_') {
-                return ::acp_bindings::runtime::rpc::ext(request_method, raw)
+                return runtime::rpc::ext(request_method, raw)
                     .map(|e| (Self::Extension(e), ParamsForm::Object));
             }
-            ::core::result::Result::Err(
-                ::acp_bindings::runtime::rpc::unknown_method(request_method, "response"),
-            )
+            Err(runtime::rpc::unknown_method(request_method, "response"))
         }
         /// Encodes the payload; `form` says how an empty payload is written.
         pub fn encode(
             &self,
             form: ParamsForm,
-        ) -> ::core::result::Result<
-            ::core::option::Option<::serde_json::Value>,
-            ::serde_json::Error,
-        > {
+        ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
                 Self::Agent(v) => v.encode(form),
                 Self::Client(v) => v.encode(form),
-                Self::Extension(e) => ::core::result::Result::Ok(e.params.clone()),
+                Self::Extension(e) => Ok(e.params.clone()),
             }
         }
         /// Writes the payload as the member `key` of a message being
@@ -2057,12 +1794,12 @@ pub mod rpc {
             key: &'static str,
             form: ParamsForm,
             required: bool,
-        ) -> ::core::result::Result<(), M::Error> {
+        ) -> Result<(), M::Error> {
             match self {
                 Self::Agent(v) => v.write_payload(map, key, form, required),
                 Self::Client(v) => v.write_payload(map, key, form, required),
                 Self::Extension(e) => {
-                    ::acp_bindings::runtime::rpc::write_raw_payload(
+                    runtime::rpc::write_raw_payload(
                         map,
                         key,
                         e.params.as_ref(),
@@ -2072,13 +1809,13 @@ pub mod rpc {
             }
         }
     }
-    impl ::core::convert::From<ResponseFromAgent> for Response {
+    impl From<ResponseFromAgent> for Response {
         /// Any response handled by the `agent` side.
         fn from(value: ResponseFromAgent) -> Self {
             Self::Agent(value)
         }
     }
-    impl ::core::convert::From<ResponseFromClient> for Response {
+    impl From<ResponseFromClient> for Response {
         /// Any response handled by the `client` side.
         fn from(value: ResponseFromClient) -> Self {
             Self::Client(value)
@@ -2116,7 +1853,7 @@ pub mod rpc {
         /// An error response; only it may carry a `null` id.
         Error {
             /// The id of the request it answers, `None` for `null`.
-            id: ::core::option::Option<super::RequestId>,
+            id: Option<super::RequestId>,
             /// The error.
             error: super::Error,
         },
@@ -2126,11 +1863,9 @@ pub mod rpc {
         /// request a response answers (responses are typed by it).
         pub fn decode(
             text: &str,
-            request_method: impl ::core::ops::FnOnce(
-                &super::RequestId,
-            ) -> ::core::option::Option<::std::string::String>,
-        ) -> ::core::result::Result<Self, DispatchError> {
-            let mut request_method = ::core::option::Option::Some(request_method);
+            request_method: impl ::core::ops::FnOnce(&super::RequestId) -> Option<String>,
+        ) -> Result<Self, DispatchError> {
+            let mut request_method = Some(request_method);
             Self::decode_with(text, &mut |id| request_method.take().and_then(|f| f(id)))
         }
         /// [`Message::decode`] with the callback as a trait object: a
@@ -2140,38 +1875,29 @@ pub mod rpc {
             text: &str,
             request_method: &mut dyn ::core::ops::FnMut(
                 &super::RequestId,
-            ) -> ::core::option::Option<::std::string::String>,
-        ) -> ::core::result::Result<Self, DispatchError> {
+            ) -> Option<String>,
+        ) -> Result<Self, DispatchError> {
             use ::acp_bindings::runtime::rpc::{
                 decode, request_id, DispatchErrorKind, Envelope, RawMessage,
                 StreamedMessage,
             };
-            match ::acp_bindings::runtime::rpc::read_streamed::<
-                Request,
-                Notification,
-            >(text) {
-                ::core::option::Option::Some(
-                    StreamedMessage::Request { id, request },
-                ) => {
-                    if let ::core::result::Result::Ok(id) = request_id::<
-                        super::RequestId,
-                    >(id) {
-                        return ::core::result::Result::Ok(Message::Request {
+            match runtime::rpc::read_streamed::<Request, Notification>(text) {
+                Some(StreamedMessage::Request { id, request }) => {
+                    if let Ok(id) = request_id::<super::RequestId>(id) {
+                        return Ok(Message::Request {
                             id,
                             request,
                             form: ParamsForm::Object,
                         });
                     }
                 }
-                ::core::option::Option::Some(
-                    StreamedMessage::Notification(notification),
-                ) => {
-                    return ::core::result::Result::Ok(Message::Notification {
+                Some(StreamedMessage::Notification(notification)) => {
+                    return Ok(Message::Notification {
                         notification,
                         form: ParamsForm::Object,
                     });
                 }
-                ::core::option::Option::None => {}
+                None => {}
             }
             let raw = RawMessage::parse(text)?;
             match raw.envelope()? {
@@ -2180,7 +1906,7 @@ pub mod rpc {
                         .map_err(DispatchError::replying_to_null)?;
                     let (request, form) = Request::decode(method, params)
                         .map_err(|e| e.under("/params").replying_to(id_raw))?;
-                    ::core::result::Result::Ok(Message::Request {
+                    Ok(Message::Request {
                         id,
                         request,
                         form,
@@ -2189,7 +1915,7 @@ pub mod rpc {
                 Envelope::Notification { method, params } => {
                     let (notification, form) = Notification::decode(method, params)
                         .map_err(|e| e.under("/params"))?;
-                    ::core::result::Result::Ok(Message::Notification {
+                    Ok(Message::Notification {
                         notification,
                         form,
                     })
@@ -2205,72 +1931,61 @@ pub mod rpc {
                                 )
                                 .with_id(id_raw)
                         })?;
-                    let (response, form) = Response::decode(
-                            &method,
-                            ::core::option::Option::Some(result),
-                        )
+                    let (response, form) = Response::decode(&method, Some(result))
                         .map_err(|e| e.under("/result").with_id(id_raw))?;
-                    ::core::result::Result::Ok(Message::Response {
+                    Ok(Message::Response {
                         id,
                         response,
                         form,
                     })
                 }
                 Envelope::Error { id: id_raw, error } => {
-                    let id: ::core::option::Option<super::RequestId> = request_id(
-                        id_raw,
-                    )?;
+                    let id: Option<super::RequestId> = request_id(id_raw)?;
                     let error: super::Error = decode(error.get())
                         .map_err(|e| e.under("/error").with_id(id_raw))?;
-                    ::core::result::Result::Ok(Message::Error { id, error })
+                    Ok(Message::Error { id, error })
                 }
             }
         }
         /// The message as JSON.
-        pub fn to_value(
-            &self,
-        ) -> ::core::result::Result<::serde_json::Value, ::serde_json::Error> {
+        pub fn to_value(&self) -> Result<::serde_json::Value, ::serde_json::Error> {
             let (method, id, params, result, error) = match self {
                 Message::Request { id, request, form } => {
                     (
-                        ::core::option::Option::Some(
-                            ::serde_json::Value::from(request.method()),
-                        ),
-                        ::core::option::Option::Some(::serde_json::to_value(id)?),
+                        Some(::serde_json::Value::from(request.method())),
+                        Some(::serde_json::to_value(id)?),
                         request.encode(*form)?,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
+                        None,
+                        None,
                     )
                 }
                 Message::Notification { notification, form } => {
                     (
-                        ::core::option::Option::Some(
-                            ::serde_json::Value::from(notification.method()),
-                        ),
-                        ::core::option::Option::None,
+                        Some(::serde_json::Value::from(notification.method())),
+                        None,
                         notification.encode(*form)?,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
+                        None,
+                        None,
                     )
                 }
                 Message::Response { id, response, form } => {
                     (
-                        ::core::option::Option::None,
-                        ::core::option::Option::Some(::serde_json::to_value(id)?),
-                        ::core::option::Option::None,
-                        ::core::option::Option::Some(
+                        None,
+                        Some(::serde_json::to_value(id)?),
+                        None,
+                        Some(
                             response.encode(*form)?.unwrap_or(::serde_json::Value::Null),
                         ),
-                        ::core::option::Option::None,
+                        None,
                     )
                 }
                 Message::Error { id, error } => {
                     (
-                        ::core::option::Option::None,
-                        ::core::option::Option::Some(::serde_json::to_value(id)?),
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::Some(::serde_json::to_value(error)?),
+                        None,
+                        Some(::serde_json::to_value(id)?),
+                        None,
+                        None,
+                        Some(::serde_json::to_value(error)?),
                     )
                 }
             };
@@ -2283,19 +1998,19 @@ pub mod rpc {
                 ("result", result),
                 ("error", error),
             ] {
-                if let ::core::option::Option::Some(v) = v {
+                if let Some(v) = v {
                     map.insert(k.into(), v);
                 }
             }
-            ::core::result::Result::Ok(::serde_json::Value::Object(map))
+            Ok(::serde_json::Value::Object(map))
         }
         /// A request with the usual `params` form (an object).
         ///
         /// `request` is the payload (`PromptRequest`), a side's enum
         /// (`RequestToAgent`) or a `Request`.
         pub fn request(
-            id: impl ::core::convert::Into<super::RequestId>,
-            request: impl ::core::convert::Into<Request>,
+            id: impl Into<super::RequestId>,
+            request: impl Into<Request>,
         ) -> Self {
             Message::Request {
                 id: id.into(),
@@ -2304,9 +2019,7 @@ pub mod rpc {
             }
         }
         /// A notification with the usual `params` form (an object).
-        pub fn notification(
-            notification: impl ::core::convert::Into<Notification>,
-        ) -> Self {
+        pub fn notification(notification: impl Into<Notification>) -> Self {
             Message::Notification {
                 notification: notification.into(),
                 form: ParamsForm::Object,
@@ -2314,8 +2027,8 @@ pub mod rpc {
         }
         /// A success response with the usual `result` form (an object).
         pub fn response(
-            id: impl ::core::convert::Into<super::RequestId>,
-            response: impl ::core::convert::Into<Response>,
+            id: impl Into<super::RequestId>,
+            response: impl Into<Response>,
         ) -> Self {
             Message::Response {
                 id: id.into(),
@@ -2325,7 +2038,7 @@ pub mod rpc {
         }
         /// An error response; `None` is the `null` id (the request's id could not be read).
         pub fn error(
-            id: impl ::core::convert::Into<::core::option::Option<super::RequestId>>,
+            id: impl Into<Option<super::RequestId>>,
             error: super::Error,
         ) -> Self {
             Message::Error {
@@ -2354,28 +2067,24 @@ pub mod rpc {
         /// the error's text as `message`, its JSON pointer in
         /// `data.pointer`, and the request's id (`null` when it could not
         /// be read).
-        pub fn error_reply(error: &DispatchError) -> ::core::option::Option<Self> {
+        pub fn error_reply(error: &DispatchError) -> Option<Self> {
             let id_json = error.reply_id_json()?;
-            let id: ::core::option::Option<super::RequestId> = ::serde_json::from_str(
-                    id_json,
-                )
+            let id: Option<super::RequestId> = ::serde_json::from_str(id_json)
                 .ok()
                 .flatten();
             let object: super::Error = ::serde_json::from_value(error.error_object())
                 .ok()?;
-            ::core::option::Option::Some(Message::Error {
+            Some(Message::Error {
                 id,
                 error: object,
             })
         }
         /// The id of a request or response.
-        pub fn id(&self) -> ::core::option::Option<&super::RequestId> {
+        pub fn id(&self) -> Option<&super::RequestId> {
             match self {
-                Message::Request { id, .. } | Message::Response { id, .. } => {
-                    ::core::option::Option::Some(id)
-                }
+                Message::Request { id, .. } | Message::Response { id, .. } => Some(id),
                 Message::Error { id, .. } => id.as_ref(),
-                Message::Notification { .. } => ::core::option::Option::None,
+                Message::Notification { .. } => None,
             }
         }
     }
@@ -2387,9 +2096,9 @@ pub mod rpc {
         fn serialize<S: ::serde::Serializer>(
             &self,
             serializer: S,
-        ) -> ::core::result::Result<S::Ok, S::Error> {
+        ) -> Result<S::Ok, S::Error> {
             use ::serde::ser::SerializeMap as _;
-            let mut map = serializer.serialize_map(::core::option::Option::None)?;
+            let mut map = serializer.serialize_map(None)?;
             map.serialize_entry("jsonrpc", "2.0")?;
             match self {
                 Message::Request { id, request, form } => {
@@ -2430,9 +2139,9 @@ pub mod rpc {
     pub struct AgentPeer {
         next_id: i64,
         /// Requests sent and not yet answered: id -> method.
-        sent: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+        sent: ::std::collections::HashMap<super::RequestId, String>,
         /// Requests received and not yet answered: id -> method.
-        received: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+        received: ::std::collections::HashMap<super::RequestId, String>,
     }
     /// What one line from the client means to the agent ([`AgentPeer::receive`]).
     #[derive(Debug, Clone, PartialEq)]
@@ -2459,9 +2168,9 @@ pub mod rpc {
         /// other side could not read something this side sent.
         Error {
             /// The id of the request.
-            id: ::core::option::Option<super::RequestId>,
+            id: Option<super::RequestId>,
             /// The method of the request.
-            method: ::core::option::Option<::std::string::String>,
+            method: Option<String>,
             /// The error.
             error: super::Error,
         },
@@ -2474,7 +2183,7 @@ pub mod rpc {
             /// What was wrong, with the JSON pointer.
             error: DispatchError,
             /// The reply to send, if any.
-            reply: ::core::option::Option<Message>,
+            reply: Option<Message>,
         },
     }
     impl AgentPeer {
@@ -2487,7 +2196,7 @@ pub mod rpc {
         /// message to send.
         pub fn request(
             &mut self,
-            request: impl ::core::convert::Into<RequestToClient>,
+            request: impl Into<RequestToClient>,
         ) -> (super::RequestId, Message) {
             let request = request.into();
             let id = loop {
@@ -2501,10 +2210,7 @@ pub mod rpc {
             (id.clone(), Message::request(id, request))
         }
         /// A notification to the client.
-        pub fn notify(
-            &self,
-            notification: impl ::core::convert::Into<NotificationToClient>,
-        ) -> Message {
+        pub fn notify(&self, notification: impl Into<NotificationToClient>) -> Message {
             Message::notification(notification.into())
         }
         /// Answers a request received with [`Self::receive`]. Fails, and
@@ -2514,12 +2220,12 @@ pub mod rpc {
         pub fn respond(
             &mut self,
             id: super::RequestId,
-            response: impl ::core::convert::Into<ResponseFromAgent>,
-        ) -> ::core::result::Result<Message, DispatchError> {
+            response: impl Into<ResponseFromAgent>,
+        ) -> Result<Message, DispatchError> {
             let response = response.into();
             let method = self.waiting(&id)?;
             if method != response.method() {
-                return ::core::result::Result::Err(
+                return Err(
                     DispatchError::new(
                         DispatchErrorKind::ResponseMismatch,
                         "",
@@ -2531,7 +2237,7 @@ pub mod rpc {
                 );
             }
             self.received.remove(&id);
-            ::core::result::Result::Ok(Message::response(id, response))
+            Ok(Message::response(id, response))
         }
         /// Answers a request received with [`Self::receive`] with an
         /// error. Fails, and changes nothing, when no request with `id`
@@ -2540,30 +2246,25 @@ pub mod rpc {
             &mut self,
             id: super::RequestId,
             error: super::Error,
-        ) -> ::core::result::Result<Message, DispatchError> {
+        ) -> Result<Message, DispatchError> {
             self.waiting(&id)?;
             self.received.remove(&id);
-            ::core::result::Result::Ok(Message::error(id, error))
+            Ok(Message::error(id, error))
         }
         /// The requests this side sent that are waiting for an answer, with their methods.
-        pub fn pending(
-            &self,
-        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+        pub fn pending(&self) -> impl Iterator<Item = (&super::RequestId, &str)> + '_ {
             self.sent.iter().map(|(id, m)| (id, m.as_str()))
         }
         /// The requests this side received and has not answered, with their methods.
         pub fn unanswered(
             &self,
-        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+        ) -> impl Iterator<Item = (&super::RequestId, &str)> + '_ {
             self.received.iter().map(|(id, m)| (id, m.as_str()))
         }
         /// Stops waiting for the answer to a request this side sent (after
         /// a timeout, say); a late answer is then an
         /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
-        pub fn forget(
-            &mut self,
-            id: &super::RequestId,
-        ) -> ::core::option::Option<::std::string::String> {
+        pub fn forget(&mut self, id: &super::RequestId) -> Option<String> {
             self.sent.remove(id)
         }
         /// What one line from the other side means. Never panics; bad
@@ -2572,16 +2273,12 @@ pub mod rpc {
             use ::acp_bindings::runtime::rpc::{
                 decode, request_id, Envelope, RawMessage, StreamedMessage,
             };
-            match ::acp_bindings::runtime::rpc::read_streamed::<
+            match runtime::rpc::read_streamed::<
                 RequestToAgent,
                 NotificationToAgent,
             >(line) {
-                ::core::option::Option::Some(
-                    StreamedMessage::Request { id, request },
-                ) => {
-                    if let ::core::result::Result::Ok(id) = request_id::<
-                        super::RequestId,
-                    >(id) {
+                Some(StreamedMessage::Request { id, request }) => {
+                    if let Ok(id) = request_id::<super::RequestId>(id) {
                         if !self.received.contains_key(&id) {
                             self.received
                                 .insert(id.clone(), request.method().to_owned());
@@ -2589,28 +2286,26 @@ pub mod rpc {
                         }
                     }
                 }
-                ::core::option::Option::Some(StreamedMessage::Notification(n)) => {
+                Some(StreamedMessage::Notification(n)) => {
                     return AgentEvent::Notification(n);
                 }
-                ::core::option::Option::None => {}
+                None => {}
             }
             let raw = match RawMessage::parse(line) {
-                ::core::result::Result::Ok(raw) => raw,
-                ::core::result::Result::Err(e) => return Self::invalid(e),
+                Ok(raw) => raw,
+                Err(e) => return Self::invalid(e),
             };
             let envelope = match raw.envelope() {
-                ::core::result::Result::Ok(envelope) => envelope,
-                ::core::result::Result::Err(e) => return Self::invalid(e),
+                Ok(envelope) => envelope,
+                Err(e) => return Self::invalid(e),
             };
             match envelope {
                 Envelope::Request { id: id_raw, method, params } => {
                     let id: super::RequestId = match request_id(id_raw) {
-                        ::core::result::Result::Ok(id) => id,
-                        ::core::result::Result::Err(e) => {
-                            return Self::invalid(e.replying_to_null());
-                        }
+                        Ok(id) => id,
+                        Err(e) => return Self::invalid(e.replying_to_null()),
                     };
-                    if let ::core::option::Option::Some(first) = self.received.get(&id) {
+                    if let Some(first) = self.received.get(&id) {
                         let message = ::std::format!(
                             "request id {} is already in use by an unanswered `{first}` request",
                             Self::show(& id)
@@ -2625,64 +2320,53 @@ pub mod rpc {
                         );
                     }
                     match RequestToAgent::decode(method, params) {
-                        ::core::result::Result::Ok((request, _)) => {
+                        Ok((request, _)) => {
                             self.received.insert(id.clone(), method.to_owned());
                             AgentEvent::Request { id, request }
                         }
-                        ::core::result::Result::Err(e) => {
-                            Self::invalid(e.under("/params").replying_to(id_raw))
-                        }
+                        Err(e) => Self::invalid(e.under("/params").replying_to(id_raw)),
                     }
                 }
                 Envelope::Notification { method, params } => {
                     match NotificationToAgent::decode(method, params) {
-                        ::core::result::Result::Ok((n, _)) => AgentEvent::Notification(n),
-                        ::core::result::Result::Err(e) => {
-                            Self::invalid(e.under("/params"))
-                        }
+                        Ok((n, _)) => AgentEvent::Notification(n),
+                        Err(e) => Self::invalid(e.under("/params")),
                     }
                 }
                 Envelope::Response { id: id_raw, result } => {
                     let id: super::RequestId = match request_id(id_raw) {
-                        ::core::result::Result::Ok(id) => id,
-                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                        Ok(id) => id,
+                        Err(e) => return Self::invalid(e),
                     };
-                    let ::core::option::Option::Some(method) = self.sent.get(&id) else {
+                    let Some(method) = self.sent.get(&id) else {
                         return Self::invalid(Self::unknown(&id, id_raw));
                     };
-                    let decoded = ResponseFromClient::decode(
-                        method,
-                        ::core::option::Option::Some(result),
-                    );
+                    let decoded = ResponseFromClient::decode(method, Some(result));
                     self.sent.remove(&id);
                     match decoded {
-                        ::core::result::Result::Ok((response, _)) => {
+                        Ok((response, _)) => {
                             AgentEvent::Response {
                                 id,
                                 response,
                             }
                         }
-                        ::core::result::Result::Err(e) => {
-                            Self::invalid(e.under("/result").with_id(id_raw))
-                        }
+                        Err(e) => Self::invalid(e.under("/result").with_id(id_raw)),
                     }
                 }
                 Envelope::Error { id: id_raw, error } => {
-                    let id: ::core::option::Option<super::RequestId> = match request_id(
-                        id_raw,
-                    ) {
-                        ::core::result::Result::Ok(id) => id,
-                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    let id: Option<super::RequestId> = match request_id(id_raw) {
+                        Ok(id) => id,
+                        Err(e) => return Self::invalid(e),
                     };
-                    if let ::core::option::Option::Some(id) = &id {
+                    if let Some(id) = &id {
                         if !self.sent.contains_key(id) {
                             return Self::invalid(Self::unknown(id, id_raw));
                         }
                     }
                     let error: super::Error = match decode(error.get()) {
-                        ::core::result::Result::Ok(error) => error,
-                        ::core::result::Result::Err(e) => {
-                            if let ::core::option::Option::Some(id) = &id {
+                        Ok(error) => error,
+                        Err(e) => {
+                            if let Some(id) = &id {
                                 self.sent.remove(id);
                             }
                             return Self::invalid(e.under("/error").with_id(id_raw));
@@ -2714,13 +2398,10 @@ pub mod rpc {
             DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message)
                 .with_id(id_raw)
         }
-        fn waiting(
-            &self,
-            id: &super::RequestId,
-        ) -> ::core::result::Result<&str, DispatchError> {
+        fn waiting(&self, id: &super::RequestId) -> Result<&str, DispatchError> {
             self.received
                 .get(id)
-                .map(::std::string::String::as_str)
+                .map(String::as_str)
                 .ok_or_else(|| {
                     let message = ::std::format!(
                         "no request {} is waiting for an answer", Self::show(id)
@@ -2728,7 +2409,7 @@ pub mod rpc {
                     DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
                 })
         }
-        fn show(id: &super::RequestId) -> ::std::string::String {
+        fn show(id: &super::RequestId) -> String {
             ::serde_json::to_string(id).unwrap_or_default()
         }
     }
@@ -2749,9 +2430,9 @@ pub mod rpc {
     pub struct ClientPeer {
         next_id: i64,
         /// Requests sent and not yet answered: id -> method.
-        sent: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+        sent: ::std::collections::HashMap<super::RequestId, String>,
         /// Requests received and not yet answered: id -> method.
-        received: ::std::collections::HashMap<super::RequestId, ::std::string::String>,
+        received: ::std::collections::HashMap<super::RequestId, String>,
     }
     /// What one line from the agent means to the client ([`ClientPeer::receive`]).
     #[derive(Debug, Clone, PartialEq)]
@@ -2778,9 +2459,9 @@ pub mod rpc {
         /// other side could not read something this side sent.
         Error {
             /// The id of the request.
-            id: ::core::option::Option<super::RequestId>,
+            id: Option<super::RequestId>,
             /// The method of the request.
-            method: ::core::option::Option<::std::string::String>,
+            method: Option<String>,
             /// The error.
             error: super::Error,
         },
@@ -2793,7 +2474,7 @@ pub mod rpc {
             /// What was wrong, with the JSON pointer.
             error: DispatchError,
             /// The reply to send, if any.
-            reply: ::core::option::Option<Message>,
+            reply: Option<Message>,
         },
     }
     impl ClientPeer {
@@ -2806,7 +2487,7 @@ pub mod rpc {
         /// message to send.
         pub fn request(
             &mut self,
-            request: impl ::core::convert::Into<RequestToAgent>,
+            request: impl Into<RequestToAgent>,
         ) -> (super::RequestId, Message) {
             let request = request.into();
             let id = loop {
@@ -2820,10 +2501,7 @@ pub mod rpc {
             (id.clone(), Message::request(id, request))
         }
         /// A notification to the agent.
-        pub fn notify(
-            &self,
-            notification: impl ::core::convert::Into<NotificationToAgent>,
-        ) -> Message {
+        pub fn notify(&self, notification: impl Into<NotificationToAgent>) -> Message {
             Message::notification(notification.into())
         }
         /// Answers a request received with [`Self::receive`]. Fails, and
@@ -2833,12 +2511,12 @@ pub mod rpc {
         pub fn respond(
             &mut self,
             id: super::RequestId,
-            response: impl ::core::convert::Into<ResponseFromClient>,
-        ) -> ::core::result::Result<Message, DispatchError> {
+            response: impl Into<ResponseFromClient>,
+        ) -> Result<Message, DispatchError> {
             let response = response.into();
             let method = self.waiting(&id)?;
             if method != response.method() {
-                return ::core::result::Result::Err(
+                return Err(
                     DispatchError::new(
                         DispatchErrorKind::ResponseMismatch,
                         "",
@@ -2850,7 +2528,7 @@ pub mod rpc {
                 );
             }
             self.received.remove(&id);
-            ::core::result::Result::Ok(Message::response(id, response))
+            Ok(Message::response(id, response))
         }
         /// Answers a request received with [`Self::receive`] with an
         /// error. Fails, and changes nothing, when no request with `id`
@@ -2859,30 +2537,25 @@ pub mod rpc {
             &mut self,
             id: super::RequestId,
             error: super::Error,
-        ) -> ::core::result::Result<Message, DispatchError> {
+        ) -> Result<Message, DispatchError> {
             self.waiting(&id)?;
             self.received.remove(&id);
-            ::core::result::Result::Ok(Message::error(id, error))
+            Ok(Message::error(id, error))
         }
         /// The requests this side sent that are waiting for an answer, with their methods.
-        pub fn pending(
-            &self,
-        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+        pub fn pending(&self) -> impl Iterator<Item = (&super::RequestId, &str)> + '_ {
             self.sent.iter().map(|(id, m)| (id, m.as_str()))
         }
         /// The requests this side received and has not answered, with their methods.
         pub fn unanswered(
             &self,
-        ) -> impl ::core::iter::Iterator<Item = (&super::RequestId, &str)> + '_ {
+        ) -> impl Iterator<Item = (&super::RequestId, &str)> + '_ {
             self.received.iter().map(|(id, m)| (id, m.as_str()))
         }
         /// Stops waiting for the answer to a request this side sent (after
         /// a timeout, say); a late answer is then an
         /// [`DispatchErrorKind::UnknownRequest`]. Returns its method.
-        pub fn forget(
-            &mut self,
-            id: &super::RequestId,
-        ) -> ::core::option::Option<::std::string::String> {
+        pub fn forget(&mut self, id: &super::RequestId) -> Option<String> {
             self.sent.remove(id)
         }
         /// What one line from the other side means. Never panics; bad
@@ -2891,16 +2564,12 @@ pub mod rpc {
             use ::acp_bindings::runtime::rpc::{
                 decode, request_id, Envelope, RawMessage, StreamedMessage,
             };
-            match ::acp_bindings::runtime::rpc::read_streamed::<
+            match runtime::rpc::read_streamed::<
                 RequestToClient,
                 NotificationToClient,
             >(line) {
-                ::core::option::Option::Some(
-                    StreamedMessage::Request { id, request },
-                ) => {
-                    if let ::core::result::Result::Ok(id) = request_id::<
-                        super::RequestId,
-                    >(id) {
+                Some(StreamedMessage::Request { id, request }) => {
+                    if let Ok(id) = request_id::<super::RequestId>(id) {
                         if !self.received.contains_key(&id) {
                             self.received
                                 .insert(id.clone(), request.method().to_owned());
@@ -2911,28 +2580,26 @@ pub mod rpc {
                         }
                     }
                 }
-                ::core::option::Option::Some(StreamedMessage::Notification(n)) => {
+                Some(StreamedMessage::Notification(n)) => {
                     return ClientEvent::Notification(n);
                 }
-                ::core::option::Option::None => {}
+                None => {}
             }
             let raw = match RawMessage::parse(line) {
-                ::core::result::Result::Ok(raw) => raw,
-                ::core::result::Result::Err(e) => return Self::invalid(e),
+                Ok(raw) => raw,
+                Err(e) => return Self::invalid(e),
             };
             let envelope = match raw.envelope() {
-                ::core::result::Result::Ok(envelope) => envelope,
-                ::core::result::Result::Err(e) => return Self::invalid(e),
+                Ok(envelope) => envelope,
+                Err(e) => return Self::invalid(e),
             };
             match envelope {
                 Envelope::Request { id: id_raw, method, params } => {
                     let id: super::RequestId = match request_id(id_raw) {
-                        ::core::result::Result::Ok(id) => id,
-                        ::core::result::Result::Err(e) => {
-                            return Self::invalid(e.replying_to_null());
-                        }
+                        Ok(id) => id,
+                        Err(e) => return Self::invalid(e.replying_to_null()),
                     };
-                    if let ::core::option::Option::Some(first) = self.received.get(&id) {
+                    if let Some(first) = self.received.get(&id) {
                         let message = ::std::format!(
                             "request id {} is already in use by an unanswered `{first}` request",
                             Self::show(& id)
@@ -2947,69 +2614,56 @@ pub mod rpc {
                         );
                     }
                     match RequestToClient::decode(method, params) {
-                        ::core::result::Result::Ok((request, _)) => {
+                        Ok((request, _)) => {
                             self.received.insert(id.clone(), method.to_owned());
                             ClientEvent::Request {
                                 id,
                                 request,
                             }
                         }
-                        ::core::result::Result::Err(e) => {
-                            Self::invalid(e.under("/params").replying_to(id_raw))
-                        }
+                        Err(e) => Self::invalid(e.under("/params").replying_to(id_raw)),
                     }
                 }
                 Envelope::Notification { method, params } => {
                     match NotificationToClient::decode(method, params) {
-                        ::core::result::Result::Ok((n, _)) => {
-                            ClientEvent::Notification(n)
-                        }
-                        ::core::result::Result::Err(e) => {
-                            Self::invalid(e.under("/params"))
-                        }
+                        Ok((n, _)) => ClientEvent::Notification(n),
+                        Err(e) => Self::invalid(e.under("/params")),
                     }
                 }
                 Envelope::Response { id: id_raw, result } => {
                     let id: super::RequestId = match request_id(id_raw) {
-                        ::core::result::Result::Ok(id) => id,
-                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                        Ok(id) => id,
+                        Err(e) => return Self::invalid(e),
                     };
-                    let ::core::option::Option::Some(method) = self.sent.get(&id) else {
+                    let Some(method) = self.sent.get(&id) else {
                         return Self::invalid(Self::unknown(&id, id_raw));
                     };
-                    let decoded = ResponseFromAgent::decode(
-                        method,
-                        ::core::option::Option::Some(result),
-                    );
+                    let decoded = ResponseFromAgent::decode(method, Some(result));
                     self.sent.remove(&id);
                     match decoded {
-                        ::core::result::Result::Ok((response, _)) => {
+                        Ok((response, _)) => {
                             ClientEvent::Response {
                                 id,
                                 response,
                             }
                         }
-                        ::core::result::Result::Err(e) => {
-                            Self::invalid(e.under("/result").with_id(id_raw))
-                        }
+                        Err(e) => Self::invalid(e.under("/result").with_id(id_raw)),
                     }
                 }
                 Envelope::Error { id: id_raw, error } => {
-                    let id: ::core::option::Option<super::RequestId> = match request_id(
-                        id_raw,
-                    ) {
-                        ::core::result::Result::Ok(id) => id,
-                        ::core::result::Result::Err(e) => return Self::invalid(e),
+                    let id: Option<super::RequestId> = match request_id(id_raw) {
+                        Ok(id) => id,
+                        Err(e) => return Self::invalid(e),
                     };
-                    if let ::core::option::Option::Some(id) = &id {
+                    if let Some(id) = &id {
                         if !self.sent.contains_key(id) {
                             return Self::invalid(Self::unknown(id, id_raw));
                         }
                     }
                     let error: super::Error = match decode(error.get()) {
-                        ::core::result::Result::Ok(error) => error,
-                        ::core::result::Result::Err(e) => {
-                            if let ::core::option::Option::Some(id) = &id {
+                        Ok(error) => error,
+                        Err(e) => {
+                            if let Some(id) = &id {
                                 self.sent.remove(id);
                             }
                             return Self::invalid(e.under("/error").with_id(id_raw));
@@ -3041,13 +2695,10 @@ pub mod rpc {
             DispatchError::new(DispatchErrorKind::UnknownRequest, "/id", message)
                 .with_id(id_raw)
         }
-        fn waiting(
-            &self,
-            id: &super::RequestId,
-        ) -> ::core::result::Result<&str, DispatchError> {
+        fn waiting(&self, id: &super::RequestId) -> Result<&str, DispatchError> {
             self.received
                 .get(id)
-                .map(::std::string::String::as_str)
+                .map(String::as_str)
                 .ok_or_else(|| {
                     let message = ::std::format!(
                         "no request {} is waiting for an answer", Self::show(id)
@@ -3055,7 +2706,7 @@ pub mod rpc {
                     DispatchError::new(DispatchErrorKind::UnknownRequest, "", message)
                 })
         }
-        fn show(id: &super::RequestId) -> ::std::string::String {
+        fn show(id: &super::RequestId) -> String {
             ::serde_json::to_string(id).unwrap_or_default()
         }
     }

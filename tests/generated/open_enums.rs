@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// An open string enum whose catch-all arm is titled `unknown` because `other` is a real value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -19,7 +20,7 @@ pub enum ToolKind {
     /// Other tool types (default).
     Other,
     /// Custom or future tool kind.
-    Unknown(::acp_bindings::runtime::UnknownString),
+    Unknown(runtime::UnknownString),
 }
 impl ToolKind {
     /// Every value this version knows, as on the wire.
@@ -52,7 +53,7 @@ impl ToolKind {
             "read" => Self::Read,
             "switch_mode" => Self::SwitchMode,
             "other" => Self::Other,
-            other => Self::Unknown(::acp_bindings::runtime::UnknownString::__new(other)),
+            other => Self::Unknown(runtime::UnknownString::__new(other)),
         }
     }
 }
@@ -63,22 +64,22 @@ impl ::core::fmt::Display for ToolKind {
 }
 impl ::core::str::FromStr for ToolKind {
     type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(Self::from_str_lossless(s))
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self::from_str_lossless(s))
     }
 }
 impl ::serde::Serialize for ToolKind {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolKind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolKind;
@@ -88,11 +89,8 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
             ) -> ::core::fmt::Result {
                 f.write_str("a ToolKind string")
             }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> ::core::result::Result<ToolKind, E> {
-                ::core::result::Result::Ok(
+            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<ToolKind, E> {
+                Ok(
                     match v {
                         "read" => ToolKind::Read,
                         "switch_mode" => ToolKind::SwitchMode,
@@ -103,18 +101,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
             }
             fn visit_string<E: ::serde::de::Error>(
                 self,
-                v: ::std::string::String,
-            ) -> ::core::result::Result<ToolKind, E> {
-                ::core::result::Result::Ok(
+                v: String,
+            ) -> Result<ToolKind, E> {
+                Ok(
                     match v.as_str() {
                         "read" => ToolKind::Read,
                         "switch_mode" => ToolKind::SwitchMode,
                         "other" => ToolKind::Other,
-                        _ => {
-                            ToolKind::Unknown(
-                                ::acp_bindings::runtime::UnknownString::__new(v),
-                            )
-                        }
+                        _ => ToolKind::Unknown(runtime::UnknownString::__new(v)),
                     },
                 )
             }
@@ -122,14 +116,14 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::core::convert::From<&str> for ToolKind {
+impl From<&str> for ToolKind {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for ToolKind {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from_str_lossless(v))
+impl runtime::de::Scalar for ToolKind {
+    fn from_str(v: &str) -> Option<Self> {
+        Some(Self::from_str_lossless(v))
     }
 }
 /// A closed string enum (v1 style).
@@ -158,17 +152,13 @@ impl ::core::fmt::Display for Priority {
     }
 }
 impl ::core::str::FromStr for Priority {
-    type Err = ::acp_bindings::runtime::ParseEnumError;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(
+    type Err = runtime::ParseEnumError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(
             match s {
                 "high" => Self::High,
                 "low" => Self::Low,
-                _ => {
-                    return ::core::result::Result::Err(
-                        ::acp_bindings::runtime::ParseEnumError::new("Priority", s),
-                    );
-                }
+                _ => return Err(runtime::ParseEnumError::new("Priority", s)),
             },
         )
     }
@@ -177,14 +167,14 @@ impl ::serde::Serialize for Priority {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Priority {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Priority;
@@ -194,26 +184,19 @@ impl<'de> ::serde::Deserialize<'de> for Priority {
             ) -> ::core::fmt::Result {
                 f.write_str("a Priority string")
             }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> ::core::result::Result<Priority, E> {
+            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Priority, E> {
                 match v {
-                    "high" => ::core::result::Result::Ok(Priority::High),
-                    "low" => ::core::result::Result::Ok(Priority::Low),
-                    _ => {
-                        ::core::result::Result::Err(
-                            E::unknown_variant(v, Priority::VALUES),
-                        )
-                    }
+                    "high" => Ok(Priority::High),
+                    "low" => Ok(Priority::Low),
+                    _ => Err(E::unknown_variant(v, Priority::VALUES)),
                 }
             }
         }
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for Priority {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
+impl runtime::de::Scalar for Priority {
+    fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
@@ -243,17 +226,13 @@ impl ::core::fmt::Display for Theme {
     }
 }
 impl ::core::str::FromStr for Theme {
-    type Err = ::acp_bindings::runtime::ParseEnumError;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(
+    type Err = runtime::ParseEnumError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(
             match s {
                 "light" => Self::Light,
                 "dark" => Self::Dark,
-                _ => {
-                    return ::core::result::Result::Err(
-                        ::acp_bindings::runtime::ParseEnumError::new("Theme", s),
-                    );
-                }
+                _ => return Err(runtime::ParseEnumError::new("Theme", s)),
             },
         )
     }
@@ -262,14 +241,14 @@ impl ::serde::Serialize for Theme {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Theme {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Theme;
@@ -279,24 +258,19 @@ impl<'de> ::serde::Deserialize<'de> for Theme {
             ) -> ::core::fmt::Result {
                 f.write_str("a Theme string")
             }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> ::core::result::Result<Theme, E> {
+            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Theme, E> {
                 match v {
-                    "light" => ::core::result::Result::Ok(Theme::Light),
-                    "dark" => ::core::result::Result::Ok(Theme::Dark),
-                    _ => {
-                        ::core::result::Result::Err(E::unknown_variant(v, Theme::VALUES))
-                    }
+                    "light" => Ok(Theme::Light),
+                    "dark" => Ok(Theme::Dark),
+                    _ => Err(E::unknown_variant(v, Theme::VALUES)),
                 }
             }
         }
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for Theme {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
+impl runtime::de::Scalar for Theme {
+    fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
@@ -309,7 +283,7 @@ pub enum ErrorCode {
     /// `-32002`.
     ResourceNotFound,
     /// Other undefined error code.
-    Other(::acp_bindings::runtime::UnknownInteger),
+    Other(runtime::UnknownInteger),
 }
 impl ErrorCode {
     /// The value as on the wire.
@@ -321,15 +295,11 @@ impl ErrorCode {
         }
     }
     /// The variant for a wire value; `Err` returns a value a closed enum does not know.
-    pub fn try_from_value(value: i64) -> ::core::result::Result<Self, i64> {
+    pub fn try_from_value(value: i64) -> Result<Self, i64> {
         match value {
-            -32700 => ::core::result::Result::Ok(Self::ParseError),
-            -32002 => ::core::result::Result::Ok(Self::ResourceNotFound),
-            other => {
-                ::core::result::Result::Ok(
-                    Self::Other(::acp_bindings::runtime::UnknownInteger::__new(other)),
-                )
-            }
+            -32700 => Ok(Self::ParseError),
+            -32002 => Ok(Self::ResourceNotFound),
+            other => Ok(Self::Other(runtime::UnknownInteger::__new(other))),
         }
     }
 }
@@ -342,17 +312,17 @@ impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_i64(self.value())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
         if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
-            return ::core::result::Result::Err(
+            return Err(
                 <D::Error as ::serde::de::Error>::custom(
                     ::core::format_args!(
                         "{wide} is out of range for {}", "a ErrorCode integer"

@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// A string newtype.
 #[derive(
     Debug,
@@ -22,19 +23,17 @@
 )]
 #[serde(transparent)]
 pub struct SessionId(
-    #[serde(deserialize_with = "::acp_bindings::runtime::de::id_str")]
-    pub ::acp_bindings::runtime::SmolStr,
+    #[serde(deserialize_with = "runtime::de::id_str")]
+    pub runtime::SmolStr,
 );
-impl ::acp_bindings::runtime::de::Scalar for SessionId {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self(::acp_bindings::runtime::de::smol(v)))
+impl runtime::de::Scalar for SessionId {
+    fn from_str(v: &str) -> Option<Self> {
+        Some(Self(runtime::de::smol(v)))
     }
 }
 impl SessionId {
     /// Wraps a string (`&str`, `String`, `Arc<str>`, `SmolStr`).
-    pub fn new(
-        value: impl ::core::convert::Into<::acp_bindings::runtime::SmolStr>,
-    ) -> Self {
+    pub fn new(value: impl Into<runtime::SmolStr>) -> Self {
         Self(value.into())
     }
     /// The string.
@@ -42,17 +41,17 @@ impl SessionId {
         &self.0
     }
 }
-impl ::core::convert::From<&str> for SessionId {
+impl From<&str> for SessionId {
     fn from(value: &str) -> Self {
         Self(value.into())
     }
 }
-impl ::core::convert::From<::std::string::String> for SessionId {
-    fn from(value: ::std::string::String) -> Self {
+impl From<String> for SessionId {
+    fn from(value: String) -> Self {
         Self(value.into())
     }
 }
-impl ::core::convert::AsRef<str> for SessionId {
+impl AsRef<str> for SessionId {
     fn as_ref(&self) -> &str {
         &self.0
     }
@@ -65,6 +64,88 @@ impl ::core::borrow::Borrow<str> for SessionId {
 impl ::core::fmt::Display for SessionId {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+/// Named like a prelude item: the file writes `::core::result::Result` in full, and shortens the other prelude paths.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct Result {
+    /// The `ok` property.
+    #[serde(rename = "ok")]
+    pub ok: bool,
+    /// The `note` property.
+    #[serde(
+        rename = "note",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    pub note: runtime::Nullable<String>,
+    /// Properties the schema does not name, in the order they came; written
+    /// back after the known ones.
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
+impl<'de> ::serde::Deserialize<'de> for Result {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["ok", "note"];
+        struct __Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Result;
+            fn expecting(
+                &self,
+                f: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                f.write_str("a Result object")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::core::result::Result<Result, A::Error> {
+                let mut v0: Option<bool> = None;
+                let mut v1: Option<runtime::Nullable<String>> = None;
+                let rest = runtime::de::fields(
+                    &mut map,
+                    |k| match k {
+                        "ok" => Some(0),
+                        "note" => Some(1),
+                        _ => None,
+                    },
+                    |i, map| match i {
+                        0 => runtime::de::put(map, &mut v0, "ok"),
+                        1 => runtime::de::put(map, &mut v1, "note"),
+                        _ => {
+                            ::core::unreachable!(
+                                "`fields` passes only positions `index` returned"
+                            )
+                        }
+                    },
+                )?;
+                Ok(Result {
+                    ok: runtime::de::required(v0, "ok")?,
+                    note: v1.unwrap_or_default(),
+                    additional_properties: rest,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Result", FIELDS, __Visitor)
+    }
+}
+impl Result {
+    /// Creates a `Result` from its required fields; every optional field is omitted.
+    pub fn new(ok: impl Into<bool>) -> Self {
+        Self {
+            ok: ok.into(),
+            note: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sets `note`.
+    #[must_use]
+    pub fn note(mut self, value: impl Into<String>) -> Self {
+        self.note = runtime::Nullable::Value(value.into());
+        self
     }
 }
 /// A bounded integer newtype.
@@ -82,7 +163,7 @@ impl ::core::fmt::Display for SessionId {
 )]
 #[serde(transparent)]
 pub struct ProtocolVersion(pub u16);
-impl ::core::convert::From<u16> for ProtocolVersion {
+impl From<u16> for ProtocolVersion {
     fn from(value: u16) -> Self {
         Self(value)
     }
@@ -96,7 +177,7 @@ impl ::core::fmt::Display for ProtocolVersion {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Port;
-impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Port {
+impl runtime::de::Pointer for __Bound__defs_Port {
     const POINTER: &'static str = "#/$defs/Port";
 }
 /// A bounded integer newtype tighter than its format.
@@ -115,11 +196,11 @@ impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Port {
 #[serde(transparent)]
 pub struct Port(
     #[serde(
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::IntInRange<1,65535,__Bound__defs_Port>,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::IntInRange<1,65535,__Bound__defs_Port>,_,_>"
     )]
     pub u16,
 );
-impl ::core::convert::From<u16> for Port {
+impl From<u16> for Port {
     fn from(value: u16) -> Self {
         Self(value)
     }
@@ -135,54 +216,46 @@ impl ::core::fmt::Display for Port {
 pub struct Error {
     /// The `type` property.
     #[serde(rename = "type")]
-    pub r#type: ::std::string::String,
+    pub r#type: String,
     /// The `const` property.
     #[serde(
         rename = "const",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub r#const: ::acp_bindings::runtime::Nullable<bool>,
+    pub r#const: runtime::Nullable<bool>,
     /// The `enum` property.
     #[serde(
         rename = "enum",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub r#enum: ::acp_bindings::runtime::Nullable<
-        ::std::vec::Vec<::std::string::String>,
-    >,
+    pub r#enum: runtime::Nullable<Vec<String>>,
     /// The `override` property.
-    #[serde(
-        rename = "override",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub r#override: ::core::option::Option<::std::string::String>,
+    #[serde(rename = "override", default, skip_serializing_if = "Option::is_none")]
+    pub r#override: Option<String>,
     /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(
         rename = "anyOf",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_Error_properties_anyOf,::acp_bindings::runtime::read::Plain>,_,_>"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_Error_properties_anyOf,runtime::read::Plain>,_,_>"
     )]
-    pub any_of: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub any_of: Option<Vec<String>>,
     /// The `required` property.
     #[serde(
         rename = "required",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub required: ::acp_bindings::runtime::Nullable<
-        ::std::vec::Vec<::std::string::String>,
-    >,
+    pub required: runtime::Nullable<Vec<String>>,
     /// The `properties` property.
     #[serde(rename = "properties")]
-    pub properties: ::std::collections::BTreeMap<::std::string::String, i32>,
+    pub properties: ::std::collections::BTreeMap<String, i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -210,121 +283,45 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 self,
                 mut map: A,
             ) -> ::core::result::Result<Error, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<bool>,
-                > = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<
-                        ::std::vec::Vec<::std::string::String>,
-                    >,
-                > = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<
-                    ::core::option::Option<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v4: ::core::option::Option<
-                    ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = ::core::option::Option::None;
-                let mut v5: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<
-                        ::std::vec::Vec<::std::string::String>,
-                    >,
-                > = ::core::option::Option::None;
-                let mut v6: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, i32>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+                let mut v0: Option<String> = None;
+                let mut v1: Option<runtime::Nullable<bool>> = None;
+                let mut v2: Option<runtime::Nullable<Vec<String>>> = None;
+                let mut v3: Option<Option<String>> = None;
+                let mut v4: Option<Option<Vec<String>>> = None;
+                let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
+                let mut v6: Option<::std::collections::BTreeMap<String, i32>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "type" => ::core::option::Option::Some(0),
-                        "const" => ::core::option::Option::Some(1),
-                        "enum" => ::core::option::Option::Some(2),
-                        "override" => ::core::option::Option::Some(3),
-                        "anyOf" => ::core::option::Option::Some(4),
-                        "required" => ::core::option::Option::Some(5),
-                        "properties" => ::core::option::Option::Some(6),
-                        _ => ::core::option::Option::None,
+                        "type" => Some(0),
+                        "const" => Some(1),
+                        "enum" => Some(2),
+                        "override" => Some(3),
+                        "anyOf" => Some(4),
+                        "required" => Some(5),
+                        "properties" => Some(6),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "type",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "const",
-                                map.next_value::<::acp_bindings::runtime::Nullable<bool>>()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "enum",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >,
-                                    >()?,
-                            )
-                        }
-                        3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "override",
-                                map
-                                    .next_value::<
-                                        ::core::option::Option<::std::string::String>,
-                                    >()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "type"),
+                        1 => runtime::de::put(map, &mut v1, "const"),
+                        2 => runtime::de::put(map, &mut v2, "enum"),
+                        3 => runtime::de::put(map, &mut v3, "override"),
                         4 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v4,
-                                "anyOf",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::ItemCount<
-                                                1,
-                                                { usize::MAX },
-                                                false,
-                                                __Items__defs_Error_properties_anyOf,
-                                                ::acp_bindings::runtime::read::Plain,
-                                            >,
-                                            ::core::option::Option<
-                                                ::std::vec::Vec<::std::string::String>,
-                                            >,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::ItemCount<
+                                    1,
+                                    { usize::MAX },
+                                    false,
+                                    __Items__defs_Error_properties_anyOf,
+                                    runtime::read::Plain,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v4, "anyOf")
                         }
-                        5 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v5,
-                                "required",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >,
-                                    >()?,
-                            )
-                        }
-                        6 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v6,
-                                "properties",
-                                map
-                                    .next_value::<
-                                        ::std::collections::BTreeMap<::std::string::String, i32>,
-                                    >()?,
-                            )
-                        }
+                        5 => runtime::de::put(map, &mut v5, "required"),
+                        6 => runtime::de::put(map, &mut v6, "properties"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -332,14 +329,14 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Error {
-                    r#type: ::acp_bindings::runtime::de::required(v0, "type")?,
+                Ok(Error {
+                    r#type: runtime::de::required(v0, "type")?,
                     r#const: v1.unwrap_or_default(),
                     r#enum: v2.unwrap_or_default(),
                     r#override: v3.unwrap_or_default(),
                     any_of: v4.unwrap_or_default(),
                     required: v5.unwrap_or_default(),
-                    properties: ::acp_bindings::runtime::de::required(v6, "properties")?,
+                    properties: runtime::de::required(v6, "properties")?,
                     additional_properties: rest,
                 })
             }
@@ -350,62 +347,48 @@ impl<'de> ::serde::Deserialize<'de> for Error {
 impl Error {
     /// Creates a `Error` from its required fields; every optional field is omitted.
     pub fn new(
-        r#type: impl ::core::convert::Into<::std::string::String>,
-        properties: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, i32>,
-        >,
+        r#type: impl Into<String>,
+        properties: impl Into<::std::collections::BTreeMap<String, i32>>,
     ) -> Self {
         Self {
             r#type: r#type.into(),
-            r#const: ::core::default::Default::default(),
-            r#enum: ::core::default::Default::default(),
-            r#override: ::core::default::Default::default(),
-            any_of: ::core::default::Default::default(),
-            required: ::core::default::Default::default(),
+            r#const: Default::default(),
+            r#enum: Default::default(),
+            r#override: Default::default(),
+            any_of: Default::default(),
+            required: Default::default(),
             properties: properties.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `const`.
     #[must_use]
-    pub fn r#const(mut self, value: impl ::core::convert::Into<bool>) -> Self {
-        self.r#const = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn r#const(mut self, value: impl Into<bool>) -> Self {
+        self.r#const = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `enum`.
     #[must_use]
-    pub fn r#enum(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.r#enum = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn r#enum(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.r#enum = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `override`.
     #[must_use]
-    pub fn r#override(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.r#override = ::core::option::Option::Some(value.into());
+    pub fn r#override(mut self, value: impl Into<String>) -> Self {
+        self.r#override = Some(value.into());
         self
     }
     /// Sets `anyOf`.
     #[must_use]
-    pub fn any_of(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.any_of = ::core::option::Option::Some(value.into());
+    pub fn any_of(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.any_of = Some(value.into());
         self
     }
     /// Sets `required`.
     #[must_use]
-    pub fn required(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.required = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn required(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.required = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -413,7 +396,7 @@ impl Error {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Error_properties_anyOf;
-impl ::acp_bindings::runtime::de::Pointer for __Items__defs_Error_properties_anyOf {
+impl runtime::de::Pointer for __Items__defs_Error_properties_anyOf {
     const POINTER: &'static str = "#/$defs/Error/properties/anyOf";
 }
 /// Bounds, formats and base64.
@@ -426,54 +409,50 @@ pub struct Limits {
     /// The `cols` property.
     #[serde(
         rename = "cols",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::IntInRange<1,65535,__Bound__defs_Limits_properties_cols>,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::IntInRange<1,65535,__Bound__defs_Limits_properties_cols>,_,_>"
     )]
     pub cols: u16,
     /// The `line` property.
     #[serde(
         rename = "line",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptIntInRange<1,4294967295,true,__Bound__defs_Limits_properties_line>,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::OptIntInRange<1,4294967295,true,__Bound__defs_Limits_properties_line>,_,_>"
     )]
-    pub line: ::acp_bindings::runtime::Nullable<u32>,
+    pub line: runtime::Nullable<u32>,
     /// The `priority` property.
     #[serde(
         rename = "priority",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptFloatInRange<0x0,0x3ff0000000000000,false,__Bound__defs_Limits_properties_priority>,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::OptFloatInRange<0x0,0x3ff0000000000000,false,__Bound__defs_Limits_properties_priority>,_,_>"
     )]
-    pub priority: ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::Number>,
+    pub priority: runtime::Nullable<runtime::Number>,
     /// The `offset` property.
     #[serde(
         rename = "offset",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptIntInRange<{-10},10,false,__Bound__defs_Limits_properties_offset>,_,_>"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "runtime::read::with::<runtime::read::OptIntInRange<{-10},10,false,__Bound__defs_Limits_properties_offset>,_,_>"
     )]
-    pub offset: ::core::option::Option<i32>,
+    pub offset: Option<i32>,
     /// The `data` property.
     #[serde(rename = "data")]
-    pub data: ::acp_bindings::runtime::Base64String,
+    pub data: runtime::Base64String,
     /// Format: `uri`.
-    #[serde(
-        rename = "uri",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub uri: ::core::option::Option<::std::string::String>,
+    #[serde(rename = "uri", default, skip_serializing_if = "Option::is_none")]
+    pub uri: Option<String>,
     /// Format: `date-time`.
     #[serde(
         rename = "updatedAt",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub updated_at: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    pub updated_at: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Limits {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -502,145 +481,79 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                 self,
                 mut map: A,
             ) -> ::core::result::Result<Limits, A::Error> {
-                let mut v0: ::core::option::Option<SessionId> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<u16> = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<u32>,
-                > = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::acp_bindings::runtime::Number>,
-                > = ::core::option::Option::None;
-                let mut v4: ::core::option::Option<::core::option::Option<i32>> = ::core::option::Option::None;
-                let mut v5: ::core::option::Option<
-                    ::acp_bindings::runtime::Base64String,
-                > = ::core::option::Option::None;
-                let mut v6: ::core::option::Option<
-                    ::core::option::Option<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v7: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::string::String>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+                let mut v0: Option<SessionId> = None;
+                let mut v1: Option<u16> = None;
+                let mut v2: Option<runtime::Nullable<u32>> = None;
+                let mut v3: Option<runtime::Nullable<runtime::Number>> = None;
+                let mut v4: Option<Option<i32>> = None;
+                let mut v5: Option<runtime::Base64String> = None;
+                let mut v6: Option<Option<String>> = None;
+                let mut v7: Option<runtime::Nullable<String>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "sessionId" => ::core::option::Option::Some(0),
-                        "cols" => ::core::option::Option::Some(1),
-                        "line" => ::core::option::Option::Some(2),
-                        "priority" => ::core::option::Option::Some(3),
-                        "offset" => ::core::option::Option::Some(4),
-                        "data" => ::core::option::Option::Some(5),
-                        "uri" => ::core::option::Option::Some(6),
-                        "updatedAt" => ::core::option::Option::Some(7),
-                        _ => ::core::option::Option::None,
+                        "sessionId" => Some(0),
+                        "cols" => Some(1),
+                        "line" => Some(2),
+                        "priority" => Some(3),
+                        "offset" => Some(4),
+                        "data" => Some(5),
+                        "uri" => Some(6),
+                        "updatedAt" => Some(7),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "sessionId",
-                                map.next_value::<SessionId>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "sessionId"),
                         1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "cols",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::IntInRange<
-                                                1,
-                                                65535,
-                                                __Bound__defs_Limits_properties_cols,
-                                            >,
-                                            u16,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::IntInRange<
+                                    1,
+                                    65535,
+                                    __Bound__defs_Limits_properties_cols,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v1, "cols")
                         }
                         2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "line",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::OptIntInRange<
-                                                1,
-                                                4294967295,
-                                                true,
-                                                __Bound__defs_Limits_properties_line,
-                                            >,
-                                            ::acp_bindings::runtime::Nullable<u32>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::OptIntInRange<
+                                    1,
+                                    4294967295,
+                                    true,
+                                    __Bound__defs_Limits_properties_line,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v2, "line")
                         }
                         3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "priority",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::OptFloatInRange<
-                                                0x0,
-                                                0x3ff0000000000000,
-                                                false,
-                                                __Bound__defs_Limits_properties_priority,
-                                            >,
-                                            ::acp_bindings::runtime::Nullable<
-                                                ::acp_bindings::runtime::Number,
-                                            >,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::OptFloatInRange<
+                                    0x0,
+                                    0x3ff0000000000000,
+                                    false,
+                                    __Bound__defs_Limits_properties_priority,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v3, "priority")
                         }
                         4 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v4,
-                                "offset",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::OptIntInRange<
-                                                { -10 },
-                                                10,
-                                                false,
-                                                __Bound__defs_Limits_properties_offset,
-                                            >,
-                                            ::core::option::Option<i32>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::OptIntInRange<
+                                    { -10 },
+                                    10,
+                                    false,
+                                    __Bound__defs_Limits_properties_offset,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v4, "offset")
                         }
-                        5 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v5,
-                                "data",
-                                map.next_value::<::acp_bindings::runtime::Base64String>()?,
-                            )
-                        }
-                        6 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v6,
-                                "uri",
-                                map
-                                    .next_value::<
-                                        ::core::option::Option<::std::string::String>,
-                                    >()?,
-                            )
-                        }
-                        7 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v7,
-                                "updatedAt",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<::std::string::String>,
-                                    >()?,
-                            )
-                        }
+                        5 => runtime::de::put(map, &mut v5, "data"),
+                        6 => runtime::de::put(map, &mut v6, "uri"),
+                        7 => runtime::de::put(map, &mut v7, "updatedAt"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -648,13 +561,13 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Limits {
-                    session_id: ::acp_bindings::runtime::de::required(v0, "sessionId")?,
-                    cols: ::acp_bindings::runtime::de::required(v1, "cols")?,
+                Ok(Limits {
+                    session_id: runtime::de::required(v0, "sessionId")?,
+                    cols: runtime::de::required(v1, "cols")?,
                     line: v2.unwrap_or_default(),
                     priority: v3.unwrap_or_default(),
                     offset: v4.unwrap_or_default(),
-                    data: ::acp_bindings::runtime::de::required(v5, "data")?,
+                    data: runtime::de::required(v5, "data")?,
                     uri: v6.unwrap_or_default(),
                     updated_at: v7.unwrap_or_default(),
                     additional_properties: rest,
@@ -667,59 +580,50 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
 impl Limits {
     /// Creates a `Limits` from its required fields; every optional field is omitted.
     pub fn new(
-        session_id: impl ::core::convert::Into<SessionId>,
-        cols: impl ::core::convert::Into<u16>,
-        data: impl ::core::convert::Into<::acp_bindings::runtime::Base64String>,
+        session_id: impl Into<SessionId>,
+        cols: impl Into<u16>,
+        data: impl Into<runtime::Base64String>,
     ) -> Self {
         Self {
             session_id: session_id.into(),
             cols: cols.into(),
-            line: ::core::default::Default::default(),
-            priority: ::core::default::Default::default(),
-            offset: ::core::default::Default::default(),
+            line: Default::default(),
+            priority: Default::default(),
+            offset: Default::default(),
             data: data.into(),
-            uri: ::core::default::Default::default(),
-            updated_at: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            uri: Default::default(),
+            updated_at: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `line`.
     #[must_use]
-    pub fn line(mut self, value: impl ::core::convert::Into<u32>) -> Self {
-        self.line = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn line(mut self, value: impl Into<u32>) -> Self {
+        self.line = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `priority`.
     #[must_use]
-    pub fn priority(
-        mut self,
-        value: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
-    ) -> Self {
-        self.priority = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn priority(mut self, value: impl Into<runtime::Number>) -> Self {
+        self.priority = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `offset`.
     #[must_use]
-    pub fn offset(mut self, value: impl ::core::convert::Into<i32>) -> Self {
-        self.offset = ::core::option::Option::Some(value.into());
+    pub fn offset(mut self, value: impl Into<i32>) -> Self {
+        self.offset = Some(value.into());
         self
     }
     /// Sets `uri`.
     #[must_use]
-    pub fn uri(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.uri = ::core::option::Option::Some(value.into());
+    pub fn uri(mut self, value: impl Into<String>) -> Self {
+        self.uri = Some(value.into());
         self
     }
     /// Sets `updatedAt`.
     #[must_use]
-    pub fn updated_at(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.updated_at = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn updated_at(mut self, value: impl Into<String>) -> Self {
+        self.updated_at = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -727,28 +631,28 @@ impl Limits {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_cols;
-impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_cols {
+impl runtime::de::Pointer for __Bound__defs_Limits_properties_cols {
     const POINTER: &'static str = "#/$defs/Limits/properties/cols";
 }
 /// Where the rules of `line` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_line;
-impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_line {
+impl runtime::de::Pointer for __Bound__defs_Limits_properties_line {
     const POINTER: &'static str = "#/$defs/Limits/properties/line";
 }
 /// Where the rules of `priority` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_priority;
-impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_priority {
+impl runtime::de::Pointer for __Bound__defs_Limits_properties_priority {
     const POINTER: &'static str = "#/$defs/Limits/properties/priority";
 }
 /// Where the rules of `offset` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_offset;
-impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_offset {
+impl runtime::de::Pointer for __Bound__defs_Limits_properties_offset {
     const POINTER: &'static str = "#/$defs/Limits/properties/offset";
 }
 /// Any JSON.
@@ -757,7 +661,7 @@ impl ::acp_bindings::runtime::de::Pointer for __Bound__defs_Limits_properties_of
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
 pub struct ExtRequest(pub ::serde_json::Value);
-impl ::core::convert::From<::serde_json::Value> for ExtRequest {
+impl From<::serde_json::Value> for ExtRequest {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
     }
@@ -769,7 +673,7 @@ pub struct Empty {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Empty {
     fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -789,12 +693,8 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
                 self,
                 mut map: A,
             ) -> ::core::result::Result<Empty, A::Error> {
-                let rest = ::acp_bindings::runtime::de::fields(
-                    &mut map,
-                    |_| ::core::option::Option::None,
-                    |_, _| ::core::result::Result::Ok(()),
-                )?;
-                ::core::result::Result::Ok(Empty {
+                let rest = runtime::de::fields(&mut map, |_| None, |_, _| Ok(()))?;
+                Ok(Empty {
                     additional_properties: rest,
                 })
             }
@@ -806,13 +706,14 @@ impl Empty {
     /// Creates a `Empty` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
     "SessionId",
+    "Result",
     "ProtocolVersion",
     "Port",
     "Error",

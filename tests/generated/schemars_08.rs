@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -25,44 +26,24 @@ impl ::serde::Serialize for Adjacent {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Nothing => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "t",
-                    "Nothing",
-                    ::core::option::Option::<&()>::None,
-                )
+                runtime::ser::tagged(serializer, "t", "Nothing", Option::<&()>::None)
             }
             Self::Number(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "t",
-                    "Number",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "t", "Number", Some(payload))
             }
             Self::Pair(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "t",
-                    "Pair",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "t", "Pair", Some(payload))
             }
             Self::Named(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "t",
-                    "Named",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "t", "Named", Some(payload))
             }
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for Adjacent {
+impl runtime::de::Tagged for Adjacent {
     const NAME: &'static str = "Adjacent";
     const KEY: &'static str = "t";
     fn is_known(tag: &str) -> bool {
@@ -71,55 +52,43 @@ impl ::acp_bindings::runtime::de::Tagged for Adjacent {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "Nothing" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::Nothing)
+                Ok(Self::Nothing)
             }
             "Number" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Number)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Adjacent",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Adjacent", tag, e))
             }
             "Pair" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Pair)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Adjacent",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Adjacent", tag, e))
             }
             "Named" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Named)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Adjacent",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Adjacent", tag, e))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["Nothing", "Number", "Pair", "Named"];
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::unknown_tag(
+        Err(
+            runtime::de::unknown_tag(
                 "Adjacent",
                 "t",
-                ::acp_bindings::runtime::de::tag(&object, "t"),
+                runtime::de::tag(&object, "t"),
                 KNOWN,
             ),
         )
@@ -128,8 +97,8 @@ impl ::acp_bindings::runtime::de::Tagged for Adjacent {
 impl<'de> ::serde::Deserialize<'de> for Adjacent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl Adjacent {
@@ -145,19 +114,19 @@ impl Adjacent {
         }
     }
 }
-impl ::core::convert::From<AdjacentNumber> for Adjacent {
+impl From<AdjacentNumber> for Adjacent {
     /// The `Number` arm.
     fn from(value: AdjacentNumber) -> Self {
         Self::Number(value)
     }
 }
-impl ::core::convert::From<AdjacentPair> for Adjacent {
+impl From<AdjacentPair> for Adjacent {
     /// The `Pair` arm.
     fn from(value: AdjacentPair) -> Self {
         Self::Pair(value)
     }
 }
-impl ::core::convert::From<AdjacentNamed> for Adjacent {
+impl From<AdjacentNamed> for Adjacent {
     /// The `Named` arm.
     fn from(value: AdjacentNamed) -> Self {
         Self::Named(value)
@@ -173,12 +142,12 @@ pub struct AdjacentNumber {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["c"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -192,22 +161,16 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<AdjacentNumber, A::Error> {
-                let mut v0: ::core::option::Option<u32> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<AdjacentNumber, A::Error> {
+                let mut v0: Option<u32> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "c" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "c" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "c",
-                                map.next_value::<u32>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "c"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -215,8 +178,8 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(AdjacentNumber {
-                    c: ::acp_bindings::runtime::de::required(v0, "c")?,
+                Ok(AdjacentNumber {
+                    c: runtime::de::required(v0, "c")?,
                     additional_properties: rest,
                 })
             }
@@ -226,10 +189,10 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
 }
 impl AdjacentNumber {
     /// Creates a `AdjacentNumber` from its required fields; every optional field is omitted.
-    pub fn new(c: impl ::core::convert::Into<u32>) -> Self {
+    pub fn new(c: impl Into<u32>) -> Self {
         Self {
             c: c.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -239,16 +202,16 @@ impl AdjacentNumber {
 pub struct AdjacentPair {
     /// The `c` property.
     #[serde(rename = "c")]
-    pub c: (u8, ::std::string::String),
+    pub c: (u8, String),
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["c"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -262,22 +225,16 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<AdjacentPair, A::Error> {
-                let mut v0: ::core::option::Option<(u8, ::std::string::String)> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<AdjacentPair, A::Error> {
+                let mut v0: Option<(u8, String)> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "c" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "c" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "c",
-                                map.next_value::<(u8, ::std::string::String)>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "c"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -285,8 +242,8 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(AdjacentPair {
-                    c: ::acp_bindings::runtime::de::required(v0, "c")?,
+                Ok(AdjacentPair {
+                    c: runtime::de::required(v0, "c")?,
                     additional_properties: rest,
                 })
             }
@@ -296,10 +253,10 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
 }
 impl AdjacentPair {
     /// Creates a `AdjacentPair` from its required fields; every optional field is omitted.
-    pub fn new(c: impl ::core::convert::Into<(u8, ::std::string::String)>) -> Self {
+    pub fn new(c: impl Into<(u8, String)>) -> Self {
         Self {
             c: c.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -313,12 +270,12 @@ pub struct AdjacentNamed {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["c"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -332,22 +289,16 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<AdjacentNamed, A::Error> {
-                let mut v0: ::core::option::Option<AdjacentNamedC> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<AdjacentNamed, A::Error> {
+                let mut v0: Option<AdjacentNamedC> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "c" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "c" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "c",
-                                map.next_value::<AdjacentNamedC>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "c"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -355,8 +306,8 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(AdjacentNamed {
-                    c: ::acp_bindings::runtime::de::required(v0, "c")?,
+                Ok(AdjacentNamed {
+                    c: runtime::de::required(v0, "c")?,
                     additional_properties: rest,
                 })
             }
@@ -366,10 +317,10 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
 }
 impl AdjacentNamed {
     /// Creates a `AdjacentNamed` from its required fields; every optional field is omitted.
-    pub fn new(c: impl ::core::convert::Into<AdjacentNamedC>) -> Self {
+    pub fn new(c: impl Into<AdjacentNamedC>) -> Self {
         Self {
             c: c.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -382,16 +333,16 @@ pub struct AdjacentNamedC {
     pub x: i16,
     /// The `y` property.
     #[serde(rename = "y")]
-    pub y: ::std::vec::Vec<bool>,
+    pub y: Vec<bool>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["x", "y"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -405,31 +356,19 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<AdjacentNamedC, A::Error> {
-                let mut v0: ::core::option::Option<i16> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::vec::Vec<bool>> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<AdjacentNamedC, A::Error> {
+                let mut v0: Option<i16> = None;
+                let mut v1: Option<Vec<bool>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "x" => ::core::option::Option::Some(0),
-                        "y" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "x" => Some(0),
+                        "y" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "x",
-                                map.next_value::<i16>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "y",
-                                map.next_value::<::std::vec::Vec<bool>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "x"),
+                        1 => runtime::de::put(map, &mut v1, "y"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -437,9 +376,9 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(AdjacentNamedC {
-                    x: ::acp_bindings::runtime::de::required(v0, "x")?,
-                    y: ::acp_bindings::runtime::de::required(v1, "y")?,
+                Ok(AdjacentNamedC {
+                    x: runtime::de::required(v0, "x")?,
+                    y: runtime::de::required(v1, "y")?,
                     additional_properties: rest,
                 })
             }
@@ -449,14 +388,11 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
 }
 impl AdjacentNamedC {
     /// Creates a `AdjacentNamedC` from its required fields; every optional field is omitted.
-    pub fn new(
-        x: impl ::core::convert::Into<i16>,
-        y: impl ::core::convert::Into<::std::vec::Vec<bool>>,
-    ) -> Self {
+    pub fn new(x: impl Into<i16>, y: impl Into<Vec<bool>>) -> Self {
         Self {
             x: x.into(),
             y: y.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -466,57 +402,49 @@ impl AdjacentNamedC {
 pub struct Attributes {
     /// The `snakeCaseName` property.
     #[serde(rename = "snakeCaseName")]
-    pub snake_case_name: ::std::string::String,
+    pub snake_case_name: String,
     /// The `type` property.
     #[serde(rename = "type")]
-    pub r#type: ::std::string::String,
+    pub r#type: String,
     /// The `newName` property.
     #[serde(rename = "newName")]
     pub new_name: u32,
     /// Schema default when omitted: `0` (never written back).
-    #[serde(
-        rename = "defaulted",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub defaulted: ::core::option::Option<u32>,
+    #[serde(rename = "defaulted", default, skip_serializing_if = "Option::is_none")]
+    pub defaulted: Option<u32>,
     /// The `tags` property.
-    #[serde(
-        rename = "tags",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub tags: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "tags", default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
     /// The `maybe` property.
     #[serde(
         rename = "maybe",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub maybe: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    pub maybe: runtime::Nullable<String>,
     /// The `patch` property.
     #[serde(
         rename = "patch",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub patch: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    pub patch: runtime::Nullable<String>,
     /// The `nullable` property.
     #[serde(
         rename = "nullable",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub nullable: ::acp_bindings::runtime::Nullable<bool>,
+    pub nullable: runtime::Nullable<bool>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Attributes {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &[
             "snakeCaseName",
             "type",
@@ -539,104 +467,37 @@ impl<'de> ::serde::Deserialize<'de> for Attributes {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Attributes, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<u32> = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<::core::option::Option<u32>> = ::core::option::Option::None;
-                let mut v4: ::core::option::Option<
-                    ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = ::core::option::Option::None;
-                let mut v5: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v6: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v7: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<bool>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Attributes, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<String> = None;
+                let mut v2: Option<u32> = None;
+                let mut v3: Option<Option<u32>> = None;
+                let mut v4: Option<Option<Vec<String>>> = None;
+                let mut v5: Option<runtime::Nullable<String>> = None;
+                let mut v6: Option<runtime::Nullable<String>> = None;
+                let mut v7: Option<runtime::Nullable<bool>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "snakeCaseName" => ::core::option::Option::Some(0),
-                        "type" => ::core::option::Option::Some(1),
-                        "newName" => ::core::option::Option::Some(2),
-                        "defaulted" => ::core::option::Option::Some(3),
-                        "tags" => ::core::option::Option::Some(4),
-                        "maybe" => ::core::option::Option::Some(5),
-                        "patch" => ::core::option::Option::Some(6),
-                        "nullable" => ::core::option::Option::Some(7),
-                        _ => ::core::option::Option::None,
+                        "snakeCaseName" => Some(0),
+                        "type" => Some(1),
+                        "newName" => Some(2),
+                        "defaulted" => Some(3),
+                        "tags" => Some(4),
+                        "maybe" => Some(5),
+                        "patch" => Some(6),
+                        "nullable" => Some(7),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "snakeCaseName",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "type",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "newName",
-                                map.next_value::<u32>()?,
-                            )
-                        }
-                        3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "defaulted",
-                                map.next_value::<::core::option::Option<u32>>()?,
-                            )
-                        }
-                        4 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v4,
-                                "tags",
-                                map
-                                    .next_value::<
-                                        ::core::option::Option<
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >,
-                                    >()?,
-                            )
-                        }
-                        5 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v5,
-                                "maybe",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<::std::string::String>,
-                                    >()?,
-                            )
-                        }
-                        6 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v6,
-                                "patch",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<::std::string::String>,
-                                    >()?,
-                            )
-                        }
-                        7 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v7,
-                                "nullable",
-                                map.next_value::<::acp_bindings::runtime::Nullable<bool>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "snakeCaseName"),
+                        1 => runtime::de::put(map, &mut v1, "type"),
+                        2 => runtime::de::put(map, &mut v2, "newName"),
+                        3 => runtime::de::put(map, &mut v3, "defaulted"),
+                        4 => runtime::de::put(map, &mut v4, "tags"),
+                        5 => runtime::de::put(map, &mut v5, "maybe"),
+                        6 => runtime::de::put(map, &mut v6, "patch"),
+                        7 => runtime::de::put(map, &mut v7, "nullable"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -644,13 +505,10 @@ impl<'de> ::serde::Deserialize<'de> for Attributes {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Attributes {
-                    snake_case_name: ::acp_bindings::runtime::de::required(
-                        v0,
-                        "snakeCaseName",
-                    )?,
-                    r#type: ::acp_bindings::runtime::de::required(v1, "type")?,
-                    new_name: ::acp_bindings::runtime::de::required(v2, "newName")?,
+                Ok(Attributes {
+                    snake_case_name: runtime::de::required(v0, "snakeCaseName")?,
+                    r#type: runtime::de::required(v1, "type")?,
+                    new_name: runtime::de::required(v2, "newName")?,
                     defaulted: v3.unwrap_or_default(),
                     tags: v4.unwrap_or_default(),
                     maybe: v5.unwrap_or_default(),
@@ -666,59 +524,50 @@ impl<'de> ::serde::Deserialize<'de> for Attributes {
 impl Attributes {
     /// Creates a `Attributes` from its required fields; every optional field is omitted.
     pub fn new(
-        snake_case_name: impl ::core::convert::Into<::std::string::String>,
-        r#type: impl ::core::convert::Into<::std::string::String>,
-        new_name: impl ::core::convert::Into<u32>,
+        snake_case_name: impl Into<String>,
+        r#type: impl Into<String>,
+        new_name: impl Into<u32>,
     ) -> Self {
         Self {
             snake_case_name: snake_case_name.into(),
             r#type: r#type.into(),
             new_name: new_name.into(),
-            defaulted: ::core::default::Default::default(),
-            tags: ::core::default::Default::default(),
-            maybe: ::core::default::Default::default(),
-            patch: ::core::default::Default::default(),
-            nullable: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            defaulted: Default::default(),
+            tags: Default::default(),
+            maybe: Default::default(),
+            patch: Default::default(),
+            nullable: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `defaulted`.
     #[must_use]
-    pub fn defaulted(mut self, value: impl ::core::convert::Into<u32>) -> Self {
-        self.defaulted = ::core::option::Option::Some(value.into());
+    pub fn defaulted(mut self, value: impl Into<u32>) -> Self {
+        self.defaulted = Some(value.into());
         self
     }
     /// Sets `tags`.
     #[must_use]
-    pub fn tags(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.tags = ::core::option::Option::Some(value.into());
+    pub fn tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
         self
     }
     /// Sets `maybe`.
     #[must_use]
-    pub fn maybe(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.maybe = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn maybe(mut self, value: impl Into<String>) -> Self {
+        self.maybe = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `patch`.
     #[must_use]
-    pub fn patch(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.patch = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn patch(mut self, value: impl Into<String>) -> Self {
+        self.patch = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `nullable`.
     #[must_use]
-    pub fn nullable(mut self, value: impl ::core::convert::Into<bool>) -> Self {
-        self.nullable = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn nullable(mut self, value: impl Into<bool>) -> Self {
+        self.nullable = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -733,18 +582,18 @@ pub struct Chain {
     #[serde(
         rename = "next",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub next: ::acp_bindings::runtime::Nullable<::std::boxed::Box<Chain>>,
+    pub next: runtime::Nullable<Box<Chain>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Chain {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value", "next"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -758,36 +607,19 @@ impl<'de> ::serde::Deserialize<'de> for Chain {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Chain, A::Error> {
-                let mut v0: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::boxed::Box<Chain>>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Chain, A::Error> {
+                let mut v0: Option<i32> = None;
+                let mut v1: Option<runtime::Nullable<Box<Chain>>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "value" => ::core::option::Option::Some(0),
-                        "next" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "value" => Some(0),
+                        "next" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "value",
-                                map.next_value::<i32>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "next",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<::std::boxed::Box<Chain>>,
-                                    >()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "value"),
+                        1 => runtime::de::put(map, &mut v1, "next"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -795,8 +627,8 @@ impl<'de> ::serde::Deserialize<'de> for Chain {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Chain {
-                    value: ::acp_bindings::runtime::de::required(v0, "value")?,
+                Ok(Chain {
+                    value: runtime::de::required(v0, "value")?,
                     next: v1.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -807,19 +639,17 @@ impl<'de> ::serde::Deserialize<'de> for Chain {
 }
 impl Chain {
     /// Creates a `Chain` from its required fields; every optional field is omitted.
-    pub fn new(value: impl ::core::convert::Into<i32>) -> Self {
+    pub fn new(value: impl Into<i32>) -> Self {
         Self {
             value: value.into(),
-            next: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            next: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `next`.
     #[must_use]
-    pub fn next(mut self, value: impl ::core::convert::Into<Chain>) -> Self {
-        self.next = ::acp_bindings::runtime::Nullable::Value(
-            ::std::boxed::Box::new(value.into()),
-        );
+    pub fn next(mut self, value: impl Into<Chain>) -> Self {
+        self.next = runtime::Nullable::Value(Box::new(value.into()));
         self
     }
 }
@@ -829,82 +659,76 @@ impl Chain {
 pub struct Collections {
     /// The `list` property.
     #[serde(rename = "list")]
-    pub list: ::std::vec::Vec<u16>,
+    pub list: Vec<u16>,
     /// The `nested` property.
     #[serde(rename = "nested")]
-    pub nested: ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
+    pub nested: Vec<Vec<String>>,
     /// The `map` property.
     #[serde(rename = "map")]
-    pub map: ::std::collections::BTreeMap<::std::string::String, i64>,
+    pub map: ::std::collections::BTreeMap<String, i64>,
     /// The `hash_map` property.
     #[serde(rename = "hash_map")]
-    pub hash_map: ::std::collections::BTreeMap<::std::string::String, bool>,
+    pub hash_map: ::std::collections::BTreeMap<String, bool>,
     /// No two items equal (`uniqueItems`, not checked on decode).
     #[serde(rename = "set")]
-    pub set: ::std::vec::Vec<::std::string::String>,
+    pub set: Vec<String>,
     /// No two items equal (`uniqueItems`, not checked on decode).
     #[serde(rename = "hash_set")]
-    pub hash_set: ::std::vec::Vec<u32>,
+    pub hash_set: Vec<u32>,
     /// The `pair` property.
     #[serde(rename = "pair")]
-    pub pair: (u8, ::std::string::String),
+    pub pair: (u8, String),
     /// The `triple` property.
     #[serde(rename = "triple")]
-    pub triple: (bool, i64, ::core::option::Option<::std::string::String>),
+    pub triple: (bool, i64, Option<String>),
     /// At least 4 item(s) (`minItems`, checked on decode).
     /// At most 4 item(s) (`maxItems`, checked on decode).
     #[serde(
         rename = "fixed",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::ItemCount<4,4,false,__Items_definitions_Collections_properties_fixed,::acp_bindings::runtime::read::Plain>,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<4,4,false,__Items_definitions_Collections_properties_fixed,runtime::read::Plain>,_,_>"
     )]
-    pub fixed: ::std::vec::Vec<u8>,
+    pub fixed: Vec<u8>,
     /// The `points` property.
     #[serde(rename = "points")]
-    pub points: ::std::vec::Vec<Point>,
+    pub points: Vec<Point>,
     /// The `sparse` property.
     #[serde(rename = "sparse")]
-    pub sparse: ::std::vec::Vec<::core::option::Option<u32>>,
+    pub sparse: Vec<Option<u32>>,
     /// The `maybe_values` property.
     #[serde(rename = "maybe_values")]
-    pub maybe_values: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::core::option::Option<::std::string::String>,
-    >,
+    pub maybe_values: ::std::collections::BTreeMap<String, Option<String>>,
     /// The `optional` property.
     #[serde(
         rename = "optional",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub optional: ::acp_bindings::runtime::Nullable<u32>,
+    pub optional: runtime::Nullable<u32>,
     /// The `optional_ref` property.
     #[serde(
         rename = "optional_ref",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub optional_ref: ::acp_bindings::runtime::Nullable<Meters>,
+    pub optional_ref: runtime::Nullable<Meters>,
     /// The `any` property.
     #[serde(rename = "any")]
     pub any: ::serde_json::Value,
     /// The `object` property.
     #[serde(rename = "object")]
-    pub object: ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
+    pub object: Box<runtime::JsonObject>,
     /// The `labels` property.
     #[serde(rename = "labels")]
-    pub labels: ::std::collections::BTreeMap<
-        ::std::string::String,
-        ::std::string::String,
-    >,
+    pub labels: ::std::collections::BTreeMap<String, String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Collections {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &[
             "list",
             "nested",
@@ -936,237 +760,78 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Collections, A::Error> {
-                let mut v0: ::core::option::Option<::std::vec::Vec<u16>> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-                > = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, i64>,
-                > = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, bool>,
-                > = ::core::option::Option::None;
-                let mut v4: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v5: ::core::option::Option<::std::vec::Vec<u32>> = ::core::option::Option::None;
-                let mut v6: ::core::option::Option<(u8, ::std::string::String)> = ::core::option::Option::None;
-                let mut v7: ::core::option::Option<
-                    (bool, i64, ::core::option::Option<::std::string::String>),
-                > = ::core::option::Option::None;
-                let mut v8: ::core::option::Option<::std::vec::Vec<u8>> = ::core::option::Option::None;
-                let mut v9: ::core::option::Option<::std::vec::Vec<Point>> = ::core::option::Option::None;
-                let mut v10: ::core::option::Option<
-                    ::std::vec::Vec<::core::option::Option<u32>>,
-                > = ::core::option::Option::None;
-                let mut v11: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::core::option::Option<::std::string::String>,
-                    >,
-                > = ::core::option::Option::None;
-                let mut v12: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<u32>,
-                > = ::core::option::Option::None;
-                let mut v13: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<Meters>,
-                > = ::core::option::Option::None;
-                let mut v14: ::core::option::Option<::serde_json::Value> = ::core::option::Option::None;
-                let mut v15: ::core::option::Option<
-                    ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-                > = ::core::option::Option::None;
-                let mut v16: ::core::option::Option<
-                    ::std::collections::BTreeMap<
-                        ::std::string::String,
-                        ::std::string::String,
-                    >,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Collections, A::Error> {
+                let mut v0: Option<Vec<u16>> = None;
+                let mut v1: Option<Vec<Vec<String>>> = None;
+                let mut v2: Option<::std::collections::BTreeMap<String, i64>> = None;
+                let mut v3: Option<::std::collections::BTreeMap<String, bool>> = None;
+                let mut v4: Option<Vec<String>> = None;
+                let mut v5: Option<Vec<u32>> = None;
+                let mut v6: Option<(u8, String)> = None;
+                let mut v7: Option<(bool, i64, Option<String>)> = None;
+                let mut v8: Option<Vec<u8>> = None;
+                let mut v9: Option<Vec<Point>> = None;
+                let mut v10: Option<Vec<Option<u32>>> = None;
+                let mut v11: Option<
+                    ::std::collections::BTreeMap<String, Option<String>>,
+                > = None;
+                let mut v12: Option<runtime::Nullable<u32>> = None;
+                let mut v13: Option<runtime::Nullable<Meters>> = None;
+                let mut v14: Option<::serde_json::Value> = None;
+                let mut v15: Option<Box<runtime::JsonObject>> = None;
+                let mut v16: Option<::std::collections::BTreeMap<String, String>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "list" => ::core::option::Option::Some(0),
-                        "nested" => ::core::option::Option::Some(1),
-                        "map" => ::core::option::Option::Some(2),
-                        "hash_map" => ::core::option::Option::Some(3),
-                        "set" => ::core::option::Option::Some(4),
-                        "hash_set" => ::core::option::Option::Some(5),
-                        "pair" => ::core::option::Option::Some(6),
-                        "triple" => ::core::option::Option::Some(7),
-                        "fixed" => ::core::option::Option::Some(8),
-                        "points" => ::core::option::Option::Some(9),
-                        "sparse" => ::core::option::Option::Some(10),
-                        "maybe_values" => ::core::option::Option::Some(11),
-                        "optional" => ::core::option::Option::Some(12),
-                        "optional_ref" => ::core::option::Option::Some(13),
-                        "any" => ::core::option::Option::Some(14),
-                        "object" => ::core::option::Option::Some(15),
-                        "labels" => ::core::option::Option::Some(16),
-                        _ => ::core::option::Option::None,
+                        "list" => Some(0),
+                        "nested" => Some(1),
+                        "map" => Some(2),
+                        "hash_map" => Some(3),
+                        "set" => Some(4),
+                        "hash_set" => Some(5),
+                        "pair" => Some(6),
+                        "triple" => Some(7),
+                        "fixed" => Some(8),
+                        "points" => Some(9),
+                        "sparse" => Some(10),
+                        "maybe_values" => Some(11),
+                        "optional" => Some(12),
+                        "optional_ref" => Some(13),
+                        "any" => Some(14),
+                        "object" => Some(15),
+                        "labels" => Some(16),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "list",
-                                map.next_value::<::std::vec::Vec<u16>>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "nested",
-                                map
-                                    .next_value::<
-                                        ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-                                    >()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "map",
-                                map
-                                    .next_value::<
-                                        ::std::collections::BTreeMap<::std::string::String, i64>,
-                                    >()?,
-                            )
-                        }
-                        3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "hash_map",
-                                map
-                                    .next_value::<
-                                        ::std::collections::BTreeMap<::std::string::String, bool>,
-                                    >()?,
-                            )
-                        }
-                        4 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v4,
-                                "set",
-                                map.next_value::<::std::vec::Vec<::std::string::String>>()?,
-                            )
-                        }
-                        5 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v5,
-                                "hash_set",
-                                map.next_value::<::std::vec::Vec<u32>>()?,
-                            )
-                        }
-                        6 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v6,
-                                "pair",
-                                map.next_value::<(u8, ::std::string::String)>()?,
-                            )
-                        }
-                        7 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v7,
-                                "triple",
-                                map
-                                    .next_value::<
-                                        (bool, i64, ::core::option::Option<::std::string::String>),
-                                    >()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "list"),
+                        1 => runtime::de::put(map, &mut v1, "nested"),
+                        2 => runtime::de::put(map, &mut v2, "map"),
+                        3 => runtime::de::put(map, &mut v3, "hash_map"),
+                        4 => runtime::de::put(map, &mut v4, "set"),
+                        5 => runtime::de::put(map, &mut v5, "hash_set"),
+                        6 => runtime::de::put(map, &mut v6, "pair"),
+                        7 => runtime::de::put(map, &mut v7, "triple"),
                         8 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v8,
-                                "fixed",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::ItemCount<
-                                                4,
-                                                4,
-                                                false,
-                                                __Items_definitions_Collections_properties_fixed,
-                                                ::acp_bindings::runtime::read::Plain,
-                                            >,
-                                            ::std::vec::Vec<u8>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::ItemCount<
+                                    4,
+                                    4,
+                                    false,
+                                    __Items_definitions_Collections_properties_fixed,
+                                    runtime::read::Plain,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v8, "fixed")
                         }
-                        9 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v9,
-                                "points",
-                                map.next_value::<::std::vec::Vec<Point>>()?,
-                            )
-                        }
-                        10 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v10,
-                                "sparse",
-                                map
-                                    .next_value::<
-                                        ::std::vec::Vec<::core::option::Option<u32>>,
-                                    >()?,
-                            )
-                        }
-                        11 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v11,
-                                "maybe_values",
-                                map
-                                    .next_value::<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::core::option::Option<::std::string::String>,
-                                        >,
-                                    >()?,
-                            )
-                        }
-                        12 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v12,
-                                "optional",
-                                map.next_value::<::acp_bindings::runtime::Nullable<u32>>()?,
-                            )
-                        }
-                        13 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v13,
-                                "optional_ref",
-                                map
-                                    .next_value::<::acp_bindings::runtime::Nullable<Meters>>()?,
-                            )
-                        }
-                        14 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v14,
-                                "any",
-                                map.next_value::<::serde_json::Value>()?,
-                            )
-                        }
-                        15 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v15,
-                                "object",
-                                map
-                                    .next_value::<
-                                        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-                                    >()?,
-                            )
-                        }
-                        16 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v16,
-                                "labels",
-                                map
-                                    .next_value::<
-                                        ::std::collections::BTreeMap<
-                                            ::std::string::String,
-                                            ::std::string::String,
-                                        >,
-                                    >()?,
-                            )
-                        }
+                        9 => runtime::de::put(map, &mut v9, "points"),
+                        10 => runtime::de::put(map, &mut v10, "sparse"),
+                        11 => runtime::de::put(map, &mut v11, "maybe_values"),
+                        12 => runtime::de::put(map, &mut v12, "optional"),
+                        13 => runtime::de::put(map, &mut v13, "optional_ref"),
+                        14 => runtime::de::put(map, &mut v14, "any"),
+                        15 => runtime::de::put(map, &mut v15, "object"),
+                        16 => runtime::de::put(map, &mut v16, "labels"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1174,27 +839,24 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Collections {
-                    list: ::acp_bindings::runtime::de::required(v0, "list")?,
-                    nested: ::acp_bindings::runtime::de::required(v1, "nested")?,
-                    map: ::acp_bindings::runtime::de::required(v2, "map")?,
-                    hash_map: ::acp_bindings::runtime::de::required(v3, "hash_map")?,
-                    set: ::acp_bindings::runtime::de::required(v4, "set")?,
-                    hash_set: ::acp_bindings::runtime::de::required(v5, "hash_set")?,
-                    pair: ::acp_bindings::runtime::de::required(v6, "pair")?,
-                    triple: ::acp_bindings::runtime::de::required(v7, "triple")?,
-                    fixed: ::acp_bindings::runtime::de::required(v8, "fixed")?,
-                    points: ::acp_bindings::runtime::de::required(v9, "points")?,
-                    sparse: ::acp_bindings::runtime::de::required(v10, "sparse")?,
-                    maybe_values: ::acp_bindings::runtime::de::required(
-                        v11,
-                        "maybe_values",
-                    )?,
+                Ok(Collections {
+                    list: runtime::de::required(v0, "list")?,
+                    nested: runtime::de::required(v1, "nested")?,
+                    map: runtime::de::required(v2, "map")?,
+                    hash_map: runtime::de::required(v3, "hash_map")?,
+                    set: runtime::de::required(v4, "set")?,
+                    hash_set: runtime::de::required(v5, "hash_set")?,
+                    pair: runtime::de::required(v6, "pair")?,
+                    triple: runtime::de::required(v7, "triple")?,
+                    fixed: runtime::de::required(v8, "fixed")?,
+                    points: runtime::de::required(v9, "points")?,
+                    sparse: runtime::de::required(v10, "sparse")?,
+                    maybe_values: runtime::de::required(v11, "maybe_values")?,
                     optional: v12.unwrap_or_default(),
                     optional_ref: v13.unwrap_or_default(),
-                    any: ::acp_bindings::runtime::de::required(v14, "any")?,
-                    object: ::acp_bindings::runtime::de::required(v15, "object")?,
-                    labels: ::acp_bindings::runtime::de::required(v16, "labels")?,
+                    any: runtime::de::required(v14, "any")?,
+                    object: runtime::de::required(v15, "object")?,
+                    labels: runtime::de::required(v16, "labels")?,
                     additional_properties: rest,
                 })
             }
@@ -1206,38 +868,21 @@ impl Collections {
     /// Creates a `Collections` from its required fields; every optional field is omitted.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        list: impl ::core::convert::Into<::std::vec::Vec<u16>>,
-        nested: impl ::core::convert::Into<
-            ::std::vec::Vec<::std::vec::Vec<::std::string::String>>,
-        >,
-        map: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, i64>,
-        >,
-        hash_map: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, bool>,
-        >,
-        set: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-        hash_set: impl ::core::convert::Into<::std::vec::Vec<u32>>,
-        pair: impl ::core::convert::Into<(u8, ::std::string::String)>,
-        triple: impl ::core::convert::Into<
-            (bool, i64, ::core::option::Option<::std::string::String>),
-        >,
-        fixed: impl ::core::convert::Into<::std::vec::Vec<u8>>,
-        points: impl ::core::convert::Into<::std::vec::Vec<Point>>,
-        sparse: impl ::core::convert::Into<::std::vec::Vec<::core::option::Option<u32>>>,
-        maybe_values: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<
-                ::std::string::String,
-                ::core::option::Option<::std::string::String>,
-            >,
-        >,
-        any: impl ::core::convert::Into<::serde_json::Value>,
-        object: impl ::core::convert::Into<
-            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-        >,
-        labels: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-        >,
+        list: impl Into<Vec<u16>>,
+        nested: impl Into<Vec<Vec<String>>>,
+        map: impl Into<::std::collections::BTreeMap<String, i64>>,
+        hash_map: impl Into<::std::collections::BTreeMap<String, bool>>,
+        set: impl Into<Vec<String>>,
+        hash_set: impl Into<Vec<u32>>,
+        pair: impl Into<(u8, String)>,
+        triple: impl Into<(bool, i64, Option<String>)>,
+        fixed: impl Into<Vec<u8>>,
+        points: impl Into<Vec<Point>>,
+        sparse: impl Into<Vec<Option<u32>>>,
+        maybe_values: impl Into<::std::collections::BTreeMap<String, Option<String>>>,
+        any: impl Into<::serde_json::Value>,
+        object: impl Into<Box<runtime::JsonObject>>,
+        labels: impl Into<::std::collections::BTreeMap<String, String>>,
     ) -> Self {
         Self {
             list: list.into(),
@@ -1252,24 +897,24 @@ impl Collections {
             points: points.into(),
             sparse: sparse.into(),
             maybe_values: maybe_values.into(),
-            optional: ::core::default::Default::default(),
-            optional_ref: ::core::default::Default::default(),
+            optional: Default::default(),
+            optional_ref: Default::default(),
             any: any.into(),
             object: object.into(),
             labels: labels.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `optional`.
     #[must_use]
-    pub fn optional(mut self, value: impl ::core::convert::Into<u32>) -> Self {
-        self.optional = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn optional(mut self, value: impl Into<u32>) -> Self {
+        self.optional = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `optional_ref`.
     #[must_use]
-    pub fn optional_ref(mut self, value: impl ::core::convert::Into<Meters>) -> Self {
-        self.optional_ref = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn optional_ref(mut self, value: impl Into<Meters>) -> Self {
+        self.optional_ref = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -1277,8 +922,7 @@ impl Collections {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items_definitions_Collections_properties_fixed;
-impl ::acp_bindings::runtime::de::Pointer
-for __Items_definitions_Collections_properties_fixed {
+impl runtime::de::Pointer for __Items_definitions_Collections_properties_fixed {
     const POINTER: &'static str = "#/definitions/Collections/properties/fixed";
 }
 /// A unit-only enum: a closed set of strings.
@@ -1310,18 +954,14 @@ impl ::core::fmt::Display for Color {
     }
 }
 impl ::core::str::FromStr for Color {
-    type Err = ::acp_bindings::runtime::ParseEnumError;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(
+    type Err = runtime::ParseEnumError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(
             match s {
                 "red" => Self::Red,
                 "dark_green" => Self::DarkGreen,
                 "BLUE" => Self::Blue,
-                _ => {
-                    return ::core::result::Result::Err(
-                        ::acp_bindings::runtime::ParseEnumError::new("Color", s),
-                    );
-                }
+                _ => return Err(runtime::ParseEnumError::new("Color", s)),
             },
         )
     }
@@ -1330,14 +970,14 @@ impl ::serde::Serialize for Color {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Color {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Color;
@@ -1347,25 +987,20 @@ impl<'de> ::serde::Deserialize<'de> for Color {
             ) -> ::core::fmt::Result {
                 f.write_str("a Color string")
             }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> ::core::result::Result<Color, E> {
+            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Color, E> {
                 match v {
-                    "red" => ::core::result::Result::Ok(Color::Red),
-                    "dark_green" => ::core::result::Result::Ok(Color::DarkGreen),
-                    "BLUE" => ::core::result::Result::Ok(Color::Blue),
-                    _ => {
-                        ::core::result::Result::Err(E::unknown_variant(v, Color::VALUES))
-                    }
+                    "red" => Ok(Color::Red),
+                    "dark_green" => Ok(Color::DarkGreen),
+                    "BLUE" => Ok(Color::Blue),
+                    _ => Err(E::unknown_variant(v, Color::VALUES)),
                 }
             }
         }
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for Color {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
+impl runtime::de::Scalar for Color {
+    fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
@@ -1384,36 +1019,21 @@ impl ::serde::Serialize for Event {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Started => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "kind",
-                    "started",
-                    ::core::option::Option::<&()>::None,
-                )
+                runtime::ser::tagged(serializer, "kind", "started", Option::<&()>::None)
             }
             Self::Stopped => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "kind",
-                    "stopped",
-                    ::core::option::Option::<&()>::None,
-                )
+                runtime::ser::tagged(serializer, "kind", "stopped", Option::<&()>::None)
             }
             Self::Unknown => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "kind",
-                    "unknown",
-                    ::core::option::Option::<&()>::None,
-                )
+                runtime::ser::tagged(serializer, "kind", "unknown", Option::<&()>::None)
             }
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for Event {
+impl runtime::de::Tagged for Event {
     const NAME: &'static str = "Event";
     const KEY: &'static str = "kind";
     fn is_known(tag: &str) -> bool {
@@ -1422,36 +1042,36 @@ impl ::acp_bindings::runtime::de::Tagged for Event {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "started" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::Started)
+                Ok(Self::Started)
             }
             "stopped" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::Stopped)
+                Ok(Self::Stopped)
             }
             "unknown" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::Unknown)
+                Ok(Self::Unknown)
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["started", "stopped", "unknown"];
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::unknown_tag(
+        Err(
+            runtime::de::unknown_tag(
                 "Event",
                 "kind",
-                ::acp_bindings::runtime::de::tag(&object, "kind"),
+                runtime::de::tag(&object, "kind"),
                 KNOWN,
             ),
         )
@@ -1460,8 +1080,8 @@ impl ::acp_bindings::runtime::de::Tagged for Event {
 impl<'de> ::serde::Deserialize<'de> for Event {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl Event {
@@ -1483,54 +1103,34 @@ pub enum Expr {
     /// The `lit` variant.
     Lit(ExprLit),
     /// The `neg` variant.
-    Neg(::std::boxed::Box<ExprNeg>),
+    Neg(Box<ExprNeg>),
     /// The `sum` variant.
     Sum(ExprSum),
     /// The `let` variant.
-    Let(::std::boxed::Box<ExprLet>),
+    Let(Box<ExprLet>),
 }
 impl ::serde::Serialize for Expr {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Lit(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "op",
-                    "lit",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "op", "lit", Some(payload))
             }
             Self::Neg(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "op",
-                    "neg",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "op", "neg", Some(payload))
             }
             Self::Sum(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "op",
-                    "sum",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "op", "sum", Some(payload))
             }
             Self::Let(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "op",
-                    "let",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "op", "let", Some(payload))
             }
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for Expr {
+impl runtime::de::Tagged for Expr {
     const NAME: &'static str = "Expr";
     const KEY: &'static str = "op";
     fn is_known(tag: &str) -> bool {
@@ -1539,44 +1139,44 @@ impl ::acp_bindings::runtime::de::Tagged for Expr {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "lit" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Lit)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant("Expr", tag, e))
+                    .map_err(|e| runtime::de::in_variant("Expr", tag, e))
             }
             "neg" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Neg)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant("Expr", tag, e))
+                    .map_err(|e| runtime::de::in_variant("Expr", tag, e))
             }
             "sum" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Sum)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant("Expr", tag, e))
+                    .map_err(|e| runtime::de::in_variant("Expr", tag, e))
             }
             "let" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Let)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant("Expr", tag, e))
+                    .map_err(|e| runtime::de::in_variant("Expr", tag, e))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["lit", "neg", "sum", "let"];
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::unknown_tag(
+        Err(
+            runtime::de::unknown_tag(
                 "Expr",
                 "op",
-                ::acp_bindings::runtime::de::tag(&object, "op"),
+                runtime::de::tag(&object, "op"),
                 KNOWN,
             ),
         )
@@ -1585,8 +1185,8 @@ impl ::acp_bindings::runtime::de::Tagged for Expr {
 impl<'de> ::serde::Deserialize<'de> for Expr {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl Expr {
@@ -1602,28 +1202,28 @@ impl Expr {
         }
     }
 }
-impl ::core::convert::From<ExprLit> for Expr {
+impl From<ExprLit> for Expr {
     /// The `lit` arm.
     fn from(value: ExprLit) -> Self {
         Self::Lit(value)
     }
 }
-impl ::core::convert::From<ExprNeg> for Expr {
+impl From<ExprNeg> for Expr {
     /// The `neg` arm.
     fn from(value: ExprNeg) -> Self {
-        Self::Neg(::std::boxed::Box::new(value))
+        Self::Neg(Box::new(value))
     }
 }
-impl ::core::convert::From<ExprSum> for Expr {
+impl From<ExprSum> for Expr {
     /// The `sum` arm.
     fn from(value: ExprSum) -> Self {
         Self::Sum(value)
     }
 }
-impl ::core::convert::From<ExprLet> for Expr {
+impl From<ExprLet> for Expr {
     /// The `let` arm.
     fn from(value: ExprLet) -> Self {
-        Self::Let(::std::boxed::Box::new(value))
+        Self::Let(Box::new(value))
     }
 }
 /// `ExprLit` (the schema gives no description).
@@ -1636,12 +1236,12 @@ pub struct ExprLit {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExprLit {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["value"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1655,22 +1255,16 @@ impl<'de> ::serde::Deserialize<'de> for ExprLit {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ExprLit, A::Error> {
-                let mut v0: ::core::option::Option<i64> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ExprLit, A::Error> {
+                let mut v0: Option<i64> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "value" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "value" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "value",
-                                map.next_value::<i64>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "value"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1678,8 +1272,8 @@ impl<'de> ::serde::Deserialize<'de> for ExprLit {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ExprLit {
-                    value: ::acp_bindings::runtime::de::required(v0, "value")?,
+                Ok(ExprLit {
+                    value: runtime::de::required(v0, "value")?,
                     additional_properties: rest,
                 })
             }
@@ -1689,10 +1283,10 @@ impl<'de> ::serde::Deserialize<'de> for ExprLit {
 }
 impl ExprLit {
     /// Creates a `ExprLit` from its required fields; every optional field is omitted.
-    pub fn new(value: impl ::core::convert::Into<i64>) -> Self {
+    pub fn new(value: impl Into<i64>) -> Self {
         Self {
             value: value.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -1702,16 +1296,16 @@ impl ExprLit {
 pub struct ExprNeg {
     /// The `arg` property.
     #[serde(rename = "arg")]
-    pub arg: ::std::boxed::Box<Expr>,
+    pub arg: Box<Expr>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExprNeg {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["arg"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1725,22 +1319,16 @@ impl<'de> ::serde::Deserialize<'de> for ExprNeg {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ExprNeg, A::Error> {
-                let mut v0: ::core::option::Option<::std::boxed::Box<Expr>> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ExprNeg, A::Error> {
+                let mut v0: Option<Box<Expr>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "arg" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "arg" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "arg",
-                                map.next_value::<::std::boxed::Box<Expr>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "arg"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1748,8 +1336,8 @@ impl<'de> ::serde::Deserialize<'de> for ExprNeg {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ExprNeg {
-                    arg: ::acp_bindings::runtime::de::required(v0, "arg")?,
+                Ok(ExprNeg {
+                    arg: runtime::de::required(v0, "arg")?,
                     additional_properties: rest,
                 })
             }
@@ -1759,10 +1347,10 @@ impl<'de> ::serde::Deserialize<'de> for ExprNeg {
 }
 impl ExprNeg {
     /// Creates a `ExprNeg` from its required fields; every optional field is omitted.
-    pub fn new(arg: impl ::core::convert::Into<::std::boxed::Box<Expr>>) -> Self {
+    pub fn new(arg: impl Into<Box<Expr>>) -> Self {
         Self {
             arg: arg.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -1772,16 +1360,16 @@ impl ExprNeg {
 pub struct ExprSum {
     /// The `args` property.
     #[serde(rename = "args")]
-    pub args: ::std::vec::Vec<Expr>,
+    pub args: Vec<Expr>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExprSum {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["args"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1795,22 +1383,16 @@ impl<'de> ::serde::Deserialize<'de> for ExprSum {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ExprSum, A::Error> {
-                let mut v0: ::core::option::Option<::std::vec::Vec<Expr>> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ExprSum, A::Error> {
+                let mut v0: Option<Vec<Expr>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "args" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "args" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "args",
-                                map.next_value::<::std::vec::Vec<Expr>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "args"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1818,8 +1400,8 @@ impl<'de> ::serde::Deserialize<'de> for ExprSum {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ExprSum {
-                    args: ::acp_bindings::runtime::de::required(v0, "args")?,
+                Ok(ExprSum {
+                    args: runtime::de::required(v0, "args")?,
                     additional_properties: rest,
                 })
             }
@@ -1829,10 +1411,10 @@ impl<'de> ::serde::Deserialize<'de> for ExprSum {
 }
 impl ExprSum {
     /// Creates a `ExprSum` from its required fields; every optional field is omitted.
-    pub fn new(args: impl ::core::convert::Into<::std::vec::Vec<Expr>>) -> Self {
+    pub fn new(args: impl Into<Vec<Expr>>) -> Self {
         Self {
             args: args.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -1842,19 +1424,19 @@ impl ExprSum {
 pub struct ExprLet {
     /// The `bindings` property.
     #[serde(rename = "bindings")]
-    pub bindings: ::std::collections::BTreeMap<::std::string::String, Expr>,
+    pub bindings: ::std::collections::BTreeMap<String, Expr>,
     /// The `body` property.
     #[serde(rename = "body")]
-    pub body: ::std::boxed::Box<Expr>,
+    pub body: Box<Expr>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExprLet {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["bindings", "body"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -1868,36 +1450,19 @@ impl<'de> ::serde::Deserialize<'de> for ExprLet {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ExprLet, A::Error> {
-                let mut v0: ::core::option::Option<
-                    ::std::collections::BTreeMap<::std::string::String, Expr>,
-                > = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::boxed::Box<Expr>> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ExprLet, A::Error> {
+                let mut v0: Option<::std::collections::BTreeMap<String, Expr>> = None;
+                let mut v1: Option<Box<Expr>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "bindings" => ::core::option::Option::Some(0),
-                        "body" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "bindings" => Some(0),
+                        "body" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "bindings",
-                                map
-                                    .next_value::<
-                                        ::std::collections::BTreeMap<::std::string::String, Expr>,
-                                    >()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "body",
-                                map.next_value::<::std::boxed::Box<Expr>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "bindings"),
+                        1 => runtime::de::put(map, &mut v1, "body"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -1905,9 +1470,9 @@ impl<'de> ::serde::Deserialize<'de> for ExprLet {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ExprLet {
-                    bindings: ::acp_bindings::runtime::de::required(v0, "bindings")?,
-                    body: ::acp_bindings::runtime::de::required(v1, "body")?,
+                Ok(ExprLet {
+                    bindings: runtime::de::required(v0, "bindings")?,
+                    body: runtime::de::required(v1, "body")?,
                     additional_properties: rest,
                 })
             }
@@ -1918,15 +1483,13 @@ impl<'de> ::serde::Deserialize<'de> for ExprLet {
 impl ExprLet {
     /// Creates a `ExprLet` from its required fields; every optional field is omitted.
     pub fn new(
-        bindings: impl ::core::convert::Into<
-            ::std::collections::BTreeMap<::std::string::String, Expr>,
-        >,
-        body: impl ::core::convert::Into<::std::boxed::Box<Expr>>,
+        bindings: impl Into<::std::collections::BTreeMap<String, Expr>>,
+        body: impl Into<Box<Expr>>,
     ) -> Self {
         Self {
             bindings: bindings.into(),
             body: body.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -1949,7 +1512,7 @@ impl ::serde::Serialize for External {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::String(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Newtype(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -1962,74 +1525,52 @@ impl ::serde::Serialize for External {
 impl<'de> ::serde::Deserialize<'de> for External {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "String",
-        ) {
-            return ::core::result::Result::Ok(Self::String(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+            return Ok(Self::String(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Newtype",
-        ) {
-            return ::core::result::Result::Ok(Self::Newtype(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Newtype") {
+            return Ok(Self::Newtype(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Wrapped",
-        ) {
-            return ::core::result::Result::Ok(Self::Wrapped(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Wrapped") {
+            return Ok(Self::Wrapped(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Tuple",
-        ) {
-            return ::core::result::Result::Ok(Self::Tuple(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Tuple") {
+            return Ok(Self::Tuple(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Struct",
-        ) {
-            return ::core::result::Result::Ok(Self::Struct(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Struct") {
+            return Ok(Self::Struct(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("External", &errors),
-        )
+        Err(runtime::de::no_arm("External", &errors))
     }
 }
-impl ::core::convert::From<ExternalString> for External {
+impl From<ExternalString> for External {
     /// The `String` arm.
     fn from(value: ExternalString) -> Self {
         Self::String(value)
     }
 }
-impl ::core::convert::From<ExternalNewtype> for External {
+impl From<ExternalNewtype> for External {
     /// The `Newtype` arm.
     fn from(value: ExternalNewtype) -> Self {
         Self::Newtype(value)
     }
 }
-impl ::core::convert::From<ExternalWrapped> for External {
+impl From<ExternalWrapped> for External {
     /// The `Wrapped` arm.
     fn from(value: ExternalWrapped) -> Self {
         Self::Wrapped(value)
     }
 }
-impl ::core::convert::From<ExternalTuple> for External {
+impl From<ExternalTuple> for External {
     /// The `Tuple` arm.
     fn from(value: ExternalTuple) -> Self {
         Self::Tuple(value)
     }
 }
-impl ::core::convert::From<ExternalStruct> for External {
+impl From<ExternalStruct> for External {
     /// The `Struct` arm.
     fn from(value: ExternalStruct) -> Self {
         Self::Struct(value)
@@ -2061,17 +1602,13 @@ impl ::core::fmt::Display for ExternalString {
     }
 }
 impl ::core::str::FromStr for ExternalString {
-    type Err = ::acp_bindings::runtime::ParseEnumError;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(
+    type Err = runtime::ParseEnumError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(
             match s {
                 "Unit" => Self::Unit,
                 "Other" => Self::Other,
-                _ => {
-                    return ::core::result::Result::Err(
-                        ::acp_bindings::runtime::ParseEnumError::new("ExternalString", s),
-                    );
-                }
+                _ => return Err(runtime::ParseEnumError::new("ExternalString", s)),
             },
         )
     }
@@ -2080,14 +1617,14 @@ impl ::serde::Serialize for ExternalString {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ExternalString {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ExternalString;
@@ -2100,23 +1637,19 @@ impl<'de> ::serde::Deserialize<'de> for ExternalString {
             fn visit_str<E: ::serde::de::Error>(
                 self,
                 v: &str,
-            ) -> ::core::result::Result<ExternalString, E> {
+            ) -> Result<ExternalString, E> {
                 match v {
-                    "Unit" => ::core::result::Result::Ok(ExternalString::Unit),
-                    "Other" => ::core::result::Result::Ok(ExternalString::Other),
-                    _ => {
-                        ::core::result::Result::Err(
-                            E::unknown_variant(v, ExternalString::VALUES),
-                        )
-                    }
+                    "Unit" => Ok(ExternalString::Unit),
+                    "Other" => Ok(ExternalString::Other),
+                    _ => Err(E::unknown_variant(v, ExternalString::VALUES)),
                 }
             }
         }
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for ExternalString {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
+impl runtime::de::Scalar for ExternalString {
+    fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
@@ -2126,11 +1659,11 @@ impl ::acp_bindings::runtime::de::Scalar for ExternalString {
 pub struct ExternalNewtype {
     /// The `Newtype` property.
     #[serde(rename = "Newtype")]
-    pub newtype: ::std::string::String,
+    pub newtype: String,
 }
 impl ExternalNewtype {
     /// Creates a `ExternalNewtype` from its required fields; every optional field is omitted.
-    pub fn new(newtype: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(newtype: impl Into<String>) -> Self {
         Self { newtype: newtype.into() }
     }
 }
@@ -2144,7 +1677,7 @@ pub struct ExternalWrapped {
 }
 impl ExternalWrapped {
     /// Creates a `ExternalWrapped` from its required fields; every optional field is omitted.
-    pub fn new(wrapped: impl ::core::convert::Into<Inner>) -> Self {
+    pub fn new(wrapped: impl Into<Inner>) -> Self {
         Self { wrapped: wrapped.into() }
     }
 }
@@ -2158,7 +1691,7 @@ pub struct ExternalTuple {
 }
 impl ExternalTuple {
     /// Creates a `ExternalTuple` from its required fields; every optional field is omitted.
-    pub fn new(tuple: impl ::core::convert::Into<(i32, bool)>) -> Self {
+    pub fn new(tuple: impl Into<(i32, bool)>) -> Self {
         Self { tuple: tuple.into() }
     }
 }
@@ -2172,7 +1705,7 @@ pub struct ExternalStruct {
 }
 impl ExternalStruct {
     /// Creates a `ExternalStruct` from its required fields; every optional field is omitted.
-    pub fn new(r#struct: impl ::core::convert::Into<ExternalStructStruct>) -> Self {
+    pub fn new(r#struct: impl Into<ExternalStructStruct>) -> Self {
         Self { r#struct: r#struct.into() }
     }
 }
@@ -2184,21 +1717,17 @@ pub struct ExternalStructStruct {
     #[serde(rename = "a")]
     pub a: u16,
     /// The `b` property.
-    #[serde(
-        rename = "b",
-        default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
-    )]
-    pub b: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    #[serde(rename = "b", default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    pub b: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["a", "b"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -2212,36 +1741,19 @@ impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ExternalStructStruct, A::Error> {
-                let mut v0: ::core::option::Option<u16> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::string::String>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ExternalStructStruct, A::Error> {
+                let mut v0: Option<u16> = None;
+                let mut v1: Option<runtime::Nullable<String>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "a" => ::core::option::Option::Some(0),
-                        "b" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "a" => Some(0),
+                        "b" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "a",
-                                map.next_value::<u16>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "b",
-                                map
-                                    .next_value::<
-                                        ::acp_bindings::runtime::Nullable<::std::string::String>,
-                                    >()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "a"),
+                        1 => runtime::de::put(map, &mut v1, "b"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -2249,8 +1761,8 @@ impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ExternalStructStruct {
-                    a: ::acp_bindings::runtime::de::required(v0, "a")?,
+                Ok(ExternalStructStruct {
+                    a: runtime::de::required(v0, "a")?,
                     b: v1.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -2261,20 +1773,17 @@ impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
 }
 impl ExternalStructStruct {
     /// Creates a `ExternalStructStruct` from its required fields; every optional field is omitted.
-    pub fn new(a: impl ::core::convert::Into<u16>) -> Self {
+    pub fn new(a: impl Into<u16>) -> Self {
         Self {
             a: a.into(),
-            b: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            b: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `b`.
     #[must_use]
-    pub fn b(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.b = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn b(mut self, value: impl Into<String>) -> Self {
+        self.b = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -2287,23 +1796,23 @@ pub struct Flattened {
     pub id: u32,
     /// The `inner_name` property.
     #[serde(rename = "inner_name")]
-    pub inner_name: ::std::string::String,
+    pub inner_name: String,
     /// The `inner_size` property.
     #[serde(
         rename = "inner_size",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub inner_size: ::acp_bindings::runtime::Nullable<i32>,
+    pub inner_size: runtime::Nullable<i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Flattened {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "inner_name", "inner_size"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -2317,42 +1826,22 @@ impl<'de> ::serde::Deserialize<'de> for Flattened {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Flattened, A::Error> {
-                let mut v0: ::core::option::Option<u32> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<i32>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Flattened, A::Error> {
+                let mut v0: Option<u32> = None;
+                let mut v1: Option<String> = None;
+                let mut v2: Option<runtime::Nullable<i32>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "id" => ::core::option::Option::Some(0),
-                        "inner_name" => ::core::option::Option::Some(1),
-                        "inner_size" => ::core::option::Option::Some(2),
-                        _ => ::core::option::Option::None,
+                        "id" => Some(0),
+                        "inner_name" => Some(1),
+                        "inner_size" => Some(2),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "id",
-                                map.next_value::<u32>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "inner_name",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "inner_size",
-                                map.next_value::<::acp_bindings::runtime::Nullable<i32>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "id"),
+                        1 => runtime::de::put(map, &mut v1, "inner_name"),
+                        2 => runtime::de::put(map, &mut v2, "inner_size"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -2360,9 +1849,9 @@ impl<'de> ::serde::Deserialize<'de> for Flattened {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Flattened {
-                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
-                    inner_name: ::acp_bindings::runtime::de::required(v1, "inner_name")?,
+                Ok(Flattened {
+                    id: runtime::de::required(v0, "id")?,
+                    inner_name: runtime::de::required(v1, "inner_name")?,
                     inner_size: v2.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -2373,21 +1862,18 @@ impl<'de> ::serde::Deserialize<'de> for Flattened {
 }
 impl Flattened {
     /// Creates a `Flattened` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl ::core::convert::Into<u32>,
-        inner_name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(id: impl Into<u32>, inner_name: impl Into<String>) -> Self {
         Self {
             id: id.into(),
             inner_name: inner_name.into(),
-            inner_size: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            inner_size: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `inner_size`.
     #[must_use]
-    pub fn inner_size(mut self, value: impl ::core::convert::Into<i32>) -> Self {
-        self.inner_size = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn inner_size(mut self, value: impl Into<i32>) -> Self {
+        self.inner_size = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -2397,23 +1883,23 @@ impl Flattened {
 pub struct Inner {
     /// The `inner_name` property.
     #[serde(rename = "inner_name")]
-    pub inner_name: ::std::string::String,
+    pub inner_name: String,
     /// The `inner_size` property.
     #[serde(
         rename = "inner_size",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub inner_size: ::acp_bindings::runtime::Nullable<i32>,
+    pub inner_size: runtime::Nullable<i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Inner {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["inner_name", "inner_size"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -2427,33 +1913,19 @@ impl<'de> ::serde::Deserialize<'de> for Inner {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Inner, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<i32>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Inner, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<runtime::Nullable<i32>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "inner_name" => ::core::option::Option::Some(0),
-                        "inner_size" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "inner_name" => Some(0),
+                        "inner_size" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "inner_name",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "inner_size",
-                                map.next_value::<::acp_bindings::runtime::Nullable<i32>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "inner_name"),
+                        1 => runtime::de::put(map, &mut v1, "inner_size"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -2461,8 +1933,8 @@ impl<'de> ::serde::Deserialize<'de> for Inner {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Inner {
-                    inner_name: ::acp_bindings::runtime::de::required(v0, "inner_name")?,
+                Ok(Inner {
+                    inner_name: runtime::de::required(v0, "inner_name")?,
                     inner_size: v1.unwrap_or_default(),
                     additional_properties: rest,
                 })
@@ -2473,17 +1945,17 @@ impl<'de> ::serde::Deserialize<'de> for Inner {
 }
 impl Inner {
     /// Creates a `Inner` from its required fields; every optional field is omitted.
-    pub fn new(inner_name: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(inner_name: impl Into<String>) -> Self {
         Self {
             inner_name: inner_name.into(),
-            inner_size: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            inner_size: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `inner_size`.
     #[must_use]
-    pub fn inner_size(mut self, value: impl ::core::convert::Into<i32>) -> Self {
-        self.inner_size = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn inner_size(mut self, value: impl Into<i32>) -> Self {
+        self.inner_size = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -2500,18 +1972,18 @@ impl Inner {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct Marker(pub ::acp_bindings::runtime::ExplicitNull);
-impl ::core::convert::From<::acp_bindings::runtime::ExplicitNull> for Marker {
-    fn from(value: ::acp_bindings::runtime::ExplicitNull) -> Self {
+pub struct Marker(pub runtime::ExplicitNull);
+impl From<runtime::ExplicitNull> for Marker {
+    fn from(value: runtime::ExplicitNull) -> Self {
         Self(value)
     }
 }
 /// A newtype struct (written as its one value).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct Meters(pub ::acp_bindings::runtime::Number);
-impl ::core::convert::From<::acp_bindings::runtime::Number> for Meters {
-    fn from(value: ::acp_bindings::runtime::Number) -> Self {
+pub struct Meters(pub runtime::Number);
+impl From<runtime::Number> for Meters {
+    fn from(value: runtime::Number) -> Self {
         Self(value)
     }
 }
@@ -2528,9 +2000,9 @@ impl ::core::convert::From<::acp_bindings::runtime::Number> for Meters {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct Point(pub (i32, i32, ::std::string::String));
-impl ::core::convert::From<(i32, i32, ::std::string::String)> for Point {
-    fn from(value: (i32, i32, ::std::string::String)) -> Self {
+pub struct Point(pub (i32, i32, String));
+impl From<(i32, i32, String)> for Point {
+    fn from(value: (i32, i32, String)) -> Self {
         Self(value)
     }
 }
@@ -2576,10 +2048,10 @@ pub struct Scalars {
     pub usize: u64,
     /// The `f32` property.
     #[serde(rename = "f32")]
-    pub f32: ::acp_bindings::runtime::Number,
+    pub f32: runtime::Number,
     /// The `f64` property.
     #[serde(rename = "f64")]
-    pub f64: ::acp_bindings::runtime::Number,
+    pub f64: runtime::Number,
     /// The `ch` property.
     #[serde(rename = "ch")]
     pub ch: char,
@@ -2588,19 +2060,19 @@ pub struct Scalars {
     pub flag: bool,
     /// The `text` property.
     #[serde(rename = "text")]
-    pub text: ::std::string::String,
+    pub text: String,
     /// The `unit` property.
     #[serde(rename = "unit")]
-    pub unit: ::acp_bindings::runtime::ExplicitNull,
+    pub unit: runtime::ExplicitNull,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Scalars {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &[
             "i8",
             "i16",
@@ -2633,177 +2105,67 @@ impl<'de> ::serde::Deserialize<'de> for Scalars {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Scalars, A::Error> {
-                let mut v0: ::core::option::Option<i8> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<i16> = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<i32> = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<i64> = ::core::option::Option::None;
-                let mut v4: ::core::option::Option<i128> = ::core::option::Option::None;
-                let mut v5: ::core::option::Option<i64> = ::core::option::Option::None;
-                let mut v6: ::core::option::Option<u8> = ::core::option::Option::None;
-                let mut v7: ::core::option::Option<u16> = ::core::option::Option::None;
-                let mut v8: ::core::option::Option<u32> = ::core::option::Option::None;
-                let mut v9: ::core::option::Option<u64> = ::core::option::Option::None;
-                let mut v10: ::core::option::Option<u128> = ::core::option::Option::None;
-                let mut v11: ::core::option::Option<u64> = ::core::option::Option::None;
-                let mut v12: ::core::option::Option<::acp_bindings::runtime::Number> = ::core::option::Option::None;
-                let mut v13: ::core::option::Option<::acp_bindings::runtime::Number> = ::core::option::Option::None;
-                let mut v14: ::core::option::Option<char> = ::core::option::Option::None;
-                let mut v15: ::core::option::Option<bool> = ::core::option::Option::None;
-                let mut v16: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v17: ::core::option::Option<
-                    ::acp_bindings::runtime::ExplicitNull,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Scalars, A::Error> {
+                let mut v0: Option<i8> = None;
+                let mut v1: Option<i16> = None;
+                let mut v2: Option<i32> = None;
+                let mut v3: Option<i64> = None;
+                let mut v4: Option<i128> = None;
+                let mut v5: Option<i64> = None;
+                let mut v6: Option<u8> = None;
+                let mut v7: Option<u16> = None;
+                let mut v8: Option<u32> = None;
+                let mut v9: Option<u64> = None;
+                let mut v10: Option<u128> = None;
+                let mut v11: Option<u64> = None;
+                let mut v12: Option<runtime::Number> = None;
+                let mut v13: Option<runtime::Number> = None;
+                let mut v14: Option<char> = None;
+                let mut v15: Option<bool> = None;
+                let mut v16: Option<String> = None;
+                let mut v17: Option<runtime::ExplicitNull> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "i8" => ::core::option::Option::Some(0),
-                        "i16" => ::core::option::Option::Some(1),
-                        "i32" => ::core::option::Option::Some(2),
-                        "i64" => ::core::option::Option::Some(3),
-                        "i128" => ::core::option::Option::Some(4),
-                        "isize" => ::core::option::Option::Some(5),
-                        "u8" => ::core::option::Option::Some(6),
-                        "u16" => ::core::option::Option::Some(7),
-                        "u32" => ::core::option::Option::Some(8),
-                        "u64" => ::core::option::Option::Some(9),
-                        "u128" => ::core::option::Option::Some(10),
-                        "usize" => ::core::option::Option::Some(11),
-                        "f32" => ::core::option::Option::Some(12),
-                        "f64" => ::core::option::Option::Some(13),
-                        "ch" => ::core::option::Option::Some(14),
-                        "flag" => ::core::option::Option::Some(15),
-                        "text" => ::core::option::Option::Some(16),
-                        "unit" => ::core::option::Option::Some(17),
-                        _ => ::core::option::Option::None,
+                        "i8" => Some(0),
+                        "i16" => Some(1),
+                        "i32" => Some(2),
+                        "i64" => Some(3),
+                        "i128" => Some(4),
+                        "isize" => Some(5),
+                        "u8" => Some(6),
+                        "u16" => Some(7),
+                        "u32" => Some(8),
+                        "u64" => Some(9),
+                        "u128" => Some(10),
+                        "usize" => Some(11),
+                        "f32" => Some(12),
+                        "f64" => Some(13),
+                        "ch" => Some(14),
+                        "flag" => Some(15),
+                        "text" => Some(16),
+                        "unit" => Some(17),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "i8",
-                                map.next_value::<i8>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "i16",
-                                map.next_value::<i16>()?,
-                            )
-                        }
-                        2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "i32",
-                                map.next_value::<i32>()?,
-                            )
-                        }
-                        3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "i64",
-                                map.next_value::<i64>()?,
-                            )
-                        }
-                        4 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v4,
-                                "i128",
-                                map.next_value::<i128>()?,
-                            )
-                        }
-                        5 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v5,
-                                "isize",
-                                map.next_value::<i64>()?,
-                            )
-                        }
-                        6 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v6,
-                                "u8",
-                                map.next_value::<u8>()?,
-                            )
-                        }
-                        7 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v7,
-                                "u16",
-                                map.next_value::<u16>()?,
-                            )
-                        }
-                        8 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v8,
-                                "u32",
-                                map.next_value::<u32>()?,
-                            )
-                        }
-                        9 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v9,
-                                "u64",
-                                map.next_value::<u64>()?,
-                            )
-                        }
-                        10 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v10,
-                                "u128",
-                                map.next_value::<u128>()?,
-                            )
-                        }
-                        11 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v11,
-                                "usize",
-                                map.next_value::<u64>()?,
-                            )
-                        }
-                        12 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v12,
-                                "f32",
-                                map.next_value::<::acp_bindings::runtime::Number>()?,
-                            )
-                        }
-                        13 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v13,
-                                "f64",
-                                map.next_value::<::acp_bindings::runtime::Number>()?,
-                            )
-                        }
-                        14 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v14,
-                                "ch",
-                                map.next_value::<char>()?,
-                            )
-                        }
-                        15 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v15,
-                                "flag",
-                                map.next_value::<bool>()?,
-                            )
-                        }
-                        16 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v16,
-                                "text",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        17 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v17,
-                                "unit",
-                                map.next_value::<::acp_bindings::runtime::ExplicitNull>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "i8"),
+                        1 => runtime::de::put(map, &mut v1, "i16"),
+                        2 => runtime::de::put(map, &mut v2, "i32"),
+                        3 => runtime::de::put(map, &mut v3, "i64"),
+                        4 => runtime::de::put(map, &mut v4, "i128"),
+                        5 => runtime::de::put(map, &mut v5, "isize"),
+                        6 => runtime::de::put(map, &mut v6, "u8"),
+                        7 => runtime::de::put(map, &mut v7, "u16"),
+                        8 => runtime::de::put(map, &mut v8, "u32"),
+                        9 => runtime::de::put(map, &mut v9, "u64"),
+                        10 => runtime::de::put(map, &mut v10, "u128"),
+                        11 => runtime::de::put(map, &mut v11, "usize"),
+                        12 => runtime::de::put(map, &mut v12, "f32"),
+                        13 => runtime::de::put(map, &mut v13, "f64"),
+                        14 => runtime::de::put(map, &mut v14, "ch"),
+                        15 => runtime::de::put(map, &mut v15, "flag"),
+                        16 => runtime::de::put(map, &mut v16, "text"),
+                        17 => runtime::de::put(map, &mut v17, "unit"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -2811,25 +2173,25 @@ impl<'de> ::serde::Deserialize<'de> for Scalars {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Scalars {
-                    i8: ::acp_bindings::runtime::de::required(v0, "i8")?,
-                    i16: ::acp_bindings::runtime::de::required(v1, "i16")?,
-                    i32: ::acp_bindings::runtime::de::required(v2, "i32")?,
-                    i64: ::acp_bindings::runtime::de::required(v3, "i64")?,
-                    i128: ::acp_bindings::runtime::de::required(v4, "i128")?,
-                    isize: ::acp_bindings::runtime::de::required(v5, "isize")?,
-                    u8: ::acp_bindings::runtime::de::required(v6, "u8")?,
-                    u16: ::acp_bindings::runtime::de::required(v7, "u16")?,
-                    u32: ::acp_bindings::runtime::de::required(v8, "u32")?,
-                    u64: ::acp_bindings::runtime::de::required(v9, "u64")?,
-                    u128: ::acp_bindings::runtime::de::required(v10, "u128")?,
-                    usize: ::acp_bindings::runtime::de::required(v11, "usize")?,
-                    f32: ::acp_bindings::runtime::de::required(v12, "f32")?,
-                    f64: ::acp_bindings::runtime::de::required(v13, "f64")?,
-                    ch: ::acp_bindings::runtime::de::required(v14, "ch")?,
-                    flag: ::acp_bindings::runtime::de::required(v15, "flag")?,
-                    text: ::acp_bindings::runtime::de::required(v16, "text")?,
-                    unit: ::acp_bindings::runtime::de::required(v17, "unit")?,
+                Ok(Scalars {
+                    i8: runtime::de::required(v0, "i8")?,
+                    i16: runtime::de::required(v1, "i16")?,
+                    i32: runtime::de::required(v2, "i32")?,
+                    i64: runtime::de::required(v3, "i64")?,
+                    i128: runtime::de::required(v4, "i128")?,
+                    isize: runtime::de::required(v5, "isize")?,
+                    u8: runtime::de::required(v6, "u8")?,
+                    u16: runtime::de::required(v7, "u16")?,
+                    u32: runtime::de::required(v8, "u32")?,
+                    u64: runtime::de::required(v9, "u64")?,
+                    u128: runtime::de::required(v10, "u128")?,
+                    usize: runtime::de::required(v11, "usize")?,
+                    f32: runtime::de::required(v12, "f32")?,
+                    f64: runtime::de::required(v13, "f64")?,
+                    ch: runtime::de::required(v14, "ch")?,
+                    flag: runtime::de::required(v15, "flag")?,
+                    text: runtime::de::required(v16, "text")?,
+                    unit: runtime::de::required(v17, "unit")?,
                     additional_properties: rest,
                 })
             }
@@ -2841,24 +2203,24 @@ impl Scalars {
     /// Creates a `Scalars` from its required fields; every optional field is omitted.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        i8: impl ::core::convert::Into<i8>,
-        i16: impl ::core::convert::Into<i16>,
-        i32: impl ::core::convert::Into<i32>,
-        i64: impl ::core::convert::Into<i64>,
-        i128: impl ::core::convert::Into<i128>,
-        isize: impl ::core::convert::Into<i64>,
-        u8: impl ::core::convert::Into<u8>,
-        u16: impl ::core::convert::Into<u16>,
-        u32: impl ::core::convert::Into<u32>,
-        u64: impl ::core::convert::Into<u64>,
-        u128: impl ::core::convert::Into<u128>,
-        usize: impl ::core::convert::Into<u64>,
-        f32: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
-        f64: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
-        ch: impl ::core::convert::Into<char>,
-        flag: impl ::core::convert::Into<bool>,
-        text: impl ::core::convert::Into<::std::string::String>,
-        unit: impl ::core::convert::Into<::acp_bindings::runtime::ExplicitNull>,
+        i8: impl Into<i8>,
+        i16: impl Into<i16>,
+        i32: impl Into<i32>,
+        i64: impl Into<i64>,
+        i128: impl Into<i128>,
+        isize: impl Into<i64>,
+        u8: impl Into<u8>,
+        u16: impl Into<u16>,
+        u32: impl Into<u32>,
+        u64: impl Into<u64>,
+        u128: impl Into<u128>,
+        usize: impl Into<u64>,
+        f32: impl Into<runtime::Number>,
+        f64: impl Into<runtime::Number>,
+        ch: impl Into<char>,
+        flag: impl Into<bool>,
+        text: impl Into<String>,
+        unit: impl Into<runtime::ExplicitNull>,
     ) -> Self {
         Self {
             i8: i8.into(),
@@ -2879,7 +2241,7 @@ impl Scalars {
             flag: flag.into(),
             text: text.into(),
             unit: unit.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -2898,36 +2260,21 @@ impl ::serde::Serialize for Shape {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Circle(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "circle",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "circle", Some(payload))
             }
             Self::Rect(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "rect",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "rect", Some(payload))
             }
             Self::Empty => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "empty",
-                    ::core::option::Option::<&()>::None,
-                )
+                runtime::ser::tagged(serializer, "type", "empty", Option::<&()>::None)
             }
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for Shape {
+impl runtime::de::Tagged for Shape {
     const NAME: &'static str = "Shape";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -2936,46 +2283,38 @@ impl ::acp_bindings::runtime::de::Tagged for Shape {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "circle" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Circle)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Shape",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Shape", tag, e))
             }
             "rect" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Rect)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Shape",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Shape", tag, e))
             }
             "empty" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::Empty)
+                Ok(Self::Empty)
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["circle", "rect", "empty"];
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::unknown_tag(
+        Err(
+            runtime::de::unknown_tag(
                 "Shape",
                 "type",
-                ::acp_bindings::runtime::de::tag(&object, "type"),
+                runtime::de::tag(&object, "type"),
                 KNOWN,
             ),
         )
@@ -2984,8 +2323,8 @@ impl ::acp_bindings::runtime::de::Tagged for Shape {
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl Shape {
@@ -3000,13 +2339,13 @@ impl Shape {
         }
     }
 }
-impl ::core::convert::From<ShapeCircle> for Shape {
+impl From<ShapeCircle> for Shape {
     /// The `circle` arm.
     fn from(value: ShapeCircle) -> Self {
         Self::Circle(value)
     }
 }
-impl ::core::convert::From<ShapeRect> for Shape {
+impl From<ShapeRect> for Shape {
     /// The `rect` arm.
     fn from(value: ShapeRect) -> Self {
         Self::Rect(value)
@@ -3018,16 +2357,16 @@ impl ::core::convert::From<ShapeRect> for Shape {
 pub struct ShapeCircle {
     /// The `radius` property.
     #[serde(rename = "radius")]
-    pub radius: ::acp_bindings::runtime::Number,
+    pub radius: runtime::Number,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["radius"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -3041,22 +2380,16 @@ impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ShapeCircle, A::Error> {
-                let mut v0: ::core::option::Option<::acp_bindings::runtime::Number> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ShapeCircle, A::Error> {
+                let mut v0: Option<runtime::Number> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "radius" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "radius" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "radius",
-                                map.next_value::<::acp_bindings::runtime::Number>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "radius"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -3064,8 +2397,8 @@ impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ShapeCircle {
-                    radius: ::acp_bindings::runtime::de::required(v0, "radius")?,
+                Ok(ShapeCircle {
+                    radius: runtime::de::required(v0, "radius")?,
                     additional_properties: rest,
                 })
             }
@@ -3075,12 +2408,10 @@ impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
 }
 impl ShapeCircle {
     /// Creates a `ShapeCircle` from its required fields; every optional field is omitted.
-    pub fn new(
-        radius: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
-    ) -> Self {
+    pub fn new(radius: impl Into<runtime::Number>) -> Self {
         Self {
             radius: radius.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -3097,12 +2428,12 @@ pub struct ShapeRect {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ShapeRect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["width", "height"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -3116,31 +2447,19 @@ impl<'de> ::serde::Deserialize<'de> for ShapeRect {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ShapeRect, A::Error> {
-                let mut v0: ::core::option::Option<u32> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<u32> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ShapeRect, A::Error> {
+                let mut v0: Option<u32> = None;
+                let mut v1: Option<u32> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "width" => ::core::option::Option::Some(0),
-                        "height" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "width" => Some(0),
+                        "height" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "width",
-                                map.next_value::<u32>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "height",
-                                map.next_value::<u32>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "width"),
+                        1 => runtime::de::put(map, &mut v1, "height"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -3148,9 +2467,9 @@ impl<'de> ::serde::Deserialize<'de> for ShapeRect {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ShapeRect {
-                    width: ::acp_bindings::runtime::de::required(v0, "width")?,
-                    height: ::acp_bindings::runtime::de::required(v1, "height")?,
+                Ok(ShapeRect {
+                    width: runtime::de::required(v0, "width")?,
+                    height: runtime::de::required(v1, "height")?,
                     additional_properties: rest,
                 })
             }
@@ -3160,14 +2479,11 @@ impl<'de> ::serde::Deserialize<'de> for ShapeRect {
 }
 impl ShapeRect {
     /// Creates a `ShapeRect` from its required fields; every optional field is omitted.
-    pub fn new(
-        width: impl ::core::convert::Into<u32>,
-        height: impl ::core::convert::Into<u32>,
-    ) -> Self {
+    pub fn new(width: impl Into<u32>, height: impl Into<u32>) -> Self {
         Self {
             width: width.into(),
             height: height.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -3177,27 +2493,27 @@ impl ShapeRect {
 pub struct Strict {
     /// The `name` property.
     #[serde(rename = "name")]
-    pub name: ::std::string::String,
+    pub name: String,
     /// The `size` property.
     #[serde(
         rename = "size",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent"
+        skip_serializing_if = "runtime::Nullable::is_absent"
     )]
-    pub size: ::acp_bindings::runtime::Nullable<u64>,
+    pub size: runtime::Nullable<u64>,
 }
 impl Strict {
     /// Creates a `Strict` from its required fields; every optional field is omitted.
-    pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
-            size: ::core::default::Default::default(),
+            size: Default::default(),
         }
     }
     /// Sets `size`.
     #[must_use]
-    pub fn size(mut self, value: impl ::core::convert::Into<u64>) -> Self {
-        self.size = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn size(mut self, value: impl Into<u64>) -> Self {
+        self.size = runtime::Nullable::Value(value.into());
         self
     }
 }
@@ -3207,19 +2523,19 @@ impl Strict {
 pub struct Tree {
     /// The `label` property.
     #[serde(rename = "label")]
-    pub label: ::std::string::String,
+    pub label: String,
     /// The `children` property.
     #[serde(rename = "children")]
-    pub children: ::std::vec::Vec<Tree>,
+    pub children: Vec<Tree>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Tree {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["label", "children"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -3233,31 +2549,19 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Tree, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::vec::Vec<Tree>> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Tree, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<Vec<Tree>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "label" => ::core::option::Option::Some(0),
-                        "children" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "label" => Some(0),
+                        "children" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "label",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "children",
-                                map.next_value::<::std::vec::Vec<Tree>>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "label"),
+                        1 => runtime::de::put(map, &mut v1, "children"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -3265,9 +2569,9 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Tree {
-                    label: ::acp_bindings::runtime::de::required(v0, "label")?,
-                    children: ::acp_bindings::runtime::de::required(v1, "children")?,
+                Ok(Tree {
+                    label: runtime::de::required(v0, "label")?,
+                    children: runtime::de::required(v1, "children")?,
                     additional_properties: rest,
                 })
             }
@@ -3277,14 +2581,11 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
 }
 impl Tree {
     /// Creates a `Tree` from its required fields; every optional field is omitted.
-    pub fn new(
-        label: impl ::core::convert::Into<::std::string::String>,
-        children: impl ::core::convert::Into<::std::vec::Vec<Tree>>,
-    ) -> Self {
+    pub fn new(label: impl Into<String>, children: impl Into<Vec<Tree>>) -> Self {
         Self {
             label: label.into(),
             children: children.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -3298,12 +2599,12 @@ pub struct TypedRest {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TypedRest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -3317,22 +2618,16 @@ impl<'de> ::serde::Deserialize<'de> for TypedRest {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<TypedRest, A::Error> {
-                let mut v0: ::core::option::Option<u32> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<TypedRest, A::Error> {
+                let mut v0: Option<u32> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "id" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "id" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "id",
-                                map.next_value::<u32>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "id"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -3340,8 +2635,8 @@ impl<'de> ::serde::Deserialize<'de> for TypedRest {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(TypedRest {
-                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
+                Ok(TypedRest {
+                    id: runtime::de::required(v0, "id")?,
                     additional_properties: rest,
                 })
             }
@@ -3351,10 +2646,10 @@ impl<'de> ::serde::Deserialize<'de> for TypedRest {
 }
 impl TypedRest {
     /// Creates a `TypedRest` from its required fields; every optional field is omitted.
-    pub fn new(id: impl ::core::convert::Into<u32>) -> Self {
+    pub fn new(id: impl Into<u32>) -> Self {
         Self {
             id: id.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -3367,21 +2662,21 @@ pub enum Untagged {
     /// The `Integer` arm.
     Integer(i64),
     /// The `Number` arm.
-    Number(::acp_bindings::runtime::Number),
+    Number(runtime::Number),
     /// The `String` arm.
-    String(::std::string::String),
+    String(String),
     /// The `IntegerArray` arm.
-    IntegerArray(::std::vec::Vec<u8>),
+    IntegerArray(Vec<u8>),
     /// A [`UntaggedObject`].
     Object(UntaggedObject),
     /// The `Null` arm.
-    Null(::acp_bindings::runtime::ExplicitNull),
+    Null(runtime::ExplicitNull),
 }
 impl ::serde::Serialize for Untagged {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Boolean(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Integer(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -3398,108 +2693,78 @@ impl ::serde::Serialize for Untagged {
 impl<'de> ::serde::Deserialize<'de> for Untagged {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Boolean",
-        ) {
-            return ::core::result::Result::Ok(Self::Boolean(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Boolean") {
+            return Ok(Self::Boolean(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Integer",
-        ) {
-            return ::core::result::Result::Ok(Self::Integer(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Integer") {
+            return Ok(Self::Integer(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Number",
-        ) {
-            return ::core::result::Result::Ok(Self::Number(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+            return Ok(Self::Number(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "String",
-        ) {
-            return ::core::result::Result::Ok(Self::String(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+            return Ok(Self::String(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "IntegerArray",
-        ) {
-            return ::core::result::Result::Ok(Self::IntegerArray(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "IntegerArray") {
+            return Ok(Self::IntegerArray(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Object",
-        ) {
-            return ::core::result::Result::Ok(Self::Object(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Object") {
+            return Ok(Self::Object(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Null",
-        ) {
-            return ::core::result::Result::Ok(Self::Null(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Null") {
+            return Ok(Self::Null(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("Untagged", &errors),
-        )
+        Err(runtime::de::no_arm("Untagged", &errors))
     }
 }
-impl ::core::convert::From<bool> for Untagged {
+impl From<bool> for Untagged {
     /// The `Boolean` arm.
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
 }
-impl ::core::convert::From<i64> for Untagged {
+impl From<i64> for Untagged {
     /// The `Integer` arm.
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
-impl ::core::convert::From<::acp_bindings::runtime::Number> for Untagged {
+impl From<runtime::Number> for Untagged {
     /// The `Number` arm.
-    fn from(value: ::acp_bindings::runtime::Number) -> Self {
+    fn from(value: runtime::Number) -> Self {
         Self::Number(value)
     }
 }
-impl ::core::convert::From<::std::string::String> for Untagged {
+impl From<String> for Untagged {
     /// The `String` arm.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
-impl ::core::convert::From<&str> for Untagged {
+impl From<&str> for Untagged {
     /// The `String` arm.
     fn from(value: &str) -> Self {
-        Self::String(::std::borrow::ToOwned::to_owned(value))
+        Self::String(ToOwned::to_owned(value))
     }
 }
-impl ::core::convert::From<::std::vec::Vec<u8>> for Untagged {
+impl From<Vec<u8>> for Untagged {
     /// The `IntegerArray` arm.
-    fn from(value: ::std::vec::Vec<u8>) -> Self {
+    fn from(value: Vec<u8>) -> Self {
         Self::IntegerArray(value)
     }
 }
-impl ::core::convert::From<UntaggedObject> for Untagged {
+impl From<UntaggedObject> for Untagged {
     /// The `Object` arm.
     fn from(value: UntaggedObject) -> Self {
         Self::Object(value)
     }
 }
-impl ::core::convert::From<::acp_bindings::runtime::ExplicitNull> for Untagged {
+impl From<runtime::ExplicitNull> for Untagged {
     /// The `Null` arm.
-    fn from(value: ::acp_bindings::runtime::ExplicitNull) -> Self {
+    fn from(value: runtime::ExplicitNull) -> Self {
         Self::Null(value)
     }
 }
@@ -3512,16 +2777,16 @@ pub struct UntaggedObject {
     pub id: u32,
     /// The `label` property.
     #[serde(rename = "label")]
-    pub label: ::std::string::String,
+    pub label: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["id", "label"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -3535,31 +2800,19 @@ impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<UntaggedObject, A::Error> {
-                let mut v0: ::core::option::Option<u32> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<UntaggedObject, A::Error> {
+                let mut v0: Option<u32> = None;
+                let mut v1: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "id" => ::core::option::Option::Some(0),
-                        "label" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "id" => Some(0),
+                        "label" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "id",
-                                map.next_value::<u32>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "label",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "id"),
+                        1 => runtime::de::put(map, &mut v1, "label"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -3567,9 +2820,9 @@ impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(UntaggedObject {
-                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
-                    label: ::acp_bindings::runtime::de::required(v1, "label")?,
+                Ok(UntaggedObject {
+                    id: runtime::de::required(v0, "id")?,
+                    label: runtime::de::required(v1, "label")?,
                     additional_properties: rest,
                 })
             }
@@ -3579,14 +2832,11 @@ impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
 }
 impl UntaggedObject {
     /// Creates a `UntaggedObject` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl ::core::convert::Into<u32>,
-        label: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(id: impl Into<u32>, label: impl Into<String>) -> Self {
         Self {
             id: id.into(),
             label: label.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -3596,17 +2846,14 @@ impl UntaggedObject {
 pub struct WithShape {
     /// The `name` property.
     #[serde(rename = "name")]
-    pub name: ::std::string::String,
+    pub name: String,
     /// The variant part of this object (see [`WithShapeType`]).
     #[serde(flatten)]
     pub r#type: WithShapeType,
 }
 impl WithShape {
     /// Creates a `WithShape` from its required fields; every optional field is omitted.
-    pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        r#type: impl ::core::convert::Into<WithShapeType>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, r#type: impl Into<WithShapeType>) -> Self {
         Self {
             name: name.into(),
             r#type: r#type.into(),
@@ -3628,36 +2875,21 @@ impl ::serde::Serialize for WithShapeType {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Circle(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "circle",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "circle", Some(payload))
             }
             Self::Rect(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "rect",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "rect", Some(payload))
             }
             Self::Empty => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "empty",
-                    ::core::option::Option::<&()>::None,
-                )
+                runtime::ser::tagged(serializer, "type", "empty", Option::<&()>::None)
             }
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for WithShapeType {
+impl runtime::de::Tagged for WithShapeType {
     const NAME: &'static str = "WithShapeType";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -3666,46 +2898,38 @@ impl ::acp_bindings::runtime::de::Tagged for WithShapeType {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "circle" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Circle)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "WithShapeType",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("WithShapeType", tag, e))
             }
             "rect" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Rect)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "WithShapeType",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("WithShapeType", tag, e))
             }
             "empty" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::Empty)
+                Ok(Self::Empty)
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["circle", "rect", "empty"];
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::unknown_tag(
+        Err(
+            runtime::de::unknown_tag(
                 "WithShapeType",
                 "type",
-                ::acp_bindings::runtime::de::tag(&object, "type"),
+                runtime::de::tag(&object, "type"),
                 KNOWN,
             ),
         )
@@ -3714,8 +2938,8 @@ impl ::acp_bindings::runtime::de::Tagged for WithShapeType {
 impl<'de> ::serde::Deserialize<'de> for WithShapeType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl WithShapeType {
@@ -3730,13 +2954,13 @@ impl WithShapeType {
         }
     }
 }
-impl ::core::convert::From<WithShapeTypeCircle> for WithShapeType {
+impl From<WithShapeTypeCircle> for WithShapeType {
     /// The `circle` arm.
     fn from(value: WithShapeTypeCircle) -> Self {
         Self::Circle(value)
     }
 }
-impl ::core::convert::From<WithShapeTypeRect> for WithShapeType {
+impl From<WithShapeTypeRect> for WithShapeType {
     /// The `rect` arm.
     fn from(value: WithShapeTypeRect) -> Self {
         Self::Rect(value)
@@ -3748,16 +2972,16 @@ impl ::core::convert::From<WithShapeTypeRect> for WithShapeType {
 pub struct WithShapeTypeCircle {
     /// The `radius` property.
     #[serde(rename = "radius")]
-    pub radius: ::acp_bindings::runtime::Number,
+    pub radius: runtime::Number,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["radius"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -3771,22 +2995,16 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<WithShapeTypeCircle, A::Error> {
-                let mut v0: ::core::option::Option<::acp_bindings::runtime::Number> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<WithShapeTypeCircle, A::Error> {
+                let mut v0: Option<runtime::Number> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "radius" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "radius" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "radius",
-                                map.next_value::<::acp_bindings::runtime::Number>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "radius"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -3794,8 +3012,8 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(WithShapeTypeCircle {
-                    radius: ::acp_bindings::runtime::de::required(v0, "radius")?,
+                Ok(WithShapeTypeCircle {
+                    radius: runtime::de::required(v0, "radius")?,
                     additional_properties: rest,
                 })
             }
@@ -3805,12 +3023,10 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
 }
 impl WithShapeTypeCircle {
     /// Creates a `WithShapeTypeCircle` from its required fields; every optional field is omitted.
-    pub fn new(
-        radius: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
-    ) -> Self {
+    pub fn new(radius: impl Into<runtime::Number>) -> Self {
         Self {
             radius: radius.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -3827,12 +3043,12 @@ pub struct WithShapeTypeRect {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for WithShapeTypeRect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["width", "height"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -3846,31 +3062,19 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeRect {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<WithShapeTypeRect, A::Error> {
-                let mut v0: ::core::option::Option<u32> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<u32> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<WithShapeTypeRect, A::Error> {
+                let mut v0: Option<u32> = None;
+                let mut v1: Option<u32> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "width" => ::core::option::Option::Some(0),
-                        "height" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "width" => Some(0),
+                        "height" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "width",
-                                map.next_value::<u32>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "height",
-                                map.next_value::<u32>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "width"),
+                        1 => runtime::de::put(map, &mut v1, "height"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -3878,9 +3082,9 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeRect {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(WithShapeTypeRect {
-                    width: ::acp_bindings::runtime::de::required(v0, "width")?,
-                    height: ::acp_bindings::runtime::de::required(v1, "height")?,
+                Ok(WithShapeTypeRect {
+                    width: runtime::de::required(v0, "width")?,
+                    height: runtime::de::required(v1, "height")?,
                     additional_properties: rest,
                 })
             }
@@ -3890,14 +3094,11 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeRect {
 }
 impl WithShapeTypeRect {
     /// Creates a `WithShapeTypeRect` from its required fields; every optional field is omitted.
-    pub fn new(
-        width: impl ::core::convert::Into<u32>,
-        height: impl ::core::convert::Into<u32>,
-    ) -> Self {
+    pub fn new(width: impl Into<u32>, height: impl Into<u32>) -> Self {
         Self {
             width: width.into(),
             height: height.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }

@@ -8,31 +8,32 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// `pattern` and `minLength` on string properties (a `pattern` first appears in 2.0.0's `Cost`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Cost {
     /// The `amount` property.
     #[serde(rename = "amount")]
-    pub amount: ::acp_bindings::runtime::Number,
+    pub amount: runtime::Number,
     /// ISO 4217 code.
     ///
     /// Matches the pattern `^[A-Z]{3}$` (`pattern`, checked on decode).
     #[serde(
         rename = "currency",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::CheckedStr<__StrRule__defs_Cost_properties_currency>,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::CheckedStr<__StrRule__defs_Cost_properties_currency>,_,_>"
     )]
-    pub currency: ::std::string::String,
+    pub currency: String,
     /// Non-empty when present; a bad value is dropped.
     ///
     /// At least 1 character(s) (`minLength`, checked on decode).
     #[serde(
         rename = "note",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptCheckedStr<__StrRule__defs_Cost_properties_note,true>,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::OptCheckedStr<__StrRule__defs_Cost_properties_note,true>,_,_>"
     )]
-    pub note: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    pub note: runtime::Nullable<String>,
     /// Unanchored alternatives, and a length.
     ///
     /// At least 2 character(s) (`minLength`, checked on decode).
@@ -40,19 +41,19 @@ pub struct Cost {
     #[serde(
         rename = "tag",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::OptCheckedStr<__StrRule__defs_Cost_properties_tag,false>,_,_>"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "runtime::read::with::<runtime::read::OptCheckedStr<__StrRule__defs_Cost_properties_tag,false>,_,_>"
     )]
-    pub tag: ::core::option::Option<::std::string::String>,
+    pub tag: Option<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Cost {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["amount", "currency", "note", "tag"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -66,78 +67,50 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Cost, A::Error> {
-                let mut v0: ::core::option::Option<::acp_bindings::runtime::Number> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<
-                    ::core::option::Option<::std::string::String>,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Cost, A::Error> {
+                let mut v0: Option<runtime::Number> = None;
+                let mut v1: Option<String> = None;
+                let mut v2: Option<runtime::Nullable<String>> = None;
+                let mut v3: Option<Option<String>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "amount" => ::core::option::Option::Some(0),
-                        "currency" => ::core::option::Option::Some(1),
-                        "note" => ::core::option::Option::Some(2),
-                        "tag" => ::core::option::Option::Some(3),
-                        _ => ::core::option::Option::None,
+                        "amount" => Some(0),
+                        "currency" => Some(1),
+                        "note" => Some(2),
+                        "tag" => Some(3),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "amount",
-                                map.next_value::<::acp_bindings::runtime::Number>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "amount"),
                         1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "currency",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::CheckedStr<
-                                                __StrRule__defs_Cost_properties_currency,
-                                            >,
-                                            ::std::string::String,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::CheckedStr<
+                                    __StrRule__defs_Cost_properties_currency,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v1, "currency")
                         }
                         2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "note",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::OptCheckedStr<
-                                                __StrRule__defs_Cost_properties_note,
-                                                true,
-                                            >,
-                                            ::acp_bindings::runtime::Nullable<::std::string::String>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::OptCheckedStr<
+                                    __StrRule__defs_Cost_properties_note,
+                                    true,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v2, "note")
                         }
                         3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "tag",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::OptCheckedStr<
-                                                __StrRule__defs_Cost_properties_tag,
-                                                false,
-                                            >,
-                                            ::core::option::Option<::std::string::String>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::OptCheckedStr<
+                                    __StrRule__defs_Cost_properties_tag,
+                                    false,
+                                >,
+                                _,
+                                _,
+                            >(map, &mut v3, "tag")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -146,9 +119,9 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Cost {
-                    amount: ::acp_bindings::runtime::de::required(v0, "amount")?,
-                    currency: ::acp_bindings::runtime::de::required(v1, "currency")?,
+                Ok(Cost {
+                    amount: runtime::de::required(v0, "amount")?,
+                    currency: runtime::de::required(v1, "currency")?,
                     note: v2.unwrap_or_default(),
                     tag: v3.unwrap_or_default(),
                     additional_properties: rest,
@@ -160,34 +133,25 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
 }
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
-    pub fn new(
-        amount: impl ::core::convert::Into<::acp_bindings::runtime::Number>,
-        currency: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(amount: impl Into<runtime::Number>, currency: impl Into<String>) -> Self {
         Self {
             amount: amount.into(),
             currency: currency.into(),
-            note: ::core::default::Default::default(),
-            tag: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            note: Default::default(),
+            tag: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `note`.
     #[must_use]
-    pub fn note(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.note = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn note(mut self, value: impl Into<String>) -> Self {
+        self.note = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `tag`.
     #[must_use]
-    pub fn tag(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.tag = ::core::option::Option::Some(value.into());
+    pub fn tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
         self
     }
 }
@@ -195,51 +159,41 @@ impl Cost {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_currency;
-impl ::acp_bindings::runtime::de::Pointer for __StrRule__defs_Cost_properties_currency {
+impl runtime::de::Pointer for __StrRule__defs_Cost_properties_currency {
     const POINTER: &'static str = "#/$defs/Cost/properties/currency";
 }
-impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_currency {
+impl runtime::de::StrRule for __StrRule__defs_Cost_properties_currency {
     const MIN_LENGTH: usize = 0usize;
-    fn pattern() -> ::core::option::Option<
-        &'static ::acp_bindings::runtime::de::Pattern,
-    > {
-        static PATTERN: ::acp_bindings::runtime::de::Pattern = ::acp_bindings::runtime::de::Pattern::new(
-            "^[A-Z]{3}$",
-        );
-        ::core::option::Option::Some(&PATTERN)
+    fn pattern() -> Option<&'static runtime::de::Pattern> {
+        static PATTERN: runtime::de::Pattern = runtime::de::Pattern::new("^[A-Z]{3}$");
+        Some(&PATTERN)
     }
 }
 /// Where the rules of `note` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_note;
-impl ::acp_bindings::runtime::de::Pointer for __StrRule__defs_Cost_properties_note {
+impl runtime::de::Pointer for __StrRule__defs_Cost_properties_note {
     const POINTER: &'static str = "#/$defs/Cost/properties/note";
 }
-impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_note {
+impl runtime::de::StrRule for __StrRule__defs_Cost_properties_note {
     const MIN_LENGTH: usize = 1usize;
-    fn pattern() -> ::core::option::Option<
-        &'static ::acp_bindings::runtime::de::Pattern,
-    > {
-        ::core::option::Option::None
+    fn pattern() -> Option<&'static runtime::de::Pattern> {
+        None
     }
 }
 /// Where the rules of `tag` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_tag;
-impl ::acp_bindings::runtime::de::Pointer for __StrRule__defs_Cost_properties_tag {
+impl runtime::de::Pointer for __StrRule__defs_Cost_properties_tag {
     const POINTER: &'static str = "#/$defs/Cost/properties/tag";
 }
-impl ::acp_bindings::runtime::de::StrRule for __StrRule__defs_Cost_properties_tag {
+impl runtime::de::StrRule for __StrRule__defs_Cost_properties_tag {
     const MIN_LENGTH: usize = 2usize;
-    fn pattern() -> ::core::option::Option<
-        &'static ::acp_bindings::runtime::de::Pattern,
-    > {
-        static PATTERN: ::acp_bindings::runtime::de::Pattern = ::acp_bindings::runtime::de::Pattern::new(
-            "^_|^[a-z]+$",
-        );
-        ::core::option::Option::Some(&PATTERN)
+    fn pattern() -> Option<&'static runtime::de::Pattern> {
+        static PATTERN: runtime::de::Pattern = runtime::de::Pattern::new("^_|^[a-z]+$");
+        Some(&PATTERN)
     }
 }
 /// The schema name of every definition in this module (in this build's feature set).

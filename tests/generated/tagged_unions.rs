@@ -8,22 +8,23 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// `TextContent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct TextContent {
     /// The `text` property.
     #[serde(rename = "text")]
-    pub text: ::std::string::String,
+    pub text: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["text"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -37,22 +38,16 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<TextContent, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<TextContent, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "text" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "text" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "text",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "text"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -60,8 +55,8 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(TextContent {
-                    text: ::acp_bindings::runtime::de::required(v0, "text")?,
+                Ok(TextContent {
+                    text: runtime::de::required(v0, "text")?,
                     additional_properties: rest,
                 })
             }
@@ -71,10 +66,10 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
 }
 impl TextContent {
     /// Creates a `TextContent` from its required fields; every optional field is omitted.
-    pub fn new(text: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -84,19 +79,19 @@ impl TextContent {
 pub struct ImageContent {
     /// The `data` property.
     #[serde(rename = "data")]
-    pub data: ::acp_bindings::runtime::Base64String,
+    pub data: runtime::Base64String,
     /// The `mimeType` property.
     #[serde(rename = "mimeType")]
-    pub mime_type: ::std::string::String,
+    pub mime_type: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["data", "mimeType"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -110,33 +105,19 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<ImageContent, A::Error> {
-                let mut v0: ::core::option::Option<
-                    ::acp_bindings::runtime::Base64String,
-                > = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<ImageContent, A::Error> {
+                let mut v0: Option<runtime::Base64String> = None;
+                let mut v1: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "data" => ::core::option::Option::Some(0),
-                        "mimeType" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "data" => Some(0),
+                        "mimeType" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "data",
-                                map.next_value::<::acp_bindings::runtime::Base64String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "mimeType",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "data"),
+                        1 => runtime::de::put(map, &mut v1, "mimeType"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -144,9 +125,9 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(ImageContent {
-                    data: ::acp_bindings::runtime::de::required(v0, "data")?,
-                    mime_type: ::acp_bindings::runtime::de::required(v1, "mimeType")?,
+                Ok(ImageContent {
+                    data: runtime::de::required(v0, "data")?,
+                    mime_type: runtime::de::required(v1, "mimeType")?,
                     additional_properties: rest,
                 })
             }
@@ -157,13 +138,13 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
 impl ImageContent {
     /// Creates a `ImageContent` from its required fields; every optional field is omitted.
     pub fn new(
-        data: impl ::core::convert::Into<::acp_bindings::runtime::Base64String>,
-        mime_type: impl ::core::convert::Into<::std::string::String>,
+        data: impl Into<runtime::Base64String>,
+        mime_type: impl Into<String>,
     ) -> Self {
         Self {
             data: data.into(),
             mime_type: mime_type.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -178,43 +159,33 @@ pub enum ContentBlock {
     /// A variant with nothing but its tag.
     Separator,
     /// Custom or future content block type.
-    Other(::acp_bindings::runtime::UnknownVariant),
+    Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for ContentBlock {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Text(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "text",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "text", Some(payload))
             }
             Self::Image(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "image",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "image", Some(payload))
             }
             Self::Separator => {
-                ::acp_bindings::runtime::ser::tagged(
+                runtime::ser::tagged(
                     serializer,
                     "type",
                     "separator",
-                    ::core::option::Option::<&()>::None,
+                    Option::<&()>::None,
                 )
             }
             Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for ContentBlock {
+impl runtime::de::Tagged for ContentBlock {
     const NAME: &'static str = "ContentBlock";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -223,91 +194,70 @@ impl ::acp_bindings::runtime::de::Tagged for ContentBlock {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "text" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Text)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "ContentBlock",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("ContentBlock", tag, e))
             }
             "image" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Image)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "ContentBlock",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("ContentBlock", tag, e))
             }
             "separator" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::Separator)
+                Ok(Self::Separator)
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "separator"];
-        match ::acp_bindings::runtime::de::tag(&object, "type") {
-            ::acp_bindings::runtime::de::Tag::Str(_) => {
-                ::acp_bindings::runtime::de::check_catch_all::<
-                    E,
-                >(&object, "ContentBlock", &[])?;
-                ::core::result::Result::Ok(
-                    Self::Other(::acp_bindings::runtime::UnknownVariant::__new(object)),
-                )
+        match runtime::de::tag(&object, "type") {
+            runtime::de::Tag::Str(_) => {
+                runtime::de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
+                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
-                        "ContentBlock",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
+            other => Err(runtime::de::unknown_tag("ContentBlock", "type", other, KNOWN)),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl ContentBlock {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
     /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    pub fn tag(&self) -> Option<&str> {
         match self {
-            Self::Text(_) => ::core::option::Option::Some("text"),
-            Self::Image(_) => ::core::option::Option::Some("image"),
-            Self::Separator => ::core::option::Option::Some("separator"),
-            Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
+            Self::Text(_) => Some("text"),
+            Self::Image(_) => Some("image"),
+            Self::Separator => Some("separator"),
+            Self::Other(v) => Some(v.__tag("type")),
         }
     }
 }
-impl ::core::convert::From<TextContent> for ContentBlock {
+impl From<TextContent> for ContentBlock {
     /// The `text` arm.
     fn from(value: TextContent) -> Self {
         Self::Text(value)
     }
 }
-impl ::core::convert::From<ImageContent> for ContentBlock {
+impl From<ImageContent> for ContentBlock {
     /// The `image` arm.
     fn from(value: ImageContent) -> Self {
         Self::Image(value)
@@ -319,19 +269,19 @@ impl ::core::convert::From<ImageContent> for ContentBlock {
 pub struct AuthMethodAgent {
     /// The `methodId` property.
     #[serde(rename = "methodId")]
-    pub method_id: ::std::string::String,
+    pub method_id: String,
     /// The `name` property.
     #[serde(rename = "name")]
-    pub name: ::std::string::String,
+    pub name: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["methodId", "name"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -345,31 +295,19 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<AuthMethodAgent, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<AuthMethodAgent, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "methodId" => ::core::option::Option::Some(0),
-                        "name" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "methodId" => Some(0),
+                        "name" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "methodId",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "name",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "methodId"),
+                        1 => runtime::de::put(map, &mut v1, "name"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -377,9 +315,9 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(AuthMethodAgent {
-                    method_id: ::acp_bindings::runtime::de::required(v0, "methodId")?,
-                    name: ::acp_bindings::runtime::de::required(v1, "name")?,
+                Ok(AuthMethodAgent {
+                    method_id: runtime::de::required(v0, "methodId")?,
+                    name: runtime::de::required(v1, "name")?,
                     additional_properties: rest,
                 })
             }
@@ -389,14 +327,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
 }
 impl AuthMethodAgent {
     /// Creates a `AuthMethodAgent` from its required fields; every optional field is omitted.
-    pub fn new(
-        method_id: impl ::core::convert::Into<::std::string::String>,
-        name: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(method_id: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             method_id: method_id.into(),
             name: name.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -407,27 +342,22 @@ pub enum AuthMethod {
     /// The `agent` variant.
     Agent(AuthMethodAgent),
     /// A variant this version does not know, kept whole.
-    Other(::acp_bindings::runtime::UnknownVariant),
+    Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for AuthMethod {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Agent(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "agent",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "agent", Some(payload))
             }
             Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for AuthMethod {
+impl runtime::de::Tagged for AuthMethod {
     const NAME: &'static str = "AuthMethod";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -436,78 +366,63 @@ impl ::acp_bindings::runtime::de::Tagged for AuthMethod {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "agent" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Agent)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "AuthMethod",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("AuthMethod", tag, e))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["agent"];
-        match ::acp_bindings::runtime::de::tag(&object, "type") {
-            ::acp_bindings::runtime::de::Tag::Str(_) => {
-                ::acp_bindings::runtime::de::check_catch_all::<
+        match runtime::de::tag(&object, "type") {
+            runtime::de::Tag::Str(_) => {
+                runtime::de::check_catch_all::<
                     E,
                 >(&object, "AuthMethod", &["methodId", "name"])?;
-                ::acp_bindings::runtime::de::check_catch_all_field::<
-                    ::std::string::String,
+                runtime::de::check_catch_all_field::<
+                    String,
                     E,
                 >(&object, "AuthMethod", "methodId")?;
-                ::acp_bindings::runtime::de::check_catch_all_field::<
-                    ::std::string::String,
+                runtime::de::check_catch_all_field::<
+                    String,
                     E,
                 >(&object, "AuthMethod", "name")?;
-                ::core::result::Result::Ok(
-                    Self::Other(::acp_bindings::runtime::UnknownVariant::__new(object)),
-                )
+                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
-                        "AuthMethod",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
+            other => Err(runtime::de::unknown_tag("AuthMethod", "type", other, KNOWN)),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl AuthMethod {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
     /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    pub fn tag(&self) -> Option<&str> {
         match self {
-            Self::Agent(_) => ::core::option::Option::Some("agent"),
-            Self::Other(v) => ::core::option::Option::Some(v.__tag("type")),
+            Self::Agent(_) => Some("agent"),
+            Self::Other(v) => Some(v.__tag("type")),
         }
     }
 }
-impl ::core::convert::From<AuthMethodAgent> for AuthMethod {
+impl From<AuthMethodAgent> for AuthMethod {
     /// The `agent` arm.
     fn from(value: AuthMethodAgent) -> Self {
         Self::Agent(value)
@@ -519,19 +434,19 @@ impl ::core::convert::From<AuthMethodAgent> for AuthMethod {
 pub struct McpServerHttp {
     /// The `name` property.
     #[serde(rename = "name")]
-    pub name: ::std::string::String,
+    pub name: String,
     /// The `url` property.
     #[serde(rename = "url")]
-    pub url: ::std::string::String,
+    pub url: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "url"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -545,31 +460,19 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<McpServerHttp, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<McpServerHttp, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "name" => ::core::option::Option::Some(0),
-                        "url" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "name" => Some(0),
+                        "url" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "name",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "url",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "name"),
+                        1 => runtime::de::put(map, &mut v1, "url"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -577,9 +480,9 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(McpServerHttp {
-                    name: ::acp_bindings::runtime::de::required(v0, "name")?,
-                    url: ::acp_bindings::runtime::de::required(v1, "url")?,
+                Ok(McpServerHttp {
+                    name: runtime::de::required(v0, "name")?,
+                    url: runtime::de::required(v1, "url")?,
                     additional_properties: rest,
                 })
             }
@@ -589,14 +492,11 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
 }
 impl McpServerHttp {
     /// Creates a `McpServerHttp` from its required fields; every optional field is omitted.
-    pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        url: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, url: impl Into<String>) -> Self {
         Self {
             name: name.into(),
             url: url.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -606,19 +506,19 @@ impl McpServerHttp {
 pub struct McpServerStdio {
     /// The `name` property.
     #[serde(rename = "name")]
-    pub name: ::std::string::String,
+    pub name: String,
     /// The `command` property.
     #[serde(rename = "command")]
-    pub command: ::std::string::String,
+    pub command: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["name", "command"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -632,31 +532,19 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<McpServerStdio, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<McpServerStdio, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "name" => ::core::option::Option::Some(0),
-                        "command" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "name" => Some(0),
+                        "command" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "name",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "command",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "name"),
+                        1 => runtime::de::put(map, &mut v1, "command"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -664,9 +552,9 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(McpServerStdio {
-                    name: ::acp_bindings::runtime::de::required(v0, "name")?,
-                    command: ::acp_bindings::runtime::de::required(v1, "command")?,
+                Ok(McpServerStdio {
+                    name: runtime::de::required(v0, "name")?,
+                    command: runtime::de::required(v1, "command")?,
                     additional_properties: rest,
                 })
             }
@@ -676,14 +564,11 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
 }
 impl McpServerStdio {
     /// Creates a `McpServerStdio` from its required fields; every optional field is omitted.
-    pub fn new(
-        name: impl ::core::convert::Into<::std::string::String>,
-        command: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, command: impl Into<String>) -> Self {
         Self {
             name: name.into(),
             command: command.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -700,21 +585,16 @@ impl ::serde::Serialize for McpServer {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Http(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "http",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "type", "http", Some(payload))
             }
             Self::Stdio(payload) => ::serde::Serialize::serialize(payload, serializer),
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for McpServer {
+impl runtime::de::Tagged for McpServer {
     const NAME: &'static str = "McpServer";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -723,98 +603,74 @@ impl ::acp_bindings::runtime::de::Tagged for McpServer {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "http" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Http)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "McpServer",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["http"];
-        match ::acp_bindings::runtime::de::tag(&object, "type") {
+        match runtime::de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(
                     other, ::acp_bindings::runtime::de::Tag::Missing
                 );
                 let tag_error = if missing {
-                    ::std::string::String::new()
+                    String::new()
                 } else {
-                    ::acp_bindings::runtime::de::unknown_tag::<
+                    runtime::de::unknown_tag::<
                         ::serde_json::Error,
                     >("McpServer", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
-                let mut errors = ::std::vec::Vec::new();
-                if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-                    &value,
-                    &mut errors,
-                    "Stdio",
-                ) {
-                    return ::core::result::Result::Ok(Self::Stdio(v));
+                let mut errors = Vec::new();
+                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Stdio") {
+                    return Ok(Self::Stdio(v));
                 }
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::no_open_arm(
-                        "McpServer",
-                        &tag_error,
-                        missing,
-                        &errors,
-                    ),
-                )
+                Err(runtime::de::no_open_arm("McpServer", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                ::core::result::Result::Err(
-                    ::acp_bindings::runtime::de::unknown_tag(
-                        "McpServer",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
+            other => Err(runtime::de::unknown_tag("McpServer", "type", other, KNOWN)),
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for McpServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl McpServer {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
     /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> ::core::option::Option<&str> {
+    pub fn tag(&self) -> Option<&str> {
         match self {
-            Self::Http(_) => ::core::option::Option::Some("http"),
-            Self::Stdio(_) => ::core::option::Option::None,
+            Self::Http(_) => Some("http"),
+            Self::Stdio(_) => None,
         }
     }
 }
-impl ::core::convert::From<McpServerHttp> for McpServer {
+impl From<McpServerHttp> for McpServer {
     /// The `http` arm.
     fn from(value: McpServerHttp) -> Self {
         Self::Http(value)
     }
 }
-impl ::core::convert::From<McpServerStdio> for McpServer {
+impl From<McpServerStdio> for McpServer {
     /// The `Stdio` arm.
     fn from(value: McpServerStdio) -> Self {
         Self::Stdio(value)
@@ -833,28 +689,23 @@ impl ::serde::Serialize for Outcome {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Cancelled => {
-                ::acp_bindings::runtime::ser::tagged(
+                runtime::ser::tagged(
                     serializer,
                     "outcome",
                     "cancelled",
-                    ::core::option::Option::<&()>::None,
+                    Option::<&()>::None,
                 )
             }
             Self::Selected(payload) => {
-                ::acp_bindings::runtime::ser::tagged(
-                    serializer,
-                    "outcome",
-                    "selected",
-                    ::core::option::Option::Some(payload),
-                )
+                runtime::ser::tagged(serializer, "outcome", "selected", Some(payload))
             }
         }
     }
 }
-impl ::acp_bindings::runtime::de::Tagged for Outcome {
+impl runtime::de::Tagged for Outcome {
     const NAME: &'static str = "Outcome";
     const KEY: &'static str = "outcome";
     fn is_known(tag: &str) -> bool {
@@ -863,37 +714,33 @@ impl ::acp_bindings::runtime::de::Tagged for Outcome {
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
         payload: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         match tag {
             "cancelled" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                ::core::result::Result::Ok(Self::Cancelled)
+                Ok(Self::Cancelled)
             }
             "selected" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Selected)
-                    .map_err(|e| ::acp_bindings::runtime::de::in_variant(
-                        "Outcome",
-                        tag,
-                        e,
-                    ))
+                    .map_err(|e| runtime::de::in_variant("Outcome", tag, e))
             }
             _ => {
-                ::core::result::Result::Err(
+                Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
                 )
             }
         }
     }
     fn from_object<E: ::serde::de::Error>(
-        object: ::acp_bindings::runtime::JsonObject,
-    ) -> ::core::result::Result<Self, E> {
+        object: runtime::JsonObject,
+    ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::unknown_tag(
+        Err(
+            runtime::de::unknown_tag(
                 "Outcome",
                 "outcome",
-                ::acp_bindings::runtime::de::tag(&object, "outcome"),
+                runtime::de::tag(&object, "outcome"),
                 KNOWN,
             ),
         )
@@ -902,8 +749,8 @@ impl ::acp_bindings::runtime::de::Tagged for Outcome {
 impl<'de> ::serde::Deserialize<'de> for Outcome {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        ::acp_bindings::runtime::de::tagged(deserializer)
+    ) -> Result<Self, D::Error> {
+        runtime::de::tagged(deserializer)
     }
 }
 impl Outcome {
@@ -917,7 +764,7 @@ impl Outcome {
         }
     }
 }
-impl ::core::convert::From<OutcomeSelected> for Outcome {
+impl From<OutcomeSelected> for Outcome {
     /// The `selected` arm.
     fn from(value: OutcomeSelected) -> Self {
         Self::Selected(value)
@@ -929,16 +776,16 @@ impl ::core::convert::From<OutcomeSelected> for Outcome {
 pub struct OutcomeSelected {
     /// The `optionId` property.
     #[serde(rename = "optionId")]
-    pub option_id: ::std::string::String,
+    pub option_id: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["optionId"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -952,22 +799,16 @@ impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<OutcomeSelected, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<OutcomeSelected, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "optionId" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "optionId" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "optionId",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "optionId"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -975,8 +816,8 @@ impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(OutcomeSelected {
-                    option_id: ::acp_bindings::runtime::de::required(v0, "optionId")?,
+                Ok(OutcomeSelected {
+                    option_id: runtime::de::required(v0, "optionId")?,
                     additional_properties: rest,
                 })
             }
@@ -986,10 +827,10 @@ impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
 }
 impl OutcomeSelected {
     /// Creates a `OutcomeSelected` from its required fields; every optional field is omitted.
-    pub fn new(option_id: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(option_id: impl Into<String>) -> Self {
         Self {
             option_id: option_id.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }

@@ -8,22 +8,23 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// Null, a number or a string (v1).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum RequestId {
     /// The `Null` arm.
-    Null(::acp_bindings::runtime::ExplicitNull),
+    Null(runtime::ExplicitNull),
     /// The `Number` arm.
     Number(i64),
     /// The `Str` arm.
-    Str(::std::string::String),
+    Str(String),
 }
 impl ::serde::Serialize for RequestId {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::Null(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -34,57 +35,43 @@ impl ::serde::Serialize for RequestId {
 impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Null",
-        ) {
-            return ::core::result::Result::Ok(Self::Null(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Null") {
+            return Ok(Self::Null(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Number",
-        ) {
-            return ::core::result::Result::Ok(Self::Number(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+            return Ok(Self::Number(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Str",
-        ) {
-            return ::core::result::Result::Ok(Self::Str(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+            return Ok(Self::Str(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("RequestId", &errors),
-        )
+        Err(runtime::de::no_arm("RequestId", &errors))
     }
 }
-impl ::core::convert::From<::acp_bindings::runtime::ExplicitNull> for RequestId {
+impl From<runtime::ExplicitNull> for RequestId {
     /// The `Null` arm.
-    fn from(value: ::acp_bindings::runtime::ExplicitNull) -> Self {
+    fn from(value: runtime::ExplicitNull) -> Self {
         Self::Null(value)
     }
 }
-impl ::core::convert::From<i64> for RequestId {
+impl From<i64> for RequestId {
     /// The `Number` arm.
     fn from(value: i64) -> Self {
         Self::Number(value)
     }
 }
-impl ::core::convert::From<::std::string::String> for RequestId {
+impl From<String> for RequestId {
     /// The `Str` arm.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::Str(value)
     }
 }
-impl ::core::convert::From<&str> for RequestId {
+impl From<&str> for RequestId {
     /// The `Str` arm.
     fn from(value: &str) -> Self {
-        Self::Str(::std::borrow::ToOwned::to_owned(value))
+        Self::Str(ToOwned::to_owned(value))
     }
 }
 /// `TextResourceContents` (the schema gives no description).
@@ -93,19 +80,19 @@ impl ::core::convert::From<&str> for RequestId {
 pub struct TextResourceContents {
     /// The `uri` property.
     #[serde(rename = "uri")]
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The `text` property.
     #[serde(rename = "text")]
-    pub text: ::std::string::String,
+    pub text: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["uri", "text"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -119,31 +106,19 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<TextResourceContents, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<TextResourceContents, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "uri" => ::core::option::Option::Some(0),
-                        "text" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "uri" => Some(0),
+                        "text" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "uri",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "text",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "uri"),
+                        1 => runtime::de::put(map, &mut v1, "text"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -151,9 +126,9 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(TextResourceContents {
-                    uri: ::acp_bindings::runtime::de::required(v0, "uri")?,
-                    text: ::acp_bindings::runtime::de::required(v1, "text")?,
+                Ok(TextResourceContents {
+                    uri: runtime::de::required(v0, "uri")?,
+                    text: runtime::de::required(v1, "text")?,
                     additional_properties: rest,
                 })
             }
@@ -163,14 +138,11 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
 }
 impl TextResourceContents {
     /// Creates a `TextResourceContents` from its required fields; every optional field is omitted.
-    pub fn new(
-        uri: impl ::core::convert::Into<::std::string::String>,
-        text: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
+    pub fn new(uri: impl Into<String>, text: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
             text: text.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -180,19 +152,19 @@ impl TextResourceContents {
 pub struct BlobResourceContents {
     /// The `uri` property.
     #[serde(rename = "uri")]
-    pub uri: ::std::string::String,
+    pub uri: String,
     /// The `blob` property.
     #[serde(rename = "blob")]
-    pub blob: ::acp_bindings::runtime::Base64String,
+    pub blob: runtime::Base64String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["uri", "blob"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -206,33 +178,19 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<BlobResourceContents, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::acp_bindings::runtime::Base64String,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<BlobResourceContents, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<runtime::Base64String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "uri" => ::core::option::Option::Some(0),
-                        "blob" => ::core::option::Option::Some(1),
-                        _ => ::core::option::Option::None,
+                        "uri" => Some(0),
+                        "blob" => Some(1),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "uri",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
-                        1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "blob",
-                                map.next_value::<::acp_bindings::runtime::Base64String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "uri"),
+                        1 => runtime::de::put(map, &mut v1, "blob"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -240,9 +198,9 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(BlobResourceContents {
-                    uri: ::acp_bindings::runtime::de::required(v0, "uri")?,
-                    blob: ::acp_bindings::runtime::de::required(v1, "blob")?,
+                Ok(BlobResourceContents {
+                    uri: runtime::de::required(v0, "uri")?,
+                    blob: runtime::de::required(v1, "blob")?,
                     additional_properties: rest,
                 })
             }
@@ -252,14 +210,11 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
 }
 impl BlobResourceContents {
     /// Creates a `BlobResourceContents` from its required fields; every optional field is omitted.
-    pub fn new(
-        uri: impl ::core::convert::Into<::std::string::String>,
-        blob: impl ::core::convert::Into<::acp_bindings::runtime::Base64String>,
-    ) -> Self {
+    pub fn new(uri: impl Into<String>, blob: impl Into<runtime::Base64String>) -> Self {
         Self {
             uri: uri.into(),
             blob: blob.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -276,7 +231,7 @@ impl ::serde::Serialize for EmbeddedResourceResource {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::TextResourceContents(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
@@ -290,35 +245,33 @@ impl ::serde::Serialize for EmbeddedResourceResource {
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
             "TextResourceContents",
         ) {
-            return ::core::result::Result::Ok(Self::TextResourceContents(v));
+            return Ok(Self::TextResourceContents(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
+        if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
             "BlobResourceContents",
         ) {
-            return ::core::result::Result::Ok(Self::BlobResourceContents(v));
+            return Ok(Self::BlobResourceContents(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("EmbeddedResourceResource", &errors),
-        )
+        Err(runtime::de::no_arm("EmbeddedResourceResource", &errors))
     }
 }
-impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+impl From<TextResourceContents> for EmbeddedResourceResource {
     /// The `TextResourceContents` arm.
     fn from(value: TextResourceContents) -> Self {
         Self::TextResourceContents(value)
     }
 }
-impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+impl From<BlobResourceContents> for EmbeddedResourceResource {
     /// The `BlobResourceContents` arm.
     fn from(value: BlobResourceContents) -> Self {
         Self::BlobResourceContents(value)
@@ -329,15 +282,15 @@ impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
 #[non_exhaustive]
 pub enum ContentValue {
     /// The `String` arm.
-    String(::std::string::String),
+    String(String),
     /// The `Integer` arm.
     Integer(i64),
     /// The `Number` arm.
-    Number(::acp_bindings::runtime::Number),
+    Number(runtime::Number),
     /// The `Boolean` arm.
     Boolean(bool),
     /// The `StringArray` arm.
-    StringArray(::std::vec::Vec<::std::string::String>),
+    StringArray(Vec<String>),
     /// The `Other` arm.
     Other(::serde_json::Value),
 }
@@ -345,7 +298,7 @@ impl ::serde::Serialize for ContentValue {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         match self {
             Self::String(payload) => ::serde::Serialize::serialize(payload, serializer),
             Self::Integer(payload) => ::serde::Serialize::serialize(payload, serializer),
@@ -361,93 +314,67 @@ impl ::serde::Serialize for ContentValue {
 impl<'de> ::serde::Deserialize<'de> for ContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        let value = ::acp_bindings::runtime::de::value(deserializer)?;
-        let mut errors = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "String",
-        ) {
-            return ::core::result::Result::Ok(Self::String(v));
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+            return Ok(Self::String(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Integer",
-        ) {
-            return ::core::result::Result::Ok(Self::Integer(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Integer") {
+            return Ok(Self::Integer(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Number",
-        ) {
-            return ::core::result::Result::Ok(Self::Number(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+            return Ok(Self::Number(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Boolean",
-        ) {
-            return ::core::result::Result::Ok(Self::Boolean(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Boolean") {
+            return Ok(Self::Boolean(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "StringArray",
-        ) {
-            return ::core::result::Result::Ok(Self::StringArray(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "StringArray") {
+            return Ok(Self::StringArray(v));
         }
-        if let ::core::option::Option::Some(v) = ::acp_bindings::runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "Other",
-        ) {
-            return ::core::result::Result::Ok(Self::Other(v));
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Other") {
+            return Ok(Self::Other(v));
         }
-        ::core::result::Result::Err(
-            ::acp_bindings::runtime::de::no_arm("ContentValue", &errors),
-        )
+        Err(runtime::de::no_arm("ContentValue", &errors))
     }
 }
-impl ::core::convert::From<::std::string::String> for ContentValue {
+impl From<String> for ContentValue {
     /// The `String` arm.
-    fn from(value: ::std::string::String) -> Self {
+    fn from(value: String) -> Self {
         Self::String(value)
     }
 }
-impl ::core::convert::From<&str> for ContentValue {
+impl From<&str> for ContentValue {
     /// The `String` arm.
     fn from(value: &str) -> Self {
-        Self::String(::std::borrow::ToOwned::to_owned(value))
+        Self::String(ToOwned::to_owned(value))
     }
 }
-impl ::core::convert::From<i64> for ContentValue {
+impl From<i64> for ContentValue {
     /// The `Integer` arm.
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
-impl ::core::convert::From<::acp_bindings::runtime::Number> for ContentValue {
+impl From<runtime::Number> for ContentValue {
     /// The `Number` arm.
-    fn from(value: ::acp_bindings::runtime::Number) -> Self {
+    fn from(value: runtime::Number) -> Self {
         Self::Number(value)
     }
 }
-impl ::core::convert::From<bool> for ContentValue {
+impl From<bool> for ContentValue {
     /// The `Boolean` arm.
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
 }
-impl ::core::convert::From<::std::vec::Vec<::std::string::String>> for ContentValue {
+impl From<Vec<String>> for ContentValue {
     /// The `StringArray` arm.
-    fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
+    fn from(value: Vec<String>) -> Self {
         Self::StringArray(value)
     }
 }
-impl ::core::convert::From<::serde_json::Value> for ContentValue {
+impl From<::serde_json::Value> for ContentValue {
     /// The `Other` arm.
     fn from(value: ::serde_json::Value) -> Self {
         Self::Other(value)

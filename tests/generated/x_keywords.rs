@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use ::acp_bindings::runtime;
 /// `Kind` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -15,7 +16,7 @@ pub enum Kind {
     /// `"read"`.
     Read,
     /// A value this version does not know, kept as received.
-    Other(::acp_bindings::runtime::UnknownString),
+    Other(runtime::UnknownString),
 }
 impl Kind {
     /// Every value this version knows, as on the wire.
@@ -44,7 +45,7 @@ impl Kind {
     fn from_str_lossless(s: &str) -> Self {
         match s {
             "read" => Self::Read,
-            other => Self::Other(::acp_bindings::runtime::UnknownString::__new(other)),
+            other => Self::Other(runtime::UnknownString::__new(other)),
         }
     }
 }
@@ -55,22 +56,22 @@ impl ::core::fmt::Display for Kind {
 }
 impl ::core::str::FromStr for Kind {
     type Err = ::core::convert::Infallible;
-    fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
-        ::core::result::Result::Ok(Self::from_str_lossless(s))
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self::from_str_lossless(s))
     }
 }
 impl ::serde::Serialize for Kind {
     fn serialize<S: ::serde::Serializer>(
         &self,
         serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Kind {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Kind;
@@ -80,27 +81,19 @@ impl<'de> ::serde::Deserialize<'de> for Kind {
             ) -> ::core::fmt::Result {
                 f.write_str("a Kind string")
             }
-            fn visit_str<E: ::serde::de::Error>(
-                self,
-                v: &str,
-            ) -> ::core::result::Result<Kind, E> {
-                ::core::result::Result::Ok(
+            fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Kind, E> {
+                Ok(
                     match v {
                         "read" => Kind::Read,
                         _ => Kind::from_str_lossless(v),
                     },
                 )
             }
-            fn visit_string<E: ::serde::de::Error>(
-                self,
-                v: ::std::string::String,
-            ) -> ::core::result::Result<Kind, E> {
-                ::core::result::Result::Ok(
+            fn visit_string<E: ::serde::de::Error>(self, v: String) -> Result<Kind, E> {
+                Ok(
                     match v.as_str() {
                         "read" => Kind::Read,
-                        _ => {
-                            Kind::Other(::acp_bindings::runtime::UnknownString::__new(v))
-                        }
+                        _ => Kind::Other(runtime::UnknownString::__new(v)),
                     },
                 )
             }
@@ -108,14 +101,14 @@ impl<'de> ::serde::Deserialize<'de> for Kind {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl ::core::convert::From<&str> for Kind {
+impl From<&str> for Kind {
     fn from(value: &str) -> Self {
         Self::from_str_lossless(value)
     }
 }
-impl ::acp_bindings::runtime::de::Scalar for Kind {
-    fn from_str(v: &str) -> ::core::option::Option<Self> {
-        ::core::option::Option::Some(Self::from_str_lossless(v))
+impl runtime::de::Scalar for Kind {
+    fn from_str(v: &str) -> Option<Self> {
+        Some(Self::from_str_lossless(v))
     }
 }
 /// `Location` (the schema gives no description).
@@ -124,16 +117,16 @@ impl ::acp_bindings::runtime::de::Scalar for Kind {
 pub struct Location {
     /// The `path` property.
     #[serde(rename = "path")]
-    pub path: ::std::string::String,
+    pub path: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Location {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &["path"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
@@ -147,22 +140,16 @@ impl<'de> ::serde::Deserialize<'de> for Location {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Location, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Location, A::Error> {
+                let mut v0: Option<String> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "path" => ::core::option::Option::Some(0),
-                        _ => ::core::option::Option::None,
+                        "path" => Some(0),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "path",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "path"),
                         _ => {
                             ::core::unreachable!(
                                 "`fields` passes only positions `index` returned"
@@ -170,8 +157,8 @@ impl<'de> ::serde::Deserialize<'de> for Location {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Location {
-                    path: ::acp_bindings::runtime::de::required(v0, "path")?,
+                Ok(Location {
+                    path: runtime::de::required(v0, "path")?,
                     additional_properties: rest,
                 })
             }
@@ -181,10 +168,10 @@ impl<'de> ::serde::Deserialize<'de> for Location {
 }
 impl Location {
     /// Creates a `Location` from its required fields; every optional field is omitted.
-    pub fn new(path: impl ::core::convert::Into<::std::string::String>) -> Self {
+    pub fn new(path: impl Into<String>) -> Self {
         Self {
             path: path.into(),
-            additional_properties: ::core::default::Default::default(),
+            additional_properties: Default::default(),
         }
     }
 }
@@ -194,92 +181,82 @@ impl Location {
 pub struct Update {
     /// The `id` property.
     #[serde(rename = "id")]
-    pub id: ::std::string::String,
+    pub id: String,
     /// The `title` property.
     #[serde(
         rename = "title",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientScalar,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
     )]
-    pub title: ::acp_bindings::runtime::Nullable<::std::string::String>,
+    pub title: runtime::Nullable<String>,
     /// The `kind` property.
     #[serde(
         rename = "kind",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientScalar,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
     )]
-    pub kind: ::acp_bindings::runtime::Nullable<Kind>,
+    pub kind: runtime::Nullable<Kind>,
     /// The `locations` property.
     #[serde(
         rename = "locations",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientItems,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::LenientItems,_,_>"
     )]
-    pub locations: ::acp_bindings::runtime::Nullable<::std::vec::Vec<Location>>,
+    pub locations: runtime::Nullable<Vec<Location>>,
     /// The `entries` property.
     #[serde(
         rename = "entries",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientItems,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::LenientItems,_,_>"
     )]
-    pub entries: ::std::vec::Vec<Location>,
+    pub entries: Vec<Location>,
     /// The `strictItems` property.
     #[serde(
         rename = "strictItems",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::Items,_,_>"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "runtime::read::with::<runtime::read::Items,_,_>"
     )]
-    pub strict_items: ::core::option::Option<::std::vec::Vec<Location>>,
+    pub strict_items: Option<Vec<Location>>,
     /// The `args` property.
-    #[serde(
-        rename = "args",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub args: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(rename = "args", default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
     /// The `env` property.
     #[serde(
         rename = "env",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::NullAsDefault,_,_>"
+        deserialize_with = "runtime::read::with::<runtime::read::NullAsDefault,_,_>"
     )]
-    pub env: ::std::vec::Vec<::std::string::String>,
+    pub env: Vec<String>,
     /// The `rawInput` property.
     #[serde(
         rename = "rawInput",
         default,
-        skip_serializing_if = "::core::option::Option::is_none",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::Any,_,_>"
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "runtime::read::with::<runtime::read::Any,_,_>"
     )]
-    pub raw_input: ::core::option::Option<::serde_json::Value>,
+    pub raw_input: Option<::serde_json::Value>,
     /// Schema default when omitted: `false` (never written back).
-    #[serde(
-        rename = "loadSession",
-        default,
-        skip_serializing_if = "::core::option::Option::is_none"
-    )]
-    pub load_session: ::core::option::Option<bool>,
+    #[serde(rename = "loadSession", default, skip_serializing_if = "Option::is_none")]
+    pub load_session: Option<bool>,
     /// The `_meta` property.
     #[serde(
         rename = "_meta",
         default,
-        skip_serializing_if = "::acp_bindings::runtime::Nullable::is_absent",
-        deserialize_with = "::acp_bindings::runtime::read::with::<::acp_bindings::runtime::read::LenientMeta,_,_>"
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
     )]
-    pub meta: ::acp_bindings::runtime::Nullable<
-        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-    >,
+    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
-    pub additional_properties: ::acp_bindings::runtime::Extra,
+    pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Update {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    ) -> Result<Self, D::Error> {
         const FIELDS: &[&str] = &[
             "id",
             "title",
@@ -305,184 +282,93 @@ impl<'de> ::serde::Deserialize<'de> for Update {
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> ::core::result::Result<Update, A::Error> {
-                let mut v0: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-                let mut v1: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v2: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<Kind>,
-                > = ::core::option::Option::None;
-                let mut v3: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<::std::vec::Vec<Location>>,
-                > = ::core::option::Option::None;
-                let mut v4: ::core::option::Option<::std::vec::Vec<Location>> = ::core::option::Option::None;
-                let mut v5: ::core::option::Option<
-                    ::core::option::Option<::std::vec::Vec<Location>>,
-                > = ::core::option::Option::None;
-                let mut v6: ::core::option::Option<
-                    ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-                > = ::core::option::Option::None;
-                let mut v7: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = ::core::option::Option::None;
-                let mut v8: ::core::option::Option<
-                    ::core::option::Option<::serde_json::Value>,
-                > = ::core::option::Option::None;
-                let mut v9: ::core::option::Option<::core::option::Option<bool>> = ::core::option::Option::None;
-                let mut v10: ::core::option::Option<
-                    ::acp_bindings::runtime::Nullable<
-                        ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-                    >,
-                > = ::core::option::Option::None;
-                let rest = ::acp_bindings::runtime::de::fields(
+            ) -> Result<Update, A::Error> {
+                let mut v0: Option<String> = None;
+                let mut v1: Option<runtime::Nullable<String>> = None;
+                let mut v2: Option<runtime::Nullable<Kind>> = None;
+                let mut v3: Option<runtime::Nullable<Vec<Location>>> = None;
+                let mut v4: Option<Vec<Location>> = None;
+                let mut v5: Option<Option<Vec<Location>>> = None;
+                let mut v6: Option<Option<Vec<String>>> = None;
+                let mut v7: Option<Vec<String>> = None;
+                let mut v8: Option<Option<::serde_json::Value>> = None;
+                let mut v9: Option<Option<bool>> = None;
+                let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "id" => ::core::option::Option::Some(0),
-                        "title" => ::core::option::Option::Some(1),
-                        "kind" => ::core::option::Option::Some(2),
-                        "locations" => ::core::option::Option::Some(3),
-                        "entries" => ::core::option::Option::Some(4),
-                        "strictItems" => ::core::option::Option::Some(5),
-                        "args" => ::core::option::Option::Some(6),
-                        "env" => ::core::option::Option::Some(7),
-                        "rawInput" => ::core::option::Option::Some(8),
-                        "loadSession" => ::core::option::Option::Some(9),
-                        "_meta" => ::core::option::Option::Some(10),
-                        _ => ::core::option::Option::None,
+                        "id" => Some(0),
+                        "title" => Some(1),
+                        "kind" => Some(2),
+                        "locations" => Some(3),
+                        "entries" => Some(4),
+                        "strictItems" => Some(5),
+                        "args" => Some(6),
+                        "env" => Some(7),
+                        "rawInput" => Some(8),
+                        "loadSession" => Some(9),
+                        "_meta" => Some(10),
+                        _ => None,
                     },
                     |i, map| match i {
-                        0 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v0,
-                                "id",
-                                map.next_value::<::std::string::String>()?,
-                            )
-                        }
+                        0 => runtime::de::put(map, &mut v0, "id"),
                         1 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v1,
-                                "title",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::LenientScalar,
-                                            ::acp_bindings::runtime::Nullable<::std::string::String>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::LenientScalar,
+                                _,
+                                _,
+                            >(map, &mut v1, "title")
                         }
                         2 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v2,
-                                "kind",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::LenientScalar,
-                                            ::acp_bindings::runtime::Nullable<Kind>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::LenientScalar,
+                                _,
+                                _,
+                            >(map, &mut v2, "kind")
                         }
                         3 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v3,
-                                "locations",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::LenientItems,
-                                            ::acp_bindings::runtime::Nullable<::std::vec::Vec<Location>>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::LenientItems,
+                                _,
+                                _,
+                            >(map, &mut v3, "locations")
                         }
                         4 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v4,
-                                "entries",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::LenientItems,
-                                            ::std::vec::Vec<Location>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::LenientItems,
+                                _,
+                                _,
+                            >(map, &mut v4, "entries")
                         }
                         5 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v5,
-                                "strictItems",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::Items,
-                                            ::core::option::Option<::std::vec::Vec<Location>>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::Items,
+                                _,
+                                _,
+                            >(map, &mut v5, "strictItems")
                         }
-                        6 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v6,
-                                "args",
-                                map
-                                    .next_value::<
-                                        ::core::option::Option<
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >,
-                                    >()?,
-                            )
-                        }
+                        6 => runtime::de::put(map, &mut v6, "args"),
                         7 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v7,
-                                "env",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::NullAsDefault,
-                                            ::std::vec::Vec<::std::string::String>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::NullAsDefault,
+                                _,
+                                _,
+                            >(map, &mut v7, "env")
                         }
                         8 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v8,
-                                "rawInput",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::Any,
-                                            ::core::option::Option<::serde_json::Value>,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::Any,
+                                _,
+                                _,
+                            >(map, &mut v8, "rawInput")
                         }
-                        9 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v9,
-                                "loadSession",
-                                map.next_value::<::core::option::Option<bool>>()?,
-                            )
-                        }
+                        9 => runtime::de::put(map, &mut v9, "loadSession"),
                         10 => {
-                            ::acp_bindings::runtime::de::once(
-                                &mut v10,
-                                "_meta",
-                                map
-                                    .next_value_seed(
-                                        ::acp_bindings::runtime::read::Field::<
-                                            ::acp_bindings::runtime::read::LenientMeta,
-                                            ::acp_bindings::runtime::Nullable<
-                                                ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-                                            >,
-                                        >::new(),
-                                    )?,
-                            )
+                            runtime::de::put_with::<
+                                runtime::read::LenientMeta,
+                                _,
+                                _,
+                            >(map, &mut v10, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -491,15 +377,15 @@ impl<'de> ::serde::Deserialize<'de> for Update {
                         }
                     },
                 )?;
-                ::core::result::Result::Ok(Update {
-                    id: ::acp_bindings::runtime::de::required(v0, "id")?,
+                Ok(Update {
+                    id: runtime::de::required(v0, "id")?,
                     title: v1.unwrap_or_default(),
                     kind: v2.unwrap_or_default(),
                     locations: v3.unwrap_or_default(),
-                    entries: ::acp_bindings::runtime::de::required(v4, "entries")?,
+                    entries: runtime::de::required(v4, "entries")?,
                     strict_items: v5.unwrap_or_default(),
                     args: v6.unwrap_or_default(),
-                    env: ::acp_bindings::runtime::de::required(v7, "env")?,
+                    env: runtime::de::required(v7, "env")?,
                     raw_input: v8.unwrap_or_default(),
                     load_session: v9.unwrap_or_default(),
                     meta: v10.unwrap_or_default(),
@@ -513,91 +399,71 @@ impl<'de> ::serde::Deserialize<'de> for Update {
 impl Update {
     /// Creates a `Update` from its required fields; every optional field is omitted.
     pub fn new(
-        id: impl ::core::convert::Into<::std::string::String>,
-        entries: impl ::core::convert::Into<::std::vec::Vec<Location>>,
-        env: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
+        id: impl Into<String>,
+        entries: impl Into<Vec<Location>>,
+        env: impl Into<Vec<String>>,
     ) -> Self {
         Self {
             id: id.into(),
-            title: ::core::default::Default::default(),
-            kind: ::core::default::Default::default(),
-            locations: ::core::default::Default::default(),
+            title: Default::default(),
+            kind: Default::default(),
+            locations: Default::default(),
             entries: entries.into(),
-            strict_items: ::core::default::Default::default(),
-            args: ::core::default::Default::default(),
+            strict_items: Default::default(),
+            args: Default::default(),
             env: env.into(),
-            raw_input: ::core::default::Default::default(),
-            load_session: ::core::default::Default::default(),
-            meta: ::core::default::Default::default(),
-            additional_properties: ::core::default::Default::default(),
+            raw_input: Default::default(),
+            load_session: Default::default(),
+            meta: Default::default(),
+            additional_properties: Default::default(),
         }
     }
     /// Sets `title`.
     #[must_use]
-    pub fn title(
-        mut self,
-        value: impl ::core::convert::Into<::std::string::String>,
-    ) -> Self {
-        self.title = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn title(mut self, value: impl Into<String>) -> Self {
+        self.title = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `kind`.
     #[must_use]
-    pub fn kind(mut self, value: impl ::core::convert::Into<Kind>) -> Self {
-        self.kind = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn kind(mut self, value: impl Into<Kind>) -> Self {
+        self.kind = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `locations`.
     #[must_use]
-    pub fn locations(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<Location>>,
-    ) -> Self {
-        self.locations = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn locations(mut self, value: impl Into<Vec<Location>>) -> Self {
+        self.locations = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `strictItems`.
     #[must_use]
-    pub fn strict_items(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<Location>>,
-    ) -> Self {
-        self.strict_items = ::core::option::Option::Some(value.into());
+    pub fn strict_items(mut self, value: impl Into<Vec<Location>>) -> Self {
+        self.strict_items = Some(value.into());
         self
     }
     /// Sets `args`.
     #[must_use]
-    pub fn args(
-        mut self,
-        value: impl ::core::convert::Into<::std::vec::Vec<::std::string::String>>,
-    ) -> Self {
-        self.args = ::core::option::Option::Some(value.into());
+    pub fn args(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.args = Some(value.into());
         self
     }
     /// Sets `rawInput`.
     #[must_use]
-    pub fn raw_input(
-        mut self,
-        value: impl ::core::convert::Into<::serde_json::Value>,
-    ) -> Self {
-        self.raw_input = ::core::option::Option::Some(value.into());
+    pub fn raw_input(mut self, value: impl Into<::serde_json::Value>) -> Self {
+        self.raw_input = Some(value.into());
         self
     }
     /// Sets `loadSession`.
     #[must_use]
-    pub fn load_session(mut self, value: impl ::core::convert::Into<bool>) -> Self {
-        self.load_session = ::core::option::Option::Some(value.into());
+    pub fn load_session(mut self, value: impl Into<bool>) -> Self {
+        self.load_session = Some(value.into());
         self
     }
     /// Sets `_meta`.
     #[must_use]
-    pub fn meta(
-        mut self,
-        value: impl ::core::convert::Into<
-            ::std::boxed::Box<::acp_bindings::runtime::JsonObject>,
-        >,
-    ) -> Self {
-        self.meta = ::acp_bindings::runtime::Nullable::Value(value.into());
+    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
+        self.meta = runtime::Nullable::Value(value.into());
         self
     }
 }

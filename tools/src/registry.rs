@@ -10,6 +10,8 @@
 )]
 /// `reencode` for every ACP v1 definition.
 pub mod v1 {
+    use ::acp_bindings::runtime;
+    use ::acp_bindings::json;
     use ::acp_bindings::v1 as bindings;
     /// Code that runs for one definition's Rust type, chosen by name at
     /// run time ([`visit`]): the fuzz targets' per-type checks.
@@ -20,16 +22,13 @@ pub mod v1 {
         fn visit<T>(self) -> Self::Output
         where
             T: ::serde::de::DeserializeOwned + ::serde::Serialize + ::core::fmt::Debug
-                + ::core::clone::Clone + ::core::cmp::PartialEq + 'static;
+                + Clone + ::core::cmp::PartialEq + 'static;
     }
     /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
     /// definition named `type_name`; `None` when this build has no
     /// definition of that name.
-    pub fn visit<V: TypeVisitor>(
-        type_name: &str,
-        visitor: V,
-    ) -> ::core::option::Option<V::Output> {
-        ::core::option::Option::Some(
+    pub fn visit<V: TypeVisitor>(type_name: &str, visitor: V) -> Option<V::Output> {
+        Some(
             match type_name {
                 #[cfg(not(feature = "unstable"))]
                 "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
@@ -635,7 +634,7 @@ pub mod v1 {
                 "ProxySuccessorNotification" => {
                     visitor.visit::<bindings::ProxySuccessorNotification>()
                 }
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }
@@ -646,29 +645,21 @@ pub mod v1 {
     pub fn reencode(
         type_name: &str,
         json: &str,
-    ) -> ::core::option::Option<
-        ::core::result::Result<
-            ::serde_json::Value,
-            ::acp_bindings::runtime::rpc::DispatchError,
-        >,
-    > {
+    ) -> Option<Result<::serde_json::Value, runtime::rpc::DispatchError>> {
         fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
             json: &str,
-        ) -> ::core::result::Result<
-            ::serde_json::Value,
-            ::acp_bindings::runtime::rpc::DispatchError,
-        > {
-            let value: T = ::acp_bindings::runtime::rpc::decode(json)?;
+        ) -> Result<::serde_json::Value, runtime::rpc::DispatchError> {
+            let value: T = runtime::rpc::decode(json)?;
             ::serde_json::to_value(value)
                 .map_err(|e| {
-                    ::acp_bindings::runtime::rpc::DispatchError::new(
-                        ::acp_bindings::runtime::rpc::DispatchErrorKind::InvalidPayload,
+                    runtime::rpc::DispatchError::new(
+                        runtime::rpc::DispatchErrorKind::InvalidPayload,
                         "",
                         e.to_string(),
                     )
                 })
         }
-        ::core::option::Option::Some(
+        Some(
             match type_name {
                 #[cfg(not(feature = "unstable"))]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
@@ -1164,7 +1155,7 @@ pub mod v1 {
                 "ProxySuccessorNotification" => {
                     go::<bindings::ProxySuccessorNotification>(json)
                 }
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }
@@ -1184,21 +1175,14 @@ pub mod v1 {
     pub fn decode_fast_and_slow(
         type_name: &str,
         json: &str,
-    ) -> ::core::option::Option<
-        (
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-        ),
+    ) -> Option<
+        (Result<::serde_json::Value, String>, Result<::serde_json::Value, String>),
     > {
         fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
             json: &str,
-        ) -> (
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-        ) {
+        ) -> (Result<::serde_json::Value, String>, Result<::serde_json::Value, String>) {
             let encode = |v: T| {
-                let ours = ::acp_bindings::json::to_string(&v)
-                    .map_err(|e| e.to_string());
+                let ours = json::to_string(&v).map_err(|e| e.to_string());
                 let theirs = ::serde_json::to_string(&v).map_err(|e| e.to_string());
                 ::core::assert_eq!(
                     ours, theirs,
@@ -1210,7 +1194,7 @@ pub mod v1 {
             let fast = ::serde_json::from_str::<T>(json)
                 .map_err(|e| e.to_string())
                 .and_then(encode);
-            let read = ::acp_bindings::json::from_str::<T>(json)
+            let read = json::from_str::<T>(json)
                 .map_err(|e| e.to_string())
                 .and_then(encode);
             ::core::assert_eq!(
@@ -1219,12 +1203,12 @@ pub mod v1 {
                 ::core::any::type_name:: < T > (), json
             );
             let slow = ::serde_json::from_str::<::serde_json::Value>(json)
-                .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
+                .and_then(|v| T::deserialize(runtime::de::Buffered(v)))
                 .map_err(|e| e.to_string())
                 .and_then(encode);
             (fast, slow)
         }
-        ::core::option::Option::Some(
+        Some(
             match type_name {
                 #[cfg(not(feature = "unstable"))]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
@@ -1720,13 +1704,15 @@ pub mod v1 {
                 "ProxySuccessorNotification" => {
                     go::<bindings::ProxySuccessorNotification>(json)
                 }
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }
 }
 /// `reencode` for every ACP v2 definition.
 pub mod v2 {
+    use ::acp_bindings::runtime;
+    use ::acp_bindings::json;
     use ::acp_bindings::v2 as bindings;
     /// Code that runs for one definition's Rust type, chosen by name at
     /// run time ([`visit`]): the fuzz targets' per-type checks.
@@ -1737,16 +1723,13 @@ pub mod v2 {
         fn visit<T>(self) -> Self::Output
         where
             T: ::serde::de::DeserializeOwned + ::serde::Serialize + ::core::fmt::Debug
-                + ::core::clone::Clone + ::core::cmp::PartialEq + 'static;
+                + Clone + ::core::cmp::PartialEq + 'static;
     }
     /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
     /// definition named `type_name`; `None` when this build has no
     /// definition of that name.
-    pub fn visit<V: TypeVisitor>(
-        type_name: &str,
-        visitor: V,
-    ) -> ::core::option::Option<V::Output> {
-        ::core::option::Option::Some(
+    pub fn visit<V: TypeVisitor>(type_name: &str, visitor: V) -> Option<V::Output> {
+        Some(
             match type_name {
                 #[cfg(not(feature = "unstable"))]
                 "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
@@ -2349,7 +2332,7 @@ pub mod v2 {
                 "ProxySuccessorNotification" => {
                     visitor.visit::<bindings::ProxySuccessorNotification>()
                 }
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }
@@ -2360,29 +2343,21 @@ pub mod v2 {
     pub fn reencode(
         type_name: &str,
         json: &str,
-    ) -> ::core::option::Option<
-        ::core::result::Result<
-            ::serde_json::Value,
-            ::acp_bindings::runtime::rpc::DispatchError,
-        >,
-    > {
+    ) -> Option<Result<::serde_json::Value, runtime::rpc::DispatchError>> {
         fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
             json: &str,
-        ) -> ::core::result::Result<
-            ::serde_json::Value,
-            ::acp_bindings::runtime::rpc::DispatchError,
-        > {
-            let value: T = ::acp_bindings::runtime::rpc::decode(json)?;
+        ) -> Result<::serde_json::Value, runtime::rpc::DispatchError> {
+            let value: T = runtime::rpc::decode(json)?;
             ::serde_json::to_value(value)
                 .map_err(|e| {
-                    ::acp_bindings::runtime::rpc::DispatchError::new(
-                        ::acp_bindings::runtime::rpc::DispatchErrorKind::InvalidPayload,
+                    runtime::rpc::DispatchError::new(
+                        runtime::rpc::DispatchErrorKind::InvalidPayload,
                         "",
                         e.to_string(),
                     )
                 })
         }
-        ::core::option::Option::Some(
+        Some(
             match type_name {
                 #[cfg(not(feature = "unstable"))]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
@@ -2887,7 +2862,7 @@ pub mod v2 {
                 "ProxySuccessorNotification" => {
                     go::<bindings::ProxySuccessorNotification>(json)
                 }
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }
@@ -2907,21 +2882,14 @@ pub mod v2 {
     pub fn decode_fast_and_slow(
         type_name: &str,
         json: &str,
-    ) -> ::core::option::Option<
-        (
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-        ),
+    ) -> Option<
+        (Result<::serde_json::Value, String>, Result<::serde_json::Value, String>),
     > {
         fn go<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
             json: &str,
-        ) -> (
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-            ::core::result::Result<::serde_json::Value, ::std::string::String>,
-        ) {
+        ) -> (Result<::serde_json::Value, String>, Result<::serde_json::Value, String>) {
             let encode = |v: T| {
-                let ours = ::acp_bindings::json::to_string(&v)
-                    .map_err(|e| e.to_string());
+                let ours = json::to_string(&v).map_err(|e| e.to_string());
                 let theirs = ::serde_json::to_string(&v).map_err(|e| e.to_string());
                 ::core::assert_eq!(
                     ours, theirs,
@@ -2933,7 +2901,7 @@ pub mod v2 {
             let fast = ::serde_json::from_str::<T>(json)
                 .map_err(|e| e.to_string())
                 .and_then(encode);
-            let read = ::acp_bindings::json::from_str::<T>(json)
+            let read = json::from_str::<T>(json)
                 .map_err(|e| e.to_string())
                 .and_then(encode);
             ::core::assert_eq!(
@@ -2942,12 +2910,12 @@ pub mod v2 {
                 ::core::any::type_name:: < T > (), json
             );
             let slow = ::serde_json::from_str::<::serde_json::Value>(json)
-                .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
+                .and_then(|v| T::deserialize(runtime::de::Buffered(v)))
                 .map_err(|e| e.to_string())
                 .and_then(encode);
             (fast, slow)
         }
-        ::core::option::Option::Some(
+        Some(
             match type_name {
                 #[cfg(not(feature = "unstable"))]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
@@ -3452,13 +3420,14 @@ pub mod v2 {
                 "ProxySuccessorNotification" => {
                     go::<bindings::ProxySuccessorNotification>(json)
                 }
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }
 }
 /// Converts a payload between the versions by definition name, for the tests and tools.
 pub mod convert {
+    use ::acp_bindings::runtime;
     use ::acp_bindings::convert::{ConvertError, Converted, ToV1, ToV2};
     use ::acp_bindings::runtime::rpc::DispatchError;
     /// Why a by-name conversion produced nothing.
@@ -3472,22 +3441,22 @@ pub mod convert {
     fn go2<T: ::serde::de::DeserializeOwned + ToV2>(
         json: &str,
         strict: bool,
-    ) -> ::core::result::Result<Converted<::serde_json::Value>, Failed>
+    ) -> Result<Converted<::serde_json::Value>, Failed>
     where
         T::V2: ::serde::Serialize,
     {
-        let v: T = ::acp_bindings::runtime::rpc::decode(json).map_err(Failed::Rejected)?;
+        let v: T = runtime::rpc::decode(json).map_err(Failed::Rejected)?;
         let c = if strict {
             ::acp_bindings::convert::to_v2_strict(v)
                 .map(|value| Converted {
                     value,
-                    losses: ::std::vec::Vec::new(),
+                    losses: Vec::new(),
                 })
         } else {
             ::acp_bindings::convert::to_v2(v)
         };
         let c = c.map_err(Failed::NotConverted)?;
-        ::core::result::Result::Ok(Converted {
+        Ok(Converted {
             value: ::serde_json::to_value(&c.value).expect("encodes"),
             losses: c.losses,
         })
@@ -3495,22 +3464,22 @@ pub mod convert {
     fn go1<T: ::serde::de::DeserializeOwned + ToV1>(
         json: &str,
         strict: bool,
-    ) -> ::core::result::Result<Converted<::serde_json::Value>, Failed>
+    ) -> Result<Converted<::serde_json::Value>, Failed>
     where
         T::V1: ::serde::Serialize,
     {
-        let v: T = ::acp_bindings::runtime::rpc::decode(json).map_err(Failed::Rejected)?;
+        let v: T = runtime::rpc::decode(json).map_err(Failed::Rejected)?;
         let c = if strict {
             ::acp_bindings::convert::to_v1_strict(v)
                 .map(|value| Converted {
                     value,
-                    losses: ::std::vec::Vec::new(),
+                    losses: Vec::new(),
                 })
         } else {
             ::acp_bindings::convert::to_v1(v)
         };
         let c = c.map_err(Failed::NotConverted)?;
-        ::core::result::Result::Ok(Converted {
+        Ok(Converted {
             value: ::serde_json::to_value(&c.value).expect("encodes"),
             losses: c.losses,
         })
@@ -3521,10 +3490,8 @@ pub mod convert {
         name: &str,
         json: &str,
         strict: bool,
-    ) -> ::core::option::Option<
-        ::core::result::Result<Converted<::serde_json::Value>, Failed>,
-    > {
-        ::core::option::Option::Some(
+    ) -> Option<Result<Converted<::serde_json::Value>, Failed>> {
+        Some(
             match name {
                 "AgentAuthCapabilities" => {
                     go2::<::acp_bindings::v1::AgentAuthCapabilities>(json, strict)
@@ -4182,7 +4149,7 @@ pub mod convert {
                     >(json, strict)
                 }
                 "Terminal" => go2::<::acp_bindings::v1::Terminal>(json, strict),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }
@@ -4191,10 +4158,8 @@ pub mod convert {
         name: &str,
         json: &str,
         strict: bool,
-    ) -> ::core::option::Option<
-        ::core::result::Result<Converted<::serde_json::Value>, Failed>,
-    > {
-        ::core::option::Option::Some(
+    ) -> Option<Result<Converted<::serde_json::Value>, Failed>> {
+        Some(
             match name {
                 "AgentAuthCapabilities" => {
                     go1::<::acp_bindings::v2::AgentAuthCapabilities>(json, strict)
@@ -4854,7 +4819,7 @@ pub mod convert {
                     >(json, strict)
                 }
                 "Terminal" => go1::<::acp_bindings::v2::Terminal>(json, strict),
-                _ => return ::core::option::Option::None,
+                _ => return None,
             },
         )
     }

@@ -20,6 +20,10 @@ pub const CRATE_RUNTIME: &str = "crate::runtime";
 /// The runtime path from outside the bindings crate (fixtures).
 pub const EXTERN_RUNTIME: &str = "::acp_bindings::runtime";
 
+/// The bindings' modules the generated code names by their last segment
+/// (`runtime::de::once`), with a `use` per module of the file.
+const MODULES: &[&str] = &["crate::runtime", "crate::json", "::acp_bindings::runtime", "::acp_bindings::json"];
+
 /// Where to read and write.
 #[derive(Debug, Clone)]
 pub struct Layout {
@@ -559,8 +563,9 @@ fn render_counted(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &
         #![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
         #(#items)*
     };
-    let file: syn::File =
+    let mut file: syn::File =
         syn::parse2(tokens).map_err(|e| Error::Emit { file: label.to_owned(), message: e.to_string() })?;
+    crate::paths::shorten(&mut file, MODULES);
     fn types(items: &[syn::Item]) -> usize {
         items
             .iter()

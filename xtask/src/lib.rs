@@ -25,6 +25,7 @@ pub mod load;
 pub mod lock;
 pub mod lower;
 pub mod model;
+pub mod paths;
 pub mod plan;
 pub mod policy;
 pub mod pull;

@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+use crate::runtime;
 #[cfg(not(feature = "unstable"))]
 impl crate::convert::ToV2 for crate::v1::AgentAuthCapabilities {
     type V2 = crate::v2::AgentAuthCapabilities;
@@ -21,7 +22,7 @@ impl crate::convert::ToV2 for crate::v1::AgentAuthCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AgentAuthCapabilities, crate::convert::Fail> {
+    ) -> Result<crate::v2::AgentAuthCapabilities, crate::convert::Fail> {
         if !self.logout.is_absent() {
             cx.loss_at(
                 "logout",
@@ -29,7 +30,7 @@ impl crate::convert::ToV2 for crate::v1::AgentAuthCapabilities {
                 "`logout` has no v2 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v2::AgentAuthCapabilities {
+        Ok(crate::v2::AgentAuthCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -52,7 +53,7 @@ impl crate::convert::ToV2 for crate::v1::AgentAuthCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AgentAuthCapabilities, crate::convert::Fail> {
+    ) -> Result<crate::v2::AgentAuthCapabilities, crate::convert::Fail> {
         if !self.logout.is_absent() {
             cx.loss_at(
                 "logout",
@@ -60,24 +61,18 @@ impl crate::convert::ToV2 for crate::v1::AgentAuthCapabilities {
                 "`logout` has no v2 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v2::AgentAuthCapabilities {
+        Ok(crate::v2::AgentAuthCapabilities {
             status: {
                 cx.enter("status");
                 let v = match self.status {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -104,16 +99,16 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AgentRequestParams, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::AgentRequestParams, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::AgentRequestParams::WriteTextFileRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `WriteTextFileRequest` arm has no v2 form"),
                     );
                 }
                 crate::v1::AgentRequestParams::ReadTextFileRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `ReadTextFileRequest` arm has no v2 form"),
                     );
                 }
@@ -123,7 +118,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     )
                 }
                 crate::v1::AgentRequestParams::CreateTerminalRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `CreateTerminalRequest` arm has no v2 form",
@@ -131,7 +126,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     );
                 }
                 crate::v1::AgentRequestParams::TerminalOutputRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `TerminalOutputRequest` arm has no v2 form",
@@ -139,7 +134,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     );
                 }
                 crate::v1::AgentRequestParams::ReleaseTerminalRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `ReleaseTerminalRequest` arm has no v2 form",
@@ -147,7 +142,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     );
                 }
                 crate::v1::AgentRequestParams::WaitForTerminalExitRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `WaitForTerminalExitRequest` arm has no v2 form",
@@ -155,7 +150,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     );
                 }
                 crate::v1::AgentRequestParams::KillTerminalRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `KillTerminalRequest` arm has no v2 form"),
                     );
                 }
@@ -186,16 +181,16 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AgentRequestParams, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::AgentRequestParams, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::AgentRequestParams::WriteTextFileRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `WriteTextFileRequest` arm has no v2 form"),
                     );
                 }
                 crate::v1::AgentRequestParams::ReadTextFileRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `ReadTextFileRequest` arm has no v2 form"),
                     );
                 }
@@ -205,7 +200,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     )
                 }
                 crate::v1::AgentRequestParams::CreateTerminalRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `CreateTerminalRequest` arm has no v2 form",
@@ -213,7 +208,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     );
                 }
                 crate::v1::AgentRequestParams::TerminalOutputRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `TerminalOutputRequest` arm has no v2 form",
@@ -221,7 +216,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     );
                 }
                 crate::v1::AgentRequestParams::ReleaseTerminalRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `ReleaseTerminalRequest` arm has no v2 form",
@@ -229,7 +224,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     );
                 }
                 crate::v1::AgentRequestParams::WaitForTerminalExitRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `WaitForTerminalExitRequest` arm has no v2 form",
@@ -237,7 +232,7 @@ impl crate::convert::ToV2 for crate::v1::AgentRequestParams {
                     );
                 }
                 crate::v1::AgentRequestParams::KillTerminalRequest(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `KillTerminalRequest` arm has no v2 form"),
                     );
                 }
@@ -272,18 +267,18 @@ impl crate::convert::ToV2 for crate::v1::Annotations {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::Annotations, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::Annotations {
+    ) -> Result<crate::v2::Annotations, crate::convert::Fail> {
+        Ok(crate::v2::Annotations {
             audience: {
                 cx.enter("audience");
                 let v = match self.audience {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -293,16 +288,12 @@ impl crate::convert::ToV2 for crate::v1::Annotations {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -311,30 +302,20 @@ impl crate::convert::ToV2 for crate::v1::Annotations {
             priority: {
                 cx.enter("priority");
                 let v = match self.priority {
-                    crate::runtime::Nullable::Value(v) => {
-                        match match crate::convert::number(
-                            v,
-                            ::core::option::Option::Some(0f64),
-                            ::core::option::Option::Some(1f64),
-                        ) {
-                            ::core::result::Result::Ok(v) => {
-                                ::core::option::Option::Some(v)
-                            }
-                            ::core::result::Result::Err(d) => {
+                    runtime::Nullable::Value(v) => {
+                        match match crate::convert::number(v, Some(0f64), Some(1f64)) {
+                            Ok(v) => Some(v),
+                            Err(d) => {
                                 cx.dropped(d)?;
-                                ::core::option::Option::None
+                                None
                             }
                         } {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -358,8 +339,8 @@ impl crate::convert::ToV2 for crate::v1::ArchiveSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ArchiveSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ArchiveSessionRequest {
+    ) -> Result<crate::v2::ArchiveSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::ArchiveSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -388,11 +369,8 @@ impl crate::convert::ToV2 for crate::v1::ArchiveSessionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ArchiveSessionResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ArchiveSessionResponse {
+    ) -> Result<crate::v2::ArchiveSessionResponse, crate::convert::Fail> {
+        Ok(crate::v2::ArchiveSessionResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -414,20 +392,20 @@ impl crate::convert::ToV2 for crate::v1::AudioContent {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AudioContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::AudioContent {
+    ) -> Result<crate::v2::AudioContent, crate::convert::Fail> {
+        Ok(crate::v2::AudioContent {
             data: {
                 cx.enter("data");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::runtime::Base64String::from(self.data)))?;
+                >::Ok(runtime::Base64String::from(self.data)))?;
                 cx.leave();
                 v
             },
             mime_type: {
                 cx.enter("mimeType");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::MediaType(crate::convert::id(self.mime_type))))?;
@@ -437,20 +415,14 @@ impl crate::convert::ToV2 for crate::v1::AudioContent {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -474,8 +446,8 @@ impl crate::convert::ToV2 for crate::v1::AuthAccount {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AuthAccount, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::AuthAccount {
+    ) -> Result<crate::v2::AuthAccount, crate::convert::Fail> {
+        Ok(crate::v2::AuthAccount {
             label: self.label,
             active: self.active,
             name: self.name,
@@ -499,8 +471,8 @@ impl crate::convert::ToV2 for crate::v1::AuthMethodAgent {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AuthMethodAgent, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::AuthMethodAgent {
+    ) -> Result<crate::v2::AuthMethodAgent, crate::convert::Fail> {
+        Ok(crate::v2::AuthMethodAgent {
             method_id: {
                 cx.enter("id");
                 let v = (crate::convert::ToV2::to_v2(self.id, cx))?;
@@ -527,8 +499,8 @@ impl crate::convert::ToV2 for crate::v1::AuthMethodId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AuthMethodId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::AuthMethodId(self.0))
+    ) -> Result<crate::v2::AuthMethodId, crate::convert::Fail> {
+        Ok(crate::v2::AuthMethodId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -544,8 +516,8 @@ impl crate::convert::ToV2 for crate::v1::AuthState {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AuthState, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::AuthState, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::AuthState::Authenticated => {
                     crate::v2::AuthState::Authenticated
@@ -577,11 +549,8 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::AuthStatusCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::AuthStatusCapabilities {
+    ) -> Result<crate::v2::AuthStatusCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::AuthStatusCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -604,8 +573,8 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AuthStatusRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::AuthStatusRequest {
+    ) -> Result<crate::v2::AuthStatusRequest, crate::convert::Fail> {
+        Ok(crate::v2::AuthStatusRequest {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::AuthStatusRequest, _>(self.additional_properties)?,
@@ -625,8 +594,8 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::AuthStatusResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::AuthStatusResponse {
+    ) -> Result<crate::v2::AuthStatusResponse, crate::convert::Fail> {
+        Ok(crate::v2::AuthStatusResponse {
             state: {
                 cx.enter("state");
                 let v = (crate::convert::ToV2::to_v2(self.state, cx))?;
@@ -636,13 +605,13 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusResponse {
             accounts: {
                 cx.enter("accounts");
                 let v = match self.accounts {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -653,7 +622,7 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusResponse {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -677,11 +646,8 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusUpdateNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::AuthStatusUpdateNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::AuthStatusUpdateNotification {
+    ) -> Result<crate::v2::AuthStatusUpdateNotification, crate::convert::Fail> {
+        Ok(crate::v2::AuthStatusUpdateNotification {
             state: {
                 cx.enter("state");
                 let v = (crate::convert::ToV2::to_v2(self.state, cx))?;
@@ -691,13 +657,13 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusUpdateNotification {
             accounts: {
                 cx.enter("accounts");
                 let v = match self.accounts {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -708,7 +674,7 @@ impl crate::convert::ToV2 for crate::v1::AuthStatusUpdateNotification {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -734,8 +700,8 @@ impl crate::convert::ToV2 for crate::v1::AuthenticateRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::LoginAuthRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::LoginAuthRequest {
+    ) -> Result<crate::v2::LoginAuthRequest, crate::convert::Fail> {
+        Ok(crate::v2::LoginAuthRequest {
             method_id: {
                 cx.enter("methodId");
                 let v = (crate::convert::ToV2::to_v2(self.method_id, cx))?;
@@ -760,8 +726,8 @@ impl crate::convert::ToV2 for crate::v1::AuthenticateResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::LoginAuthResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::LoginAuthResponse {
+    ) -> Result<crate::v2::LoginAuthResponse, crate::convert::Fail> {
+        Ok(crate::v2::LoginAuthResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::LoginAuthResponse, _>(self.additional_properties)?,
@@ -780,20 +746,15 @@ impl crate::convert::ToV2 for crate::v1::AvailableCommandsUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::AvailableCommandsUpdate,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::AvailableCommandsUpdate {
+    ) -> Result<crate::v2::AvailableCommandsUpdate, crate::convert::Fail> {
+        Ok(crate::v2::AvailableCommandsUpdate {
             available_commands: {
                 cx.enter("availableCommands");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(
-                        self.available_commands.len(),
-                    );
+                    let mut out = Vec::with_capacity(self.available_commands.len());
                     for (i, v) in self.available_commands.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -826,14 +787,14 @@ impl crate::convert::ToV2 for crate::v1::BlobResourceContents {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::BlobResourceContents, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::BlobResourceContents {
+    ) -> Result<crate::v2::BlobResourceContents, crate::convert::Fail> {
+        Ok(crate::v2::BlobResourceContents {
             blob: {
                 cx.enter("blob");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::runtime::Base64String::from(self.blob)))?;
+                >::Ok(runtime::Base64String::from(self.blob)))?;
                 cx.leave();
                 v
             },
@@ -841,23 +802,19 @@ impl crate::convert::ToV2 for crate::v1::BlobResourceContents {
             mime_type: {
                 cx.enter("mimeType");
                 let v = match self.mime_type {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::MediaType(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -883,8 +840,8 @@ impl crate::convert::ToV2 for crate::v1::BooleanPropertySchema {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::BooleanPropertySchema, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::BooleanPropertySchema {
+    ) -> Result<crate::v2::BooleanPropertySchema, crate::convert::Fail> {
+        Ok(crate::v2::BooleanPropertySchema {
             title: self.title,
             description: self.description,
             default: self.default,
@@ -909,11 +866,8 @@ impl crate::convert::ToV2 for crate::v1::CancelNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::CancelSessionNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::CancelSessionNotification {
+    ) -> Result<crate::v2::CancelSessionNotification, crate::convert::Fail> {
+        Ok(crate::v2::CancelSessionNotification {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -941,11 +895,8 @@ impl crate::convert::ToV2 for crate::v1::CancelRequestNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::CancelRequestNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::CancelRequestNotification {
+    ) -> Result<crate::v2::CancelRequestNotification, crate::convert::Fail> {
+        Ok(crate::v2::CancelRequestNotification {
             request_id: {
                 cx.enter("requestId");
                 let v = (crate::convert::ToV2::to_v2(self.request_id, cx))?;
@@ -973,8 +924,8 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResult {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ClientResponseResult, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ClientResponseResult {
+    ) -> Result<crate::v2::ClientResponseResult, crate::convert::Fail> {
+        Ok(crate::v2::ClientResponseResult {
             id: {
                 cx.enter("id");
                 let v = (crate::convert::ToV2::to_v2(self.id, cx))?;
@@ -1008,14 +959,11 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ClientResponseResultResult,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ClientResponseResultResult, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ClientResponseResultResult::WriteTextFileResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `WriteTextFileResponse` arm has no v2 form",
@@ -1023,7 +971,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     );
                 }
                 crate::v1::ClientResponseResultResult::ReadTextFileResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `ReadTextFileResponse` arm has no v2 form"),
                     );
                 }
@@ -1033,7 +981,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     )
                 }
                 crate::v1::ClientResponseResultResult::CreateTerminalResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `CreateTerminalResponse` arm has no v2 form",
@@ -1041,7 +989,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     );
                 }
                 crate::v1::ClientResponseResultResult::TerminalOutputResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `TerminalOutputResponse` arm has no v2 form",
@@ -1049,7 +997,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     );
                 }
                 crate::v1::ClientResponseResultResult::ReleaseTerminalResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `ReleaseTerminalResponse` arm has no v2 form",
@@ -1059,7 +1007,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                 crate::v1::ClientResponseResultResult::WaitForTerminalExitResponse(
                     ..,
                 ) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `WaitForTerminalExitResponse` arm has no v2 form",
@@ -1067,7 +1015,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     );
                 }
                 crate::v1::ClientResponseResultResult::KillTerminalResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `KillTerminalResponse` arm has no v2 form"),
                     );
                 }
@@ -1098,14 +1046,11 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ClientResponseResultResult,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ClientResponseResultResult, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ClientResponseResultResult::WriteTextFileResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `WriteTextFileResponse` arm has no v2 form",
@@ -1113,7 +1058,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     );
                 }
                 crate::v1::ClientResponseResultResult::ReadTextFileResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `ReadTextFileResponse` arm has no v2 form"),
                     );
                 }
@@ -1123,7 +1068,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     )
                 }
                 crate::v1::ClientResponseResultResult::CreateTerminalResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `CreateTerminalResponse` arm has no v2 form",
@@ -1131,7 +1076,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     );
                 }
                 crate::v1::ClientResponseResultResult::TerminalOutputResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `TerminalOutputResponse` arm has no v2 form",
@@ -1139,7 +1084,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     );
                 }
                 crate::v1::ClientResponseResultResult::ReleaseTerminalResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `ReleaseTerminalResponse` arm has no v2 form",
@@ -1149,7 +1094,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                 crate::v1::ClientResponseResultResult::WaitForTerminalExitResponse(
                     ..,
                 ) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx
                             .unconvertible(
                                 "the `WaitForTerminalExitResponse` arm has no v2 form",
@@ -1157,7 +1102,7 @@ impl crate::convert::ToV2 for crate::v1::ClientResponseResultResult {
                     );
                 }
                 crate::v1::ClientResponseResultResult::KillTerminalResponse(..) => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the `KillTerminalResponse` arm has no v2 form"),
                     );
                 }
@@ -1192,8 +1137,8 @@ impl crate::convert::ToV2 for crate::v1::CloseSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::CloseSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::CloseSessionRequest {
+    ) -> Result<crate::v2::CloseSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::CloseSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -1218,8 +1163,8 @@ impl crate::convert::ToV2 for crate::v1::CloseSessionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::CloseSessionResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::CloseSessionResponse {
+    ) -> Result<crate::v2::CloseSessionResponse, crate::convert::Fail> {
+        Ok(crate::v2::CloseSessionResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -1241,8 +1186,8 @@ impl crate::convert::ToV2 for crate::v1::CompactionId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::CompactionId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::CompactionId(self.0))
+    ) -> Result<crate::v2::CompactionId, crate::convert::Fail> {
+        Ok(crate::v2::CompactionId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::CompactionStatus {
@@ -1257,8 +1202,8 @@ impl crate::convert::ToV2 for crate::v1::CompactionStatus {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::CompactionStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::CompactionStatus, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::CompactionStatus::InProgress => {
                     crate::v2::CompactionStatus::InProgress
@@ -1293,11 +1238,8 @@ impl crate::convert::ToV2 for crate::v1::CompactionSummaryChunk {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::CompactionSummaryChunk,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::CompactionSummaryChunk {
+    ) -> Result<crate::v2::CompactionSummaryChunk, crate::convert::Fail> {
+        Ok(crate::v2::CompactionSummaryChunk {
             compaction_id: {
                 cx.enter("compactionId");
                 let v = (crate::convert::ToV2::to_v2(self.compaction_id, cx))?;
@@ -1331,8 +1273,8 @@ impl crate::convert::ToV2 for crate::v1::CompactionUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::CompactionUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::CompactionUpdate {
+    ) -> Result<crate::v2::CompactionUpdate, crate::convert::Fail> {
+        Ok(crate::v2::CompactionUpdate {
             compaction_id: {
                 cx.enter("compactionId");
                 let v = (crate::convert::ToV2::to_v2(self.compaction_id, cx))?;
@@ -1348,13 +1290,13 @@ impl crate::convert::ToV2 for crate::v1::CompactionUpdate {
             summary: {
                 cx.enter("summary");
                 let v = match self.summary {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -1364,12 +1306,12 @@ impl crate::convert::ToV2 for crate::v1::CompactionUpdate {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -1377,14 +1319,14 @@ impl crate::convert::ToV2 for crate::v1::CompactionUpdate {
             error: {
                 cx.enter("error");
                 let v = match self.error {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -1392,14 +1334,14 @@ impl crate::convert::ToV2 for crate::v1::CompactionUpdate {
             meta: {
                 cx.enter("_meta");
                 let v = match self.meta {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -1421,11 +1363,8 @@ impl crate::convert::ToV2 for crate::v1::CompleteElicitationNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::CompleteElicitationNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::CompleteElicitationNotification {
+    ) -> Result<crate::v2::CompleteElicitationNotification, crate::convert::Fail> {
+        Ok(crate::v2::CompleteElicitationNotification {
             elicitation_id: {
                 cx.enter("elicitationId");
                 let v = (crate::convert::ToV2::to_v2(self.elicitation_id, cx))?;
@@ -1453,17 +1392,15 @@ impl crate::convert::ToV2 for crate::v1::ConfigOptionUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ConfigOptionUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ConfigOptionUpdate {
+    ) -> Result<crate::v2::ConfigOptionUpdate, crate::convert::Fail> {
+        Ok(crate::v2::ConfigOptionUpdate {
             config_options: {
                 cx.enter("configOptions");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(
-                        self.config_options.len(),
-                    );
+                    let mut out = Vec::with_capacity(self.config_options.len());
                     for (i, v) in self.config_options.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -1493,8 +1430,8 @@ impl crate::convert::ToV2 for crate::v1::Content {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::Content, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::Content {
+    ) -> Result<crate::v2::Content, crate::convert::Fail> {
+        Ok(crate::v2::Content {
             content: {
                 cx.enter("content");
                 let v = (crate::convert::ToV2::to_v2(self.content, cx))?;
@@ -1519,8 +1456,8 @@ impl crate::convert::ToV2 for crate::v1::ContentBlock {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ContentBlock, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ContentBlock, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ContentBlock::Text(v) => {
                     crate::v2::ContentBlock::Text((crate::convert::ToV2::to_v2(v, cx))?)
@@ -1557,8 +1494,8 @@ impl crate::convert::ToV2 for crate::v1::Cost {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::Cost, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::Cost {
+    ) -> Result<crate::v2::Cost, crate::convert::Fail> {
+        Ok(crate::v2::Cost {
             amount: self.amount,
             currency: self.currency,
             meta: self.meta,
@@ -1579,11 +1516,8 @@ impl crate::convert::ToV2 for crate::v1::CreateElicitationRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::CreateElicitationRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::CreateElicitationRequest {
+    ) -> Result<crate::v2::CreateElicitationRequest, crate::convert::Fail> {
+        Ok(crate::v2::CreateElicitationRequest {
             message: self.message,
             meta: self.meta,
             mode: (crate::convert::ToV2::to_v2(self.mode, cx))?,
@@ -1602,11 +1536,8 @@ impl crate::convert::ToV2 for crate::v1::CreateElicitationRequestMode {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::CreateElicitationRequestMode,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::CreateElicitationRequestMode, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::CreateElicitationRequestMode::Form(v) => {
                     crate::v2::CreateElicitationRequestMode::Form(
@@ -1643,11 +1574,8 @@ impl crate::convert::ToV2 for crate::v1::CreateElicitationResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::CreateElicitationResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::CreateElicitationResponse {
+    ) -> Result<crate::v2::CreateElicitationResponse, crate::convert::Fail> {
+        Ok(crate::v2::CreateElicitationResponse {
             meta: self.meta,
             action: (crate::convert::ToV2::to_v2(self.action, cx))?,
         })
@@ -1665,11 +1593,8 @@ impl crate::convert::ToV2 for crate::v1::CreateElicitationResponseAction {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::CreateElicitationResponseAction,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::CreateElicitationResponseAction, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::CreateElicitationResponseAction::Accept(v) => {
                     crate::v2::CreateElicitationResponseAction::Accept(
@@ -1707,8 +1632,8 @@ impl crate::convert::ToV2 for crate::v1::DeleteSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::DeleteSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::DeleteSessionRequest {
+    ) -> Result<crate::v2::DeleteSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::DeleteSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -1736,8 +1661,8 @@ impl crate::convert::ToV2 for crate::v1::DeleteSessionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::DeleteSessionResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::DeleteSessionResponse {
+    ) -> Result<crate::v2::DeleteSessionResponse, crate::convert::Fail> {
+        Ok(crate::v2::DeleteSessionResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -1760,11 +1685,8 @@ impl crate::convert::ToV2 for crate::v1::DisableProviderRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::DisableProviderRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::DisableProviderRequest {
+    ) -> Result<crate::v2::DisableProviderRequest, crate::convert::Fail> {
+        Ok(crate::v2::DisableProviderRequest {
             provider_id: {
                 cx.enter("providerId");
                 let v = (crate::convert::ToV2::to_v2(self.provider_id, cx))?;
@@ -1793,11 +1715,8 @@ impl crate::convert::ToV2 for crate::v1::DisableProviderResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::DisableProviderResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::DisableProviderResponse {
+    ) -> Result<crate::v2::DisableProviderResponse, crate::convert::Fail> {
+        Ok(crate::v2::DisableProviderResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -1819,28 +1738,19 @@ impl crate::convert::ToV2 for crate::v1::ElicitationAcceptAction {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationAcceptAction,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ElicitationAcceptAction {
+    ) -> Result<crate::v2::ElicitationAcceptAction, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationAcceptAction {
             content: {
                 cx.enter("content");
                 let v = match self.content {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -1865,28 +1775,19 @@ impl crate::convert::ToV2 for crate::v1::ElicitationCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ElicitationCapabilities {
+    ) -> Result<crate::v2::ElicitationCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationCapabilities {
             form: {
                 cx.enter("form");
                 let v = match self.form {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -1894,20 +1795,14 @@ impl crate::convert::ToV2 for crate::v1::ElicitationCapabilities {
             url: {
                 cx.enter("url");
                 let v = match self.url {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -1933,11 +1828,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationContentValue {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationContentValue,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ElicitationContentValue, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ElicitationContentValue::String(v) => {
                     crate::v2::ElicitationContentValue::String(v)
@@ -1970,11 +1862,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationFormCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationFormCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ElicitationFormCapabilities {
+    ) -> Result<crate::v2::ElicitationFormCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationFormCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -1996,8 +1885,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationFormMode {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ElicitationFormMode, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ElicitationFormMode {
+    ) -> Result<crate::v2::ElicitationFormMode, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationFormMode {
             requested_schema: {
                 cx.enter("requestedSchema");
                 let v = (crate::convert::ToV2::to_v2(self.requested_schema, cx))?;
@@ -2020,11 +1909,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationFormModeScope {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationFormModeScope,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ElicitationFormModeScope, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ElicitationFormModeScope::Session(v) => {
                     crate::v2::ElicitationFormModeScope::Session(
@@ -2052,8 +1938,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ElicitationId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ElicitationId(self.0))
+    ) -> Result<crate::v2::ElicitationId, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::ElicitationPropertySchema {
@@ -2068,11 +1954,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationPropertySchema {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationPropertySchema,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ElicitationPropertySchema, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ElicitationPropertySchema::String(v) => {
                     crate::v2::ElicitationPropertySchema::String(
@@ -2124,11 +2007,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationRequestScope {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationRequestScope,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ElicitationRequestScope {
+    ) -> Result<crate::v2::ElicitationRequestScope, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationRequestScope {
             request_id: {
                 cx.enter("requestId");
                 let v = (crate::convert::ToV2::to_v2(self.request_id, cx))?;
@@ -2155,8 +2035,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationSchemaType {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ElicitationSchemaType, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ElicitationSchemaType, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ElicitationSchemaType::Object => {
                     crate::v2::ElicitationSchemaType::Object
@@ -2177,11 +2057,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationSessionScope {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationSessionScope,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ElicitationSessionScope {
+    ) -> Result<crate::v2::ElicitationSessionScope, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationSessionScope {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -2191,20 +2068,14 @@ impl crate::convert::ToV2 for crate::v1::ElicitationSessionScope {
             tool_call_id: {
                 cx.enter("toolCallId");
                 let v = match self.tool_call_id {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -2229,11 +2100,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationUrlCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationUrlCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ElicitationUrlCapabilities {
+    ) -> Result<crate::v2::ElicitationUrlCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationUrlCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -2255,8 +2123,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationUrlMode {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ElicitationUrlMode, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ElicitationUrlMode {
+    ) -> Result<crate::v2::ElicitationUrlMode, crate::convert::Fail> {
+        Ok(crate::v2::ElicitationUrlMode {
             elicitation_id: {
                 cx.enter("elicitationId");
                 let v = (crate::convert::ToV2::to_v2(self.elicitation_id, cx))?;
@@ -2280,11 +2148,8 @@ impl crate::convert::ToV2 for crate::v1::ElicitationUrlModeScope {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ElicitationUrlModeScope,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ElicitationUrlModeScope, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ElicitationUrlModeScope::Session(v) => {
                     crate::v2::ElicitationUrlModeScope::Session(
@@ -2312,8 +2177,8 @@ impl crate::convert::ToV2 for crate::v1::EmbeddedResource {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::EmbeddedResource, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::EmbeddedResource {
+    ) -> Result<crate::v2::EmbeddedResource, crate::convert::Fail> {
+        Ok(crate::v2::EmbeddedResource {
             resource: {
                 cx.enter("resource");
                 let v = (crate::convert::ToV2::to_v2(self.resource, cx))?;
@@ -2323,20 +2188,14 @@ impl crate::convert::ToV2 for crate::v1::EmbeddedResource {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -2359,11 +2218,8 @@ impl crate::convert::ToV2 for crate::v1::EmbeddedResourceResource {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::EmbeddedResourceResource,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::EmbeddedResourceResource, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::EmbeddedResourceResource::TextResourceContents(v) => {
                     crate::v2::EmbeddedResourceResource::TextResourceContents(
@@ -2391,8 +2247,8 @@ impl crate::convert::ToV2 for crate::v1::EnumOption {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::EnumOption, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::EnumOption {
+    ) -> Result<crate::v2::EnumOption, crate::convert::Fail> {
+        Ok(crate::v2::EnumOption {
             r#const: self.r#const,
             title: self.title,
             description: self.description,
@@ -2414,8 +2270,8 @@ impl crate::convert::ToV2 for crate::v1::EnvVariable {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::EnvVariable, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::EnvVariable {
+    ) -> Result<crate::v2::EnvVariable, crate::convert::Fail> {
+        Ok(crate::v2::EnvVariable {
             name: self.name,
             value: self.value,
             meta: self.meta,
@@ -2436,8 +2292,8 @@ impl crate::convert::ToV2 for crate::v1::ErrorCode {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ErrorCode, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ErrorCode, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ErrorCode::ParseError => crate::v2::ErrorCode::ParseError,
                 crate::v1::ErrorCode::InvalidRequest => {
@@ -2483,25 +2339,19 @@ impl crate::convert::ToV2 for crate::v1::ErrorStopReason {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ErrorStopReason, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ErrorStopReason {
+    ) -> Result<crate::v2::ErrorStopReason, crate::convert::Fail> {
+        Ok(crate::v2::ErrorStopReason {
             error: {
                 cx.enter("error");
                 let v = match self.error {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -2523,8 +2373,8 @@ impl crate::convert::ToV2 for crate::v1::ExtNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ExtNotification, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ExtNotification(self.0))
+    ) -> Result<crate::v2::ExtNotification, crate::convert::Fail> {
+        Ok(crate::v2::ExtNotification(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::ExtRequest {
@@ -2539,8 +2389,8 @@ impl crate::convert::ToV2 for crate::v1::ExtRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ExtRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ExtRequest(self.0))
+    ) -> Result<crate::v2::ExtRequest, crate::convert::Fail> {
+        Ok(crate::v2::ExtRequest(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::ExtResponse {
@@ -2555,8 +2405,8 @@ impl crate::convert::ToV2 for crate::v1::ExtResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ExtResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ExtResponse(self.0))
+    ) -> Result<crate::v2::ExtResponse, crate::convert::Fail> {
+        Ok(crate::v2::ExtResponse(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -2572,8 +2422,8 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ForkSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ForkSessionRequest {
+    ) -> Result<crate::v2::ForkSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::ForkSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -2582,7 +2432,7 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
@@ -2592,17 +2442,17 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
                                         >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
@@ -2613,7 +2463,7 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -2621,13 +2471,13 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
             mcp_servers: {
                 cx.enter("mcpServers");
                 let v = match self.mcp_servers {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -2638,7 +2488,7 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -2646,20 +2496,14 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionRequest {
             system_prompt: {
                 cx.enter("systemPrompt");
                 let v = match self.system_prompt {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -2683,7 +2527,7 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ForkSessionResponse, crate::convert::Fail> {
+    ) -> Result<crate::v2::ForkSessionResponse, crate::convert::Fail> {
         if !self.modes.is_absent() {
             cx.loss_at(
                 "modes",
@@ -2691,7 +2535,7 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionResponse {
                 "`modes` has no v2 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v2::ForkSessionResponse {
+        Ok(crate::v2::ForkSessionResponse {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -2701,13 +2545,13 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionResponse {
             config_options: {
                 cx.enter("configOptions");
                 let v = match self.config_options {
-                    crate::runtime::Nullable::Value(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -2718,12 +2562,12 @@ impl crate::convert::ToV2 for crate::v1::ForkSessionResponse {
                             }))?,
                         )
                     }
-                    _ => ::core::option::Option::None,
+                    _ => None,
                 };
                 cx.leave();
                 v
             },
-            available_commands: ::core::option::Option::None,
+            available_commands: None,
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::ForkSessionResponse, _>(self.additional_properties)?,
@@ -2742,8 +2586,8 @@ impl crate::convert::ToV2 for crate::v1::HttpHeader {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::HttpHeader, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::HttpHeader {
+    ) -> Result<crate::v2::HttpHeader, crate::convert::Fail> {
+        Ok(crate::v2::HttpHeader {
             name: self.name,
             value: self.value,
             meta: self.meta,
@@ -2765,30 +2609,24 @@ impl crate::convert::ToV2 for crate::v1::IdleStateUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::IdleStateUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::IdleStateUpdate {
+    ) -> Result<crate::v2::IdleStateUpdate, crate::convert::Fail> {
+        Ok(crate::v2::IdleStateUpdate {
             usage: {
                 cx.enter("usage");
                 let v = match self.usage {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
             },
-            background: crate::runtime::Nullable::Absent,
+            background: runtime::Nullable::Absent,
             meta: self.meta,
             stop_reason: (crate::convert::ToV2::to_v2(self.stop_reason, cx))?,
         })
@@ -2807,11 +2645,8 @@ impl crate::convert::ToV2 for crate::v1::IdleStateUpdateStopReason {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::IdleStateUpdateStopReason,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::IdleStateUpdateStopReason, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::IdleStateUpdateStopReason::EndTurn => {
                     crate::v2::IdleStateUpdateStopReason::EndTurn
@@ -2863,20 +2698,20 @@ impl crate::convert::ToV2 for crate::v1::ImageContent {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ImageContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ImageContent {
+    ) -> Result<crate::v2::ImageContent, crate::convert::Fail> {
+        Ok(crate::v2::ImageContent {
             data: {
                 cx.enter("data");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(crate::runtime::Base64String::from(self.data)))?;
+                >::Ok(runtime::Base64String::from(self.data)))?;
                 cx.leave();
                 v
             },
             mime_type: {
                 cx.enter("mimeType");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::MediaType(crate::convert::id(self.mime_type))))?;
@@ -2887,20 +2722,14 @@ impl crate::convert::ToV2 for crate::v1::ImageContent {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -2923,8 +2752,8 @@ impl crate::convert::ToV2 for crate::v1::Implementation {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::Implementation, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::Implementation {
+    ) -> Result<crate::v2::Implementation, crate::convert::Fail> {
+        Ok(crate::v2::Implementation {
             name: self.name,
             title: self.title,
             version: self.version,
@@ -2947,13 +2776,8 @@ impl crate::convert::ToV2 for crate::v1::InitializeProxyRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::InitializeProxyRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
-            crate::v2::InitializeProxyRequest((crate::convert::ToV2::to_v2(self.0, cx))?),
-        )
+    ) -> Result<crate::v2::InitializeProxyRequest, crate::convert::Fail> {
+        Ok(crate::v2::InitializeProxyRequest((crate::convert::ToV2::to_v2(self.0, cx))?))
     }
 }
 #[cfg(feature = "unstable")]
@@ -2969,11 +2793,8 @@ impl crate::convert::ToV2 for crate::v1::InitializeProxyResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::InitializeProxyResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::InitializeProxyResponse, crate::convert::Fail> {
+        Ok(
             crate::v2::InitializeProxyResponse(
                 (crate::convert::ToV2::to_v2(self.0, cx))?,
             ),
@@ -2992,8 +2813,8 @@ impl crate::convert::ToV2 for crate::v1::IntegerPropertySchema {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::IntegerPropertySchema, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::IntegerPropertySchema {
+    ) -> Result<crate::v2::IntegerPropertySchema, crate::convert::Fail> {
+        Ok(crate::v2::IntegerPropertySchema {
             title: self.title,
             description: self.description,
             minimum: self.minimum,
@@ -3021,8 +2842,8 @@ impl crate::convert::ToV2 for crate::v1::ListProvidersRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ListProvidersRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ListProvidersRequest {
+    ) -> Result<crate::v2::ListProvidersRequest, crate::convert::Fail> {
+        Ok(crate::v2::ListProvidersRequest {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -3045,15 +2866,15 @@ impl crate::convert::ToV2 for crate::v1::ListProvidersResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ListProvidersResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ListProvidersResponse {
+    ) -> Result<crate::v2::ListProvidersResponse, crate::convert::Fail> {
+        Ok(crate::v2::ListProvidersResponse {
             providers: {
                 cx.enter("providers");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.providers.len());
+                    let mut out = Vec::with_capacity(self.providers.len());
                     for (i, v) in self.providers.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -3087,28 +2908,24 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ListSessionsRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ListSessionsRequest {
+    ) -> Result<crate::v2::ListSessionsRequest, crate::convert::Fail> {
+        Ok(crate::v2::ListSessionsRequest {
             cwd: {
                 cx.enter("cwd");
                 let v = match self.cwd {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -3116,23 +2933,19 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
             cursor: {
                 cx.enter("cursor");
                 let v = match self.cursor {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::SessionListCursor(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -3156,28 +2969,24 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ListSessionsRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ListSessionsRequest {
+    ) -> Result<crate::v2::ListSessionsRequest, crate::convert::Fail> {
+        Ok(crate::v2::ListSessionsRequest {
             cwd: {
                 cx.enter("cwd");
                 let v = match self.cwd {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -3185,23 +2994,19 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
             cursor: {
                 cx.enter("cursor");
                 let v = match self.cursor {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::SessionListCursor(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -3209,20 +3014,14 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsRequest {
             archived: {
                 cx.enter("archived");
                 let v = match self.archived {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -3245,15 +3044,15 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ListSessionsResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ListSessionsResponse {
+    ) -> Result<crate::v2::ListSessionsResponse, crate::convert::Fail> {
+        Ok(crate::v2::ListSessionsResponse {
             sessions: {
                 cx.enter("sessions");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.sessions.len());
+                    let mut out = Vec::with_capacity(self.sessions.len());
                     for (i, v) in self.sessions.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -3268,23 +3067,19 @@ impl crate::convert::ToV2 for crate::v1::ListSessionsResponse {
             next_cursor: {
                 cx.enter("nextCursor");
                 let v = match self.next_cursor {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::SessionListCursor(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -3311,8 +3106,8 @@ impl crate::convert::ToV2 for crate::v1::LlmProtocol {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::LlmProtocol, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::LlmProtocol, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::LlmProtocol::Anthropic => crate::v2::LlmProtocol::Anthropic,
                 crate::v1::LlmProtocol::Openai => crate::v2::LlmProtocol::Openai,
@@ -3340,8 +3135,8 @@ impl crate::convert::ToV2 for crate::v1::LogoutRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::LogoutAuthRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::LogoutAuthRequest {
+    ) -> Result<crate::v2::LogoutAuthRequest, crate::convert::Fail> {
+        Ok(crate::v2::LogoutAuthRequest {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::LogoutAuthRequest, _>(self.additional_properties)?,
@@ -3360,8 +3155,8 @@ impl crate::convert::ToV2 for crate::v1::LogoutResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::LogoutAuthResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::LogoutAuthResponse {
+    ) -> Result<crate::v2::LogoutAuthResponse, crate::convert::Fail> {
+        Ok(crate::v2::LogoutAuthResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::LogoutAuthResponse, _>(self.additional_properties)?,
@@ -3381,8 +3176,8 @@ impl crate::convert::ToV2 for crate::v1::McpError {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::McpError, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::McpError {
+    ) -> Result<crate::v2::McpError, crate::convert::Fail> {
+        Ok(crate::v2::McpError {
             code: self.code,
             message: self.message,
             data: self.data,
@@ -3404,8 +3199,8 @@ impl crate::convert::ToV2 for crate::v1::McpRequestId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::McpRequestId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::McpRequestId(self.0))
+    ) -> Result<crate::v2::McpRequestId, crate::convert::Fail> {
+        Ok(crate::v2::McpRequestId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -3421,8 +3216,8 @@ impl crate::convert::ToV2 for crate::v1::McpServerAcp {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::McpServerAcp, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::McpServerAcp {
+    ) -> Result<crate::v2::McpServerAcp, crate::convert::Fail> {
+        Ok(crate::v2::McpServerAcp {
             name: self.name,
             server_id: {
                 cx.enter("serverId");
@@ -3449,8 +3244,8 @@ impl crate::convert::ToV2 for crate::v1::McpServerAcpId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::McpServerAcpId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::McpServerAcpId(self.0))
+    ) -> Result<crate::v2::McpServerAcpId, crate::convert::Fail> {
+        Ok(crate::v2::McpServerAcpId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::McpServerHttp {
@@ -3465,18 +3260,18 @@ impl crate::convert::ToV2 for crate::v1::McpServerHttp {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::McpServerHttp, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::McpServerHttp {
+    ) -> Result<crate::v2::McpServerHttp, crate::convert::Fail> {
+        Ok(crate::v2::McpServerHttp {
             name: self.name,
             url: self.url,
             headers: {
                 cx.enter("headers");
-                let v = ::core::option::Option::Some(
-                    (::core::result::Result::<
+                let v = Some(
+                    (Result::<
                         _,
                         crate::convert::Fail,
                     >::Ok({
-                        let mut out = ::std::vec::Vec::with_capacity(self.headers.len());
+                        let mut out = Vec::with_capacity(self.headers.len());
                         for (i, v) in self.headers.into_iter().enumerate() {
                             cx.enter_index(i);
                             let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -3507,12 +3302,12 @@ impl crate::convert::ToV2 for crate::v1::McpServerStdio {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::McpServerStdio, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::McpServerStdio {
+    ) -> Result<crate::v2::McpServerStdio, crate::convert::Fail> {
+        Ok(crate::v2::McpServerStdio {
             name: self.name,
             command: {
                 cx.enter("command");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.command))))?;
@@ -3521,18 +3316,18 @@ impl crate::convert::ToV2 for crate::v1::McpServerStdio {
             },
             args: {
                 cx.enter("args");
-                let v = ::core::option::Option::Some(self.args);
+                let v = Some(self.args);
                 cx.leave();
                 v
             },
             env: {
                 cx.enter("env");
-                let v = ::core::option::Option::Some(
-                    (::core::result::Result::<
+                let v = Some(
+                    (Result::<
                         _,
                         crate::convert::Fail,
                     >::Ok({
-                        let mut out = ::std::vec::Vec::with_capacity(self.env.len());
+                        let mut out = Vec::with_capacity(self.env.len());
                         for (i, v) in self.env.into_iter().enumerate() {
                             cx.enter_index(i);
                             let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -3563,8 +3358,8 @@ impl crate::convert::ToV2 for crate::v1::MessageId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::MessageId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::MessageId(self.0))
+    ) -> Result<crate::v2::MessageId, crate::convert::Fail> {
+        Ok(crate::v2::MessageId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -3580,11 +3375,8 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::MessageMcpNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::MessageMcpNotification {
+    ) -> Result<crate::v2::MessageMcpNotification, crate::convert::Fail> {
+        Ok(crate::v2::MessageMcpNotification {
             server_id: {
                 cx.enter("serverId");
                 let v = (crate::convert::ToV2::to_v2(self.server_id, cx))?;
@@ -3621,8 +3413,8 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::MessageMcpRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::MessageMcpRequest {
+    ) -> Result<crate::v2::MessageMcpRequest, crate::convert::Fail> {
+        Ok(crate::v2::MessageMcpRequest {
             server_id: {
                 cx.enter("serverId");
                 let v = (crate::convert::ToV2::to_v2(self.server_id, cx))?;
@@ -3656,8 +3448,8 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::MessageMcpResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::MessageMcpResponse, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::MessageMcpResponse::Result(v) => {
                     crate::v2::MessageMcpResponse::Result(
@@ -3686,11 +3478,8 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpResponseError {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::MessageMcpResponseError,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::MessageMcpResponseError {
+    ) -> Result<crate::v2::MessageMcpResponseError, crate::convert::Fail> {
+        Ok(crate::v2::MessageMcpResponseError {
             error: {
                 cx.enter("error");
                 let v = (crate::convert::ToV2::to_v2(self.error, cx))?;
@@ -3719,11 +3508,8 @@ impl crate::convert::ToV2 for crate::v1::MessageMcpResponseResult {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::MessageMcpResponseResult,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::MessageMcpResponseResult {
+    ) -> Result<crate::v2::MessageMcpResponseResult, crate::convert::Fail> {
+        Ok(crate::v2::MessageMcpResponseResult {
             result: self.result,
             meta: self.meta,
             additional_properties: cx
@@ -3746,8 +3532,8 @@ impl crate::convert::ToV2 for crate::v1::MultiSelectItems {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::MultiSelectItems, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::MultiSelectItems, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::MultiSelectItems::String(v) => {
                     crate::v2::MultiSelectItems::String(
@@ -3784,11 +3570,8 @@ impl crate::convert::ToV2 for crate::v1::MultiSelectPropertySchema {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::MultiSelectPropertySchema,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::MultiSelectPropertySchema {
+    ) -> Result<crate::v2::MultiSelectPropertySchema, crate::convert::Fail> {
+        Ok(crate::v2::MultiSelectPropertySchema {
             title: self.title,
             description: self.description,
             min_items: self.min_items,
@@ -3822,11 +3605,11 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::NewSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::NewSessionRequest {
+    ) -> Result<crate::v2::NewSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::NewSessionRequest {
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
@@ -3836,17 +3619,17 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
                                         >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
@@ -3857,21 +3640,19 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
             },
             mcp_servers: {
                 cx.enter("mcpServers");
-                let v = ::core::option::Option::Some(
-                    (::core::result::Result::<
+                let v = Some(
+                    (Result::<
                         _,
                         crate::convert::Fail,
                     >::Ok({
-                        let mut out = ::std::vec::Vec::with_capacity(
-                            self.mcp_servers.len(),
-                        );
+                        let mut out = Vec::with_capacity(self.mcp_servers.len());
                         for (i, v) in self.mcp_servers.into_iter().enumerate() {
                             cx.enter_index(i);
                             let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -3903,11 +3684,11 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::NewSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::NewSessionRequest {
+    ) -> Result<crate::v2::NewSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::NewSessionRequest {
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
@@ -3917,17 +3698,17 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
                                         >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
@@ -3938,21 +3719,19 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
             },
             mcp_servers: {
                 cx.enter("mcpServers");
-                let v = ::core::option::Option::Some(
-                    (::core::result::Result::<
+                let v = Some(
+                    (Result::<
                         _,
                         crate::convert::Fail,
                     >::Ok({
-                        let mut out = ::std::vec::Vec::with_capacity(
-                            self.mcp_servers.len(),
-                        );
+                        let mut out = Vec::with_capacity(self.mcp_servers.len());
                         for (i, v) in self.mcp_servers.into_iter().enumerate() {
                             cx.enter_index(i);
                             let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -3968,20 +3747,14 @@ impl crate::convert::ToV2 for crate::v1::NewSessionRequest {
             system_prompt: {
                 cx.enter("systemPrompt");
                 let v = match self.system_prompt {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -4004,7 +3777,7 @@ impl crate::convert::ToV2 for crate::v1::NewSessionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::NewSessionResponse, crate::convert::Fail> {
+    ) -> Result<crate::v2::NewSessionResponse, crate::convert::Fail> {
         if !self.modes.is_absent() {
             cx.loss_at(
                 "modes",
@@ -4012,7 +3785,7 @@ impl crate::convert::ToV2 for crate::v1::NewSessionResponse {
                 "`modes` has no v2 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v2::NewSessionResponse {
+        Ok(crate::v2::NewSessionResponse {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -4022,13 +3795,13 @@ impl crate::convert::ToV2 for crate::v1::NewSessionResponse {
             config_options: {
                 cx.enter("configOptions");
                 let v = match self.config_options {
-                    crate::runtime::Nullable::Value(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -4039,12 +3812,12 @@ impl crate::convert::ToV2 for crate::v1::NewSessionResponse {
                             }))?,
                         )
                     }
-                    _ => ::core::option::Option::None,
+                    _ => None,
                 };
                 cx.leave();
                 v
             },
-            available_commands: ::core::option::Option::None,
+            available_commands: None,
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::NewSessionResponse, _>(self.additional_properties)?,
@@ -4063,8 +3836,8 @@ impl crate::convert::ToV2 for crate::v1::Notice {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::Notice, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::Notice {
+    ) -> Result<crate::v2::Notice, crate::convert::Fail> {
+        Ok(crate::v2::Notice {
             severity: {
                 cx.enter("severity");
                 let v = (crate::convert::ToV2::to_v2(self.severity, cx))?;
@@ -4091,8 +3864,8 @@ impl crate::convert::ToV2 for crate::v1::NoticeSeverity {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::NoticeSeverity, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::NoticeSeverity, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::NoticeSeverity::Info => crate::v2::NoticeSeverity::Info,
                 crate::v1::NoticeSeverity::Warning => crate::v2::NoticeSeverity::Warning,
@@ -4118,8 +3891,8 @@ impl crate::convert::ToV2 for crate::v1::NumberPropertySchema {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::NumberPropertySchema, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::NumberPropertySchema {
+    ) -> Result<crate::v2::NumberPropertySchema, crate::convert::Fail> {
+        Ok(crate::v2::NumberPropertySchema {
             title: self.title,
             description: self.description,
             minimum: self.minimum,
@@ -4146,8 +3919,8 @@ impl crate::convert::ToV2 for crate::v1::PermissionOption {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PermissionOption, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PermissionOption {
+    ) -> Result<crate::v2::PermissionOption, crate::convert::Fail> {
+        Ok(crate::v2::PermissionOption {
             option_id: {
                 cx.enter("optionId");
                 let v = (crate::convert::ToV2::to_v2(self.option_id, cx))?;
@@ -4179,8 +3952,8 @@ impl crate::convert::ToV2 for crate::v1::PermissionOptionId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PermissionOptionId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PermissionOptionId(self.0))
+    ) -> Result<crate::v2::PermissionOptionId, crate::convert::Fail> {
+        Ok(crate::v2::PermissionOptionId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::PermissionOptionKind {
@@ -4195,8 +3968,8 @@ impl crate::convert::ToV2 for crate::v1::PermissionOptionKind {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PermissionOptionKind, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::PermissionOptionKind, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::PermissionOptionKind::AllowOnce => {
                     crate::v2::PermissionOptionKind::AllowOnce
@@ -4226,8 +3999,8 @@ impl crate::convert::ToV2 for crate::v1::PlanEntry {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanEntry, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PlanEntry {
+    ) -> Result<crate::v2::PlanEntry, crate::convert::Fail> {
+        Ok(crate::v2::PlanEntry {
             content: self.content,
             priority: {
                 cx.enter("priority");
@@ -4259,8 +4032,8 @@ impl crate::convert::ToV2 for crate::v1::PlanEntryPriority {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanEntryPriority, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::PlanEntryPriority, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::PlanEntryPriority::High => crate::v2::PlanEntryPriority::High,
                 crate::v1::PlanEntryPriority::Medium => {
@@ -4283,8 +4056,8 @@ impl crate::convert::ToV2 for crate::v1::PlanEntryStatus {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanEntryStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::PlanEntryStatus, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::PlanEntryStatus::Pending => {
                     crate::v2::PlanEntryStatus::Pending
@@ -4312,8 +4085,8 @@ impl crate::convert::ToV2 for crate::v1::PlanFile {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanFile, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PlanFile {
+    ) -> Result<crate::v2::PlanFile, crate::convert::Fail> {
+        Ok(crate::v2::PlanFile {
             plan_id: {
                 cx.enter("planId");
                 let v = (crate::convert::ToV2::to_v2(self.plan_id, cx))?;
@@ -4340,8 +4113,8 @@ impl crate::convert::ToV2 for crate::v1::PlanId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PlanId(self.0))
+    ) -> Result<crate::v2::PlanId, crate::convert::Fail> {
+        Ok(crate::v2::PlanId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -4357,8 +4130,8 @@ impl crate::convert::ToV2 for crate::v1::PlanItems {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanItems, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PlanItems {
+    ) -> Result<crate::v2::PlanItems, crate::convert::Fail> {
+        Ok(crate::v2::PlanItems {
             plan_id: {
                 cx.enter("planId");
                 let v = (crate::convert::ToV2::to_v2(self.plan_id, cx))?;
@@ -4367,11 +4140,11 @@ impl crate::convert::ToV2 for crate::v1::PlanItems {
             },
             entries: {
                 cx.enter("entries");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.entries.len());
+                    let mut out = Vec::with_capacity(self.entries.len());
                     for (i, v) in self.entries.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -4402,8 +4175,8 @@ impl crate::convert::ToV2 for crate::v1::PlanMarkdown {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanMarkdown, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PlanMarkdown {
+    ) -> Result<crate::v2::PlanMarkdown, crate::convert::Fail> {
+        Ok(crate::v2::PlanMarkdown {
             plan_id: {
                 cx.enter("planId");
                 let v = (crate::convert::ToV2::to_v2(self.plan_id, cx))?;
@@ -4430,8 +4203,8 @@ impl crate::convert::ToV2 for crate::v1::PlanRemoved {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanRemoved, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PlanRemoved {
+    ) -> Result<crate::v2::PlanRemoved, crate::convert::Fail> {
+        Ok(crate::v2::PlanRemoved {
             plan_id: {
                 cx.enter("planId");
                 let v = (crate::convert::ToV2::to_v2(self.plan_id, cx))?;
@@ -4457,8 +4230,8 @@ impl crate::convert::ToV2 for crate::v1::PlanUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PlanUpdate {
+    ) -> Result<crate::v2::PlanUpdate, crate::convert::Fail> {
+        Ok(crate::v2::PlanUpdate {
             plan: {
                 cx.enter("plan");
                 let v = (crate::convert::ToV2::to_v2(self.plan, cx))?;
@@ -4484,8 +4257,8 @@ impl crate::convert::ToV2 for crate::v1::PlanUpdateContent {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PlanUpdateContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::PlanUpdateContent, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::PlanUpdateContent::Items(v) => {
                     crate::v2::PlanUpdateContent::Items(
@@ -4518,8 +4291,8 @@ impl crate::convert::ToV2 for crate::v1::PromptRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::PromptRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::PromptRequest {
+    ) -> Result<crate::v2::PromptRequest, crate::convert::Fail> {
+        Ok(crate::v2::PromptRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -4530,7 +4303,7 @@ impl crate::convert::ToV2 for crate::v1::PromptRequest {
                 cx.enter("prompt");
                 let v = ({
                     let items = {
-                        let mut out = ::std::vec::Vec::with_capacity(self.prompt.len());
+                        let mut out = Vec::with_capacity(self.prompt.len());
                         for (i, v) in self.prompt.into_iter().enumerate() {
                             cx.enter_index(i);
                             let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -4562,8 +4335,8 @@ impl crate::convert::ToV2 for crate::v1::ProtocolVersion {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProtocolVersion, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProtocolVersion(self.0))
+    ) -> Result<crate::v2::ProtocolVersion, crate::convert::Fail> {
+        Ok(crate::v2::ProtocolVersion(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -4579,8 +4352,8 @@ impl crate::convert::ToV2 for crate::v1::ProviderCurrentConfig {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProviderCurrentConfig, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProviderCurrentConfig {
+    ) -> Result<crate::v2::ProviderCurrentConfig, crate::convert::Fail> {
+        Ok(crate::v2::ProviderCurrentConfig {
             api_type: {
                 cx.enter("apiType");
                 let v = (crate::convert::ToV2::to_v2(self.api_type, cx))?;
@@ -4610,8 +4383,8 @@ impl crate::convert::ToV2 for crate::v1::ProviderId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProviderId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProviderId(self.0))
+    ) -> Result<crate::v2::ProviderId, crate::convert::Fail> {
+        Ok(crate::v2::ProviderId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -4627,8 +4400,8 @@ impl crate::convert::ToV2 for crate::v1::ProviderInfo {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProviderInfo, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProviderInfo {
+    ) -> Result<crate::v2::ProviderInfo, crate::convert::Fail> {
+        Ok(crate::v2::ProviderInfo {
             provider_id: {
                 cx.enter("providerId");
                 let v = (crate::convert::ToV2::to_v2(self.provider_id, cx))?;
@@ -4637,11 +4410,11 @@ impl crate::convert::ToV2 for crate::v1::ProviderInfo {
             },
             supported: {
                 cx.enter("supported");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.supported.len());
+                    let mut out = Vec::with_capacity(self.supported.len());
                     for (i, v) in self.supported.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -4657,20 +4430,14 @@ impl crate::convert::ToV2 for crate::v1::ProviderInfo {
             current: {
                 cx.enter("current");
                 let v = match self.current {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -4694,8 +4461,8 @@ impl crate::convert::ToV2 for crate::v1::ProvidersCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProvidersCapabilities, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProvidersCapabilities {
+    ) -> Result<crate::v2::ProvidersCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::ProvidersCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -4718,26 +4485,20 @@ impl crate::convert::ToV2 for crate::v1::ProxyNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProxyNotification, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProxyNotification {
+    ) -> Result<crate::v2::ProxyNotification, crate::convert::Fail> {
+        Ok(crate::v2::ProxyNotification {
             method: self.method,
             params: {
                 cx.enter("params");
                 let v = match self.params {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -4760,8 +4521,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProxyRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProxyRequest {
+    ) -> Result<crate::v2::ProxyRequest, crate::convert::Fail> {
+        Ok(crate::v2::ProxyRequest {
             id: {
                 cx.enter("id");
                 let v = (crate::convert::ToV2::to_v2(self.id, cx))?;
@@ -4772,20 +4533,14 @@ impl crate::convert::ToV2 for crate::v1::ProxyRequest {
             params: {
                 cx.enter("params");
                 let v = match self.params {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -4808,8 +4563,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyRequestParams {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProxyRequestParams, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ProxyRequestParams, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ProxyRequestParams::InitializeProxyRequest(v) => {
                     crate::v2::ProxyRequestParams::InitializeProxyRequest(
@@ -4838,8 +4593,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProxyResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ProxyResponse, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ProxyResponse::Result(v) => {
                     crate::v2::ProxyResponse::Result(
@@ -4861,8 +4616,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyResponseError {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProxyResponseError, crate::convert::Fail> {
-        ::core::result::Result::Err(
+    ) -> Result<crate::v2::ProxyResponseError, crate::convert::Fail> {
+        Err(
             cx
                 .unconvertible(
                     "no conversion rule for `ProxyResponseError` to v2 (its unstable shapes differ)",
@@ -4883,8 +4638,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyResponseResult {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProxyResponseResult, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProxyResponseResult {
+    ) -> Result<crate::v2::ProxyResponseResult, crate::convert::Fail> {
+        Ok(crate::v2::ProxyResponseResult {
             id: {
                 cx.enter("id");
                 let v = (crate::convert::ToV2::to_v2(self.id, cx))?;
@@ -4915,11 +4670,8 @@ impl crate::convert::ToV2 for crate::v1::ProxyResponseResultResult {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ProxyResponseResultResult,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ProxyResponseResultResult, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ProxyResponseResultResult::InitializeProxyResponse(v) => {
                     crate::v2::ProxyResponseResultResult::InitializeProxyResponse(
@@ -4948,11 +4700,8 @@ impl crate::convert::ToV2 for crate::v1::ProxySuccessorNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ProxySuccessorNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ProxySuccessorNotification {
+    ) -> Result<crate::v2::ProxySuccessorNotification, crate::convert::Fail> {
+        Ok(crate::v2::ProxySuccessorNotification {
             method: self.method,
             params: self.params,
             meta: self.meta,
@@ -4977,8 +4726,8 @@ impl crate::convert::ToV2 for crate::v1::ProxySuccessorRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ProxySuccessorRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ProxySuccessorRequest {
+    ) -> Result<crate::v2::ProxySuccessorRequest, crate::convert::Fail> {
+        Ok(crate::v2::ProxySuccessorRequest {
             method: self.method,
             params: self.params,
             meta: self.meta,
@@ -5003,11 +4752,8 @@ impl crate::convert::ToV2 for crate::v1::ProxySuccessorResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::ProxySuccessorResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::ProxySuccessorResponse(self.0))
+    ) -> Result<crate::v2::ProxySuccessorResponse, crate::convert::Fail> {
+        Ok(crate::v2::ProxySuccessorResponse(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::RequestId {
@@ -5022,13 +4768,11 @@ impl crate::convert::ToV2 for crate::v1::RequestId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::RequestId, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::RequestId, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::RequestId::Null(..) => {
-                    return ::core::result::Result::Err(
-                        cx.unconvertible("the `Null` arm has no v2 form"),
-                    );
+                    return Err(cx.unconvertible("the `Null` arm has no v2 form"));
                 }
                 crate::v1::RequestId::Number(v) => crate::v2::RequestId::Number(v),
                 crate::v1::RequestId::Str(v) => crate::v2::RequestId::Str(v),
@@ -5048,11 +4792,8 @@ impl crate::convert::ToV2 for crate::v1::RequestPermissionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::RequestPermissionResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::RequestPermissionResponse {
+    ) -> Result<crate::v2::RequestPermissionResponse, crate::convert::Fail> {
+        Ok(crate::v2::RequestPermissionResponse {
             outcome: {
                 cx.enter("outcome");
                 let v = (crate::convert::ToV2::to_v2(self.outcome, cx))?;
@@ -5081,12 +4822,9 @@ impl crate::convert::ToV2 for crate::v1::RequiresActionStateUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::RequiresActionStateUpdate,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::RequiresActionStateUpdate {
-            background: crate::runtime::Nullable::Absent,
+    ) -> Result<crate::v2::RequiresActionStateUpdate, crate::convert::Fail> {
+        Ok(crate::v2::RequiresActionStateUpdate {
+            background: runtime::Nullable::Absent,
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -5108,33 +4846,29 @@ impl crate::convert::ToV2 for crate::v1::ResourceLink {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ResourceLink, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ResourceLink {
+    ) -> Result<crate::v2::ResourceLink, crate::convert::Fail> {
+        Ok(crate::v2::ResourceLink {
             name: self.name,
             uri: self.uri,
             title: self.title,
             description: self.description,
-            icons: crate::runtime::Nullable::Absent,
+            icons: runtime::Nullable::Absent,
             mime_type: {
                 cx.enter("mimeType");
                 let v = match self.mime_type {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::MediaType(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -5142,29 +4876,23 @@ impl crate::convert::ToV2 for crate::v1::ResourceLink {
             size: {
                 cx.enter("size");
                 let v = match self.size {
-                    crate::runtime::Nullable::Value(v) => {
+                    runtime::Nullable::Value(v) => {
                         match match crate::convert::int::<
                             _,
                             u64,
                         >(v, 0, 18446744073709551615) {
-                            ::core::result::Result::Ok(v) => {
-                                ::core::option::Option::Some(v)
-                            }
-                            ::core::result::Result::Err(d) => {
+                            Ok(v) => Some(v),
+                            Err(d) => {
                                 cx.dropped(d)?;
-                                ::core::option::Option::None
+                                None
                             }
                         } {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -5172,20 +4900,14 @@ impl crate::convert::ToV2 for crate::v1::ResourceLink {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -5209,8 +4931,8 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ResumeSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ResumeSessionRequest {
+    ) -> Result<crate::v2::ResumeSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::ResumeSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -5219,7 +4941,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
@@ -5229,17 +4951,17 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
                                         >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
@@ -5250,7 +4972,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -5258,13 +4980,13 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
             mcp_servers: {
                 cx.enter("mcpServers");
                 let v = match self.mcp_servers {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -5275,12 +4997,12 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
             },
-            replay_from: crate::runtime::Nullable::Absent,
+            replay_from: runtime::Nullable::Absent,
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -5303,8 +5025,8 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ResumeSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ResumeSessionRequest {
+    ) -> Result<crate::v2::ResumeSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::ResumeSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -5313,7 +5035,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
@@ -5323,17 +5045,17 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
                                         >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
@@ -5344,7 +5066,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -5352,13 +5074,13 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
             mcp_servers: {
                 cx.enter("mcpServers");
                 let v = match self.mcp_servers {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -5369,29 +5091,23 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
             },
-            replay_from: crate::runtime::Nullable::Absent,
+            replay_from: runtime::Nullable::Absent,
             system_prompt: {
                 cx.enter("systemPrompt");
                 let v = match self.system_prompt {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -5417,7 +5133,7 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ResumeSessionResponse, crate::convert::Fail> {
+    ) -> Result<crate::v2::ResumeSessionResponse, crate::convert::Fail> {
         if !self.modes.is_absent() {
             cx.loss_at(
                 "modes",
@@ -5425,17 +5141,17 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionResponse {
                 "`modes` has no v2 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v2::ResumeSessionResponse {
+        Ok(crate::v2::ResumeSessionResponse {
             config_options: {
                 cx.enter("configOptions");
                 let v = match self.config_options {
-                    crate::runtime::Nullable::Value(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -5446,12 +5162,12 @@ impl crate::convert::ToV2 for crate::v1::ResumeSessionResponse {
                             }))?,
                         )
                     }
-                    _ => ::core::option::Option::None,
+                    _ => None,
                 };
                 cx.leave();
                 v
             },
-            available_commands: ::core::option::Option::None,
+            available_commands: None,
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -5473,8 +5189,8 @@ impl crate::convert::ToV2 for crate::v1::Role {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::Role, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::Role, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::Role::Assistant => crate::v2::Role::Assistant,
                 crate::v1::Role::User => crate::v2::Role::User,
@@ -5495,9 +5211,9 @@ impl crate::convert::ToV2 for crate::v1::RunningStateUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::RunningStateUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::RunningStateUpdate {
-            background: crate::runtime::Nullable::Absent,
+    ) -> Result<crate::v2::RunningStateUpdate, crate::convert::Fail> {
+        Ok(crate::v2::RunningStateUpdate {
+            background: runtime::Nullable::Absent,
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::RunningStateUpdate, _>(self.additional_properties)?,
@@ -5516,11 +5232,8 @@ impl crate::convert::ToV2 for crate::v1::SelectedPermissionOutcome {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SelectedPermissionOutcome,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SelectedPermissionOutcome {
+    ) -> Result<crate::v2::SelectedPermissionOutcome, crate::convert::Fail> {
+        Ok(crate::v2::SelectedPermissionOutcome {
             option_id: {
                 cx.enter("optionId");
                 let v = (crate::convert::ToV2::to_v2(self.option_id, cx))?;
@@ -5548,11 +5261,11 @@ impl crate::convert::ToV2 for crate::v1::SessionAdditionalDirectoriesCapabilitie
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
+    ) -> Result<
         crate::v2::SessionAdditionalDirectoriesCapabilities,
         crate::convert::Fail,
     > {
-        ::core::result::Result::Ok(crate::v2::SessionAdditionalDirectoriesCapabilities {
+        Ok(crate::v2::SessionAdditionalDirectoriesCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -5575,11 +5288,8 @@ impl crate::convert::ToV2 for crate::v1::SessionArchiveCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionArchiveCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionArchiveCapabilities {
+    ) -> Result<crate::v2::SessionArchiveCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SessionArchiveCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -5602,8 +5312,8 @@ impl crate::convert::ToV2 for crate::v1::SessionArchiveFilter {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionArchiveFilter, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::SessionArchiveFilter, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::SessionArchiveFilter::Exclude => {
                     crate::v2::SessionArchiveFilter::Exclude
@@ -5636,11 +5346,8 @@ impl crate::convert::ToV2 for crate::v1::SessionCancelCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionCancelCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionCancelCapabilities {
+    ) -> Result<crate::v2::SessionCancelCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SessionCancelCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -5662,8 +5369,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigBoolean {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionConfigBoolean, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionConfigBoolean {
+    ) -> Result<crate::v2::SessionConfigBoolean, crate::convert::Fail> {
+        Ok(crate::v2::SessionConfigBoolean {
             current_value: self.current_value,
             additional_properties: cx
                 .extras::<
@@ -5685,8 +5392,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigGroupId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionConfigGroupId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionConfigGroupId(self.0))
+    ) -> Result<crate::v2::SessionConfigGroupId, crate::convert::Fail> {
+        Ok(crate::v2::SessionConfigGroupId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::SessionConfigId {
@@ -5701,8 +5408,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionConfigId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionConfigId(self.0))
+    ) -> Result<crate::v2::SessionConfigId, crate::convert::Fail> {
+        Ok(crate::v2::SessionConfigId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::SessionConfigOption {
@@ -5717,8 +5424,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigOption {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionConfigOption, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionConfigOption {
+    ) -> Result<crate::v2::SessionConfigOption, crate::convert::Fail> {
+        Ok(crate::v2::SessionConfigOption {
             config_id: {
                 cx.enter("id");
                 let v = (crate::convert::ToV2::to_v2(self.id, cx))?;
@@ -5730,20 +5437,14 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigOption {
             category: {
                 cx.enter("category");
                 let v = match self.category {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -5765,11 +5466,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigOptionCategory {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionConfigOptionCategory,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::SessionConfigOptionCategory, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::SessionConfigOptionCategory::Mode => {
                     crate::v2::SessionConfigOptionCategory::Mode
@@ -5804,11 +5502,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigOptionType {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionConfigOptionType,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::SessionConfigOptionType, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::SessionConfigOptionType::Select(v) => {
                     crate::v2::SessionConfigOptionType::Select(
@@ -5836,8 +5531,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelect {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionConfigSelect, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionConfigSelect {
+    ) -> Result<crate::v2::SessionConfigSelect, crate::convert::Fail> {
+        Ok(crate::v2::SessionConfigSelect {
             current_value: {
                 cx.enter("currentValue");
                 let v = (crate::convert::ToV2::to_v2(self.current_value, cx))?;
@@ -5867,11 +5562,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectGroup {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionConfigSelectGroup,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionConfigSelectGroup {
+    ) -> Result<crate::v2::SessionConfigSelectGroup, crate::convert::Fail> {
+        Ok(crate::v2::SessionConfigSelectGroup {
             group_id: {
                 cx.enter("group");
                 let v = (crate::convert::ToV2::to_v2(self.group, cx))?;
@@ -5883,7 +5575,7 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectGroup {
                 cx.enter("options");
                 let v = ({
                     let items = {
-                        let mut out = ::std::vec::Vec::with_capacity(self.options.len());
+                        let mut out = Vec::with_capacity(self.options.len());
                         for (i, v) in self.options.into_iter().enumerate() {
                             cx.enter_index(i);
                             let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -5918,11 +5610,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectOption {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionConfigSelectOption,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionConfigSelectOption {
+    ) -> Result<crate::v2::SessionConfigSelectOption, crate::convert::Fail> {
+        Ok(crate::v2::SessionConfigSelectOption {
             value: {
                 cx.enter("value");
                 let v = (crate::convert::ToV2::to_v2(self.value, cx))?;
@@ -5952,17 +5641,14 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectOptions {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionConfigSelectOptions,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::SessionConfigSelectOptions, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::SessionConfigSelectOptions::Ungrouped(v) => {
                     crate::v2::SessionConfigSelectOptions::Ungrouped(
                         ({
                             let items = {
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -5979,7 +5665,7 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigSelectOptions {
                     crate::v2::SessionConfigSelectOptions::Grouped(
                         ({
                             let items = {
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -6008,8 +5694,8 @@ impl crate::convert::ToV2 for crate::v1::SessionConfigValueId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionConfigValueId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionConfigValueId(self.0))
+    ) -> Result<crate::v2::SessionConfigValueId, crate::convert::Fail> {
+        Ok(crate::v2::SessionConfigValueId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::SessionDeleteCapabilities {
@@ -6024,11 +5710,8 @@ impl crate::convert::ToV2 for crate::v1::SessionDeleteCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionDeleteCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionDeleteCapabilities {
+    ) -> Result<crate::v2::SessionDeleteCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SessionDeleteCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -6051,11 +5734,8 @@ impl crate::convert::ToV2 for crate::v1::SessionForkCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionForkCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionForkCapabilities {
+    ) -> Result<crate::v2::SessionForkCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SessionForkCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -6077,8 +5757,8 @@ impl crate::convert::ToV2 for crate::v1::SessionId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionId(self.0))
+    ) -> Result<crate::v2::SessionId, crate::convert::Fail> {
+        Ok(crate::v2::SessionId(self.0))
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -6094,8 +5774,8 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionInfo, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionInfo {
+    ) -> Result<crate::v2::SessionInfo, crate::convert::Fail> {
+        Ok(crate::v2::SessionInfo {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -6104,7 +5784,7 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
@@ -6114,17 +5794,17 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
                                         >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
@@ -6135,7 +5815,7 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -6161,8 +5841,8 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionInfo, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionInfo {
+    ) -> Result<crate::v2::SessionInfo, crate::convert::Fail> {
+        Ok(crate::v2::SessionInfo {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -6171,7 +5851,7 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.cwd))))?;
@@ -6181,17 +5861,17 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
                                         >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
@@ -6202,7 +5882,7 @@ impl crate::convert::ToV2 for crate::v1::SessionInfo {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -6228,19 +5908,19 @@ impl crate::convert::ToV2 for crate::v1::SessionInfoUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionInfoUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionInfoUpdate {
+    ) -> Result<crate::v2::SessionInfoUpdate, crate::convert::Fail> {
+        Ok(crate::v2::SessionInfoUpdate {
             title: {
                 cx.enter("title");
                 let v = match self.title {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6248,14 +5928,14 @@ impl crate::convert::ToV2 for crate::v1::SessionInfoUpdate {
             updated_at: {
                 cx.enter("updatedAt");
                 let v = match self.updated_at {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6263,14 +5943,14 @@ impl crate::convert::ToV2 for crate::v1::SessionInfoUpdate {
             meta: {
                 cx.enter("_meta");
                 let v = match self.meta {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6293,8 +5973,8 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionMessage, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionMessage {
+    ) -> Result<crate::v2::SessionMessage, crate::convert::Fail> {
+        Ok(crate::v2::SessionMessage {
             message_id: {
                 cx.enter("messageId");
                 let v = (crate::convert::ToV2::to_v2(self.message_id, cx))?;
@@ -6304,16 +5984,14 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
             sender_session_id: {
                 cx.enter("senderSessionId");
                 let v = match self.sender_session_id {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6321,16 +5999,14 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
             recipient_session_id: {
                 cx.enter("recipientSessionId");
                 let v = match self.recipient_session_id {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6338,16 +6014,14 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
             sender_message_id: {
                 cx.enter("senderMessageId");
                 let v = match self.sender_message_id {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6355,16 +6029,14 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
             recipient_message_id: {
                 cx.enter("recipientMessageId");
                 let v = match self.recipient_message_id {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6372,13 +6044,13 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
             content: {
                 cx.enter("content");
                 let v = match self.content {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -6388,12 +6060,12 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6401,14 +6073,14 @@ impl crate::convert::ToV2 for crate::v1::SessionMessage {
             meta: {
                 cx.enter("_meta");
                 let v = match self.meta {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -6431,8 +6103,8 @@ impl crate::convert::ToV2 for crate::v1::SessionMessageChunk {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionMessageChunk, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionMessageChunk {
+    ) -> Result<crate::v2::SessionMessageChunk, crate::convert::Fail> {
+        Ok(crate::v2::SessionMessageChunk {
             message_id: {
                 cx.enter("messageId");
                 let v = (crate::convert::ToV2::to_v2(self.message_id, cx))?;
@@ -6463,11 +6135,8 @@ impl crate::convert::ToV2 for crate::v1::SessionNotification {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::UpdateSessionNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::UpdateSessionNotification {
+    ) -> Result<crate::v2::UpdateSessionNotification, crate::convert::Fail> {
+        Ok(crate::v2::UpdateSessionNotification {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -6502,8 +6171,8 @@ impl crate::convert::ToV2 for crate::v1::SessionStatus {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::SessionStatus, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::SessionStatus::Open => crate::v2::SessionStatus::Open,
                 crate::v1::SessionStatus::Saved => crate::v2::SessionStatus::Saved,
@@ -6529,11 +6198,8 @@ impl crate::convert::ToV2 for crate::v1::SessionStatusCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionStatusCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionStatusCapabilities {
+    ) -> Result<crate::v2::SessionStatusCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SessionStatusCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -6556,8 +6222,8 @@ impl crate::convert::ToV2 for crate::v1::SessionStatusRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionStatusRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionStatusRequest {
+    ) -> Result<crate::v2::SessionStatusRequest, crate::convert::Fail> {
+        Ok(crate::v2::SessionStatusRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -6586,15 +6252,15 @@ impl crate::convert::ToV2 for crate::v1::SessionStatusResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SessionStatusResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SessionStatusResponse {
+    ) -> Result<crate::v2::SessionStatusResponse, crate::convert::Fail> {
+        Ok(crate::v2::SessionStatusResponse {
             status: {
                 cx.enter("status");
                 let v = (crate::convert::ToV2::to_v2(self.status, cx))?;
                 cx.leave();
                 v
             },
-            state: crate::runtime::Nullable::Absent,
+            state: runtime::Nullable::Absent,
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -6617,28 +6283,19 @@ impl crate::convert::ToV2 for crate::v1::SessionSystemPromptCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionSystemPromptCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionSystemPromptCapabilities {
+    ) -> Result<crate::v2::SessionSystemPromptCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SessionSystemPromptCapabilities {
             mode: {
                 cx.enter("mode");
                 let v = match self.mode {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -6665,28 +6322,19 @@ impl crate::convert::ToV2 for crate::v1::SessionSystemPromptModeCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionSystemPromptModeCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionSystemPromptModeCapabilities {
+    ) -> Result<crate::v2::SessionSystemPromptModeCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SessionSystemPromptModeCapabilities {
             r#override: {
                 cx.enter("override");
                 let v = match self.r#override {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -6713,11 +6361,11 @@ impl crate::convert::ToV2 for crate::v1::SessionSystemPromptOverrideCapabilities
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
+    ) -> Result<
         crate::v2::SessionSystemPromptOverrideCapabilities,
         crate::convert::Fail,
     > {
-        ::core::result::Result::Ok(crate::v2::SessionSystemPromptOverrideCapabilities {
+        Ok(crate::v2::SessionSystemPromptOverrideCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -6740,11 +6388,8 @@ impl crate::convert::ToV2 for crate::v1::SessionTitleCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SessionTitleCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SessionTitleCapabilities {
+    ) -> Result<crate::v2::SessionTitleCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SessionTitleCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -6767,8 +6412,8 @@ impl crate::convert::ToV2 for crate::v1::SetProviderRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SetProviderRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SetProviderRequest {
+    ) -> Result<crate::v2::SetProviderRequest, crate::convert::Fail> {
+        Ok(crate::v2::SetProviderRequest {
             provider_id: {
                 cx.enter("providerId");
                 let v = (crate::convert::ToV2::to_v2(self.provider_id, cx))?;
@@ -6802,8 +6447,8 @@ impl crate::convert::ToV2 for crate::v1::SetProviderResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SetProviderResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SetProviderResponse {
+    ) -> Result<crate::v2::SetProviderResponse, crate::convert::Fail> {
+        Ok(crate::v2::SetProviderResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::SetProviderResponse, _>(self.additional_properties)?,
@@ -6822,11 +6467,11 @@ impl crate::convert::ToV2 for crate::v1::SetSessionConfigOptionRequestTypeBoolea
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
+    ) -> Result<
         crate::v2::SetSessionConfigOptionRequestTypeBoolean,
         crate::convert::Fail,
     > {
-        ::core::result::Result::Ok(crate::v2::SetSessionConfigOptionRequestTypeBoolean {
+        Ok(crate::v2::SetSessionConfigOptionRequestTypeBoolean {
             value: self.value,
             additional_properties: cx
                 .extras::<
@@ -6848,20 +6493,15 @@ impl crate::convert::ToV2 for crate::v1::SetSessionConfigOptionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SetSessionConfigOptionResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SetSessionConfigOptionResponse {
+    ) -> Result<crate::v2::SetSessionConfigOptionResponse, crate::convert::Fail> {
+        Ok(crate::v2::SetSessionConfigOptionResponse {
             config_options: {
                 cx.enter("configOptions");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(
-                        self.config_options.len(),
-                    );
+                    let mut out = Vec::with_capacity(self.config_options.len());
                     for (i, v) in self.config_options.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -6895,11 +6535,8 @@ impl crate::convert::ToV2 for crate::v1::SetSessionTitleRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SetSessionTitleRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SetSessionTitleRequest {
+    ) -> Result<crate::v2::SetSessionTitleRequest, crate::convert::Fail> {
+        Ok(crate::v2::SetSessionTitleRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -6929,11 +6566,8 @@ impl crate::convert::ToV2 for crate::v1::SetSessionTitleResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SetSessionTitleResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SetSessionTitleResponse {
+    ) -> Result<crate::v2::SetSessionTitleResponse, crate::convert::Fail> {
+        Ok(crate::v2::SetSessionTitleResponse {
             title: self.title,
             meta: self.meta,
             additional_properties: cx
@@ -6957,8 +6591,8 @@ impl crate::convert::ToV2 for crate::v1::StateUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::StateUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::StateUpdate, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::StateUpdate::Running(v) => {
                     crate::v2::StateUpdate::Running(
@@ -7003,8 +6637,8 @@ impl crate::convert::ToV2 for crate::v1::StringFormat {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::StringFormat, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::StringFormat, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::StringFormat::Email => crate::v2::StringFormat::Email,
                 crate::v1::StringFormat::Uri => crate::v2::StringFormat::Uri,
@@ -7026,11 +6660,8 @@ impl crate::convert::ToV2 for crate::v1::StringMultiSelectItems {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::StringMultiSelectItems,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::StringMultiSelectItems {
+    ) -> Result<crate::v2::StringMultiSelectItems, crate::convert::Fail> {
+        Ok(crate::v2::StringMultiSelectItems {
             r#enum: {
                 cx.enter("enum");
                 let v = ({
@@ -7061,8 +6692,8 @@ impl crate::convert::ToV2 for crate::v1::StringPropertySchema {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::StringPropertySchema, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::StringPropertySchema {
+    ) -> Result<crate::v2::StringPropertySchema, crate::convert::Fail> {
+        Ok(crate::v2::StringPropertySchema {
             title: self.title,
             description: self.description,
             min_length: self.min_length,
@@ -7071,20 +6702,14 @@ impl crate::convert::ToV2 for crate::v1::StringPropertySchema {
             format: {
                 cx.enter("format");
                 let v = match self.format {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -7093,23 +6718,19 @@ impl crate::convert::ToV2 for crate::v1::StringPropertySchema {
             r#enum: {
                 cx.enter("enum");
                 let v = match self.r#enum {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
+                    runtime::Nullable::Value(v) => {
+                        match Some(
                             ({
                                 let items = v;
                                 crate::convert::min_items(cx, items, 1)
                             })?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -7117,11 +6738,11 @@ impl crate::convert::ToV2 for crate::v1::StringPropertySchema {
             one_of: {
                 cx.enter("oneOf");
                 let v = match self.one_of {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
+                    runtime::Nullable::Value(v) => {
+                        match Some(
                             ({
                                 let items = {
-                                    let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                    let mut out = Vec::with_capacity(v.len());
                                     for (i, v) in v.into_iter().enumerate() {
                                         cx.enter_index(i);
                                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -7133,16 +6754,12 @@ impl crate::convert::ToV2 for crate::v1::StringPropertySchema {
                                 crate::convert::min_items(cx, items, 1)
                             })?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -7169,28 +6786,19 @@ impl crate::convert::ToV2 for crate::v1::SubagentSessionCapabilities {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::SubagentSessionCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::SubagentSessionCapabilities {
+    ) -> Result<crate::v2::SubagentSessionCapabilities, crate::convert::Fail> {
+        Ok(crate::v2::SubagentSessionCapabilities {
             cancel: {
                 cx.enter("cancel");
                 let v = match self.cancel {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -7217,8 +6825,8 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SubagentUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SubagentUpdate {
+    ) -> Result<crate::v2::SubagentUpdate, crate::convert::Fail> {
+        Ok(crate::v2::SubagentUpdate {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -7228,14 +6836,14 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
             title: {
                 cx.enter("title");
                 let v = match self.title {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7243,14 +6851,14 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
             description: {
                 cx.enter("description");
                 let v = match self.description {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7258,18 +6866,14 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
             capabilities: {
                 cx.enter("capabilities");
                 let v = match self.capabilities {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::Patch::Set(::std::boxed::Box::new(v))
-                            }
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(Box::new(v)),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7277,18 +6881,14 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
             state: {
                 cx.enter("state");
                 let v = match self.state {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::Patch::Set(::std::boxed::Box::new(v))
-                            }
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(Box::new(v)),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7296,19 +6896,19 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
             cwd: {
                 cx.enter("cwd");
                 let v = match self.cwd {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7316,17 +6916,17 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
                                         >::Ok(crate::v2::AbsolutePath(crate::convert::id(v))));
@@ -7336,12 +6936,12 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7349,14 +6949,14 @@ impl crate::convert::ToV2 for crate::v1::SubagentUpdate {
             meta: {
                 cx.enter("_meta");
                 let v = match self.meta {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7379,8 +6979,8 @@ impl crate::convert::ToV2 for crate::v1::SystemPrompt {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SystemPrompt, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::SystemPrompt {
+    ) -> Result<crate::v2::SystemPrompt, crate::convert::Fail> {
+        Ok(crate::v2::SystemPrompt {
             mode: {
                 cx.enter("mode");
                 let v = (crate::convert::ToV2::to_v2(self.mode, cx))?;
@@ -7389,11 +6989,11 @@ impl crate::convert::ToV2 for crate::v1::SystemPrompt {
             },
             content: {
                 cx.enter("content");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.content.len());
+                    let mut out = Vec::with_capacity(self.content.len());
                     for (i, v) in self.content.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -7424,8 +7024,8 @@ impl crate::convert::ToV2 for crate::v1::SystemPromptMode {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::SystemPromptMode, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::SystemPromptMode, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::SystemPromptMode::Append => {
                     crate::v2::SystemPromptMode::Append
@@ -7454,34 +7054,28 @@ impl crate::convert::ToV2 for crate::v1::TerminalExitStatus {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::TerminalExitStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::TerminalExitStatus {
+    ) -> Result<crate::v2::TerminalExitStatus, crate::convert::Fail> {
+        Ok(crate::v2::TerminalExitStatus {
             exit_code: {
                 cx.enter("exitCode");
                 let v = match self.exit_code {
-                    crate::runtime::Nullable::Value(v) => {
+                    runtime::Nullable::Value(v) => {
                         match match crate::convert::int::<
                             _,
                             i64,
                         >(v, -9223372036854775808, 9223372036854775807) {
-                            ::core::result::Result::Ok(v) => {
-                                ::core::option::Option::Some(v)
-                            }
-                            ::core::result::Result::Err(d) => {
+                            Ok(v) => Some(v),
+                            Err(d) => {
                                 cx.dropped(d)?;
-                                ::core::option::Option::None
+                                None
                             }
                         } {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -7505,8 +7099,8 @@ impl crate::convert::ToV2 for crate::v1::TerminalId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::TerminalId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::TerminalId(self.0))
+    ) -> Result<crate::v2::TerminalId, crate::convert::Fail> {
+        Ok(crate::v2::TerminalId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::TextContent {
@@ -7521,26 +7115,20 @@ impl crate::convert::ToV2 for crate::v1::TextContent {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::TextContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::TextContent {
+    ) -> Result<crate::v2::TextContent, crate::convert::Fail> {
+        Ok(crate::v2::TextContent {
             text: self.text,
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -7563,30 +7151,26 @@ impl crate::convert::ToV2 for crate::v1::TextResourceContents {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::TextResourceContents, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::TextResourceContents {
+    ) -> Result<crate::v2::TextResourceContents, crate::convert::Fail> {
+        Ok(crate::v2::TextResourceContents {
             text: self.text,
             uri: self.uri,
             mime_type: {
                 cx.enter("mimeType");
                 let v = match self.mime_type {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok(crate::v2::MediaType(crate::convert::id(v))))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -7612,16 +7196,13 @@ impl crate::convert::ToV2 for crate::v1::TitledMultiSelectItems {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::TitledMultiSelectItems,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::TitledMultiSelectItems {
+    ) -> Result<crate::v2::TitledMultiSelectItems, crate::convert::Fail> {
+        Ok(crate::v2::TitledMultiSelectItems {
             any_of: {
                 cx.enter("anyOf");
                 let v = ({
                     let items = {
-                        let mut out = ::std::vec::Vec::with_capacity(self.any_of.len());
+                        let mut out = Vec::with_capacity(self.any_of.len());
                         for (i, v) in self.any_of.into_iter().enumerate() {
                             cx.enter_index(i);
                             let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -7656,8 +7237,8 @@ impl crate::convert::ToV2 for crate::v1::ToolCallContent {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ToolCallContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ToolCallContent, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ToolCallContent::Content(v) => {
                     crate::v2::ToolCallContent::Content(
@@ -7690,8 +7271,8 @@ impl crate::convert::ToV2 for crate::v1::ToolCallId {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ToolCallId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ToolCallId(self.0))
+    ) -> Result<crate::v2::ToolCallId, crate::convert::Fail> {
+        Ok(crate::v2::ToolCallId(self.0))
     }
 }
 impl crate::convert::ToV2 for crate::v1::ToolCallLocation {
@@ -7706,11 +7287,11 @@ impl crate::convert::ToV2 for crate::v1::ToolCallLocation {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ToolCallLocation, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ToolCallLocation {
+    ) -> Result<crate::v2::ToolCallLocation, crate::convert::Fail> {
+        Ok(crate::v2::ToolCallLocation {
             path: {
                 cx.enter("path");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(crate::v2::AbsolutePath(crate::convert::id(self.path))))?;
@@ -7720,26 +7301,20 @@ impl crate::convert::ToV2 for crate::v1::ToolCallLocation {
             line: {
                 cx.enter("line");
                 let v = match self.line {
-                    crate::runtime::Nullable::Value(v) => {
+                    runtime::Nullable::Value(v) => {
                         match match crate::convert::int::<_, u32>(v, 1, 4294967295) {
-                            ::core::result::Result::Ok(v) => {
-                                ::core::option::Option::Some(v)
-                            }
-                            ::core::result::Result::Err(d) => {
+                            Ok(v) => Some(v),
+                            Err(d) => {
                                 cx.dropped(d)?;
-                                ::core::option::Option::None
+                                None
                             }
                         } {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -7762,8 +7337,8 @@ impl crate::convert::ToV2 for crate::v1::ToolCallStatus {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ToolCallStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ToolCallStatus, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ToolCallStatus::Pending => crate::v2::ToolCallStatus::Pending,
                 crate::v1::ToolCallStatus::InProgress => {
@@ -7789,8 +7364,8 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ToolCallUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::ToolCallUpdate {
+    ) -> Result<crate::v2::ToolCallUpdate, crate::convert::Fail> {
+        Ok(crate::v2::ToolCallUpdate {
             tool_call_id: {
                 cx.enter("toolCallId");
                 let v = (crate::convert::ToV2::to_v2(self.tool_call_id, cx))?;
@@ -7800,14 +7375,14 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
             name: {
                 cx.enter("name");
                 let v = match self.name {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7815,14 +7390,14 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
             title: {
                 cx.enter("title");
                 let v = match self.title {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7830,16 +7405,14 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
             kind: {
                 cx.enter("kind");
                 let v = match self.kind {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7847,16 +7420,14 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
             status: {
                 cx.enter("status");
                 let v = match self.status {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7864,13 +7435,13 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
             content: {
                 cx.enter("content");
                 let v = match self.content {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -7880,12 +7451,12 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7893,13 +7464,13 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
             locations: {
                 cx.enter("locations");
                 let v = match self.locations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV2::to_v2(v, cx));
@@ -7909,12 +7480,12 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7922,15 +7493,13 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
             raw_input: {
                 cx.enter("rawInput");
                 let v = match self.raw_input {
-                    ::core::option::Option::Some(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::Patch::Set(::std::boxed::Box::new(v))
-                            }
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    Some(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(Box::new(v)),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    ::core::option::Option::None => crate::Patch::Keep,
+                    None => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7938,31 +7507,29 @@ impl crate::convert::ToV2 for crate::v1::ToolCallUpdate {
             raw_output: {
                 cx.enter("rawOutput");
                 let v = match self.raw_output {
-                    ::core::option::Option::Some(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::Patch::Set(::std::boxed::Box::new(v))
-                            }
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    Some(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(Box::new(v)),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    ::core::option::Option::None => crate::Patch::Keep,
+                    None => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
             },
-            capabilities: ::core::default::Default::default(),
+            capabilities: Default::default(),
             meta: {
                 cx.enter("_meta");
                 let v = match self.meta {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -7984,8 +7551,8 @@ impl crate::convert::ToV2 for crate::v1::ToolKind {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::ToolKind, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v2::ToolKind, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v1::ToolKind::Read => crate::v2::ToolKind::Read,
                 crate::v1::ToolKind::Edit => crate::v2::ToolKind::Edit,
@@ -8014,11 +7581,8 @@ impl crate::convert::ToV2 for crate::v1::UnarchiveSessionRequest {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::UnarchiveSessionRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::UnarchiveSessionRequest {
+    ) -> Result<crate::v2::UnarchiveSessionRequest, crate::convert::Fail> {
+        Ok(crate::v2::UnarchiveSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV2::to_v2(self.session_id, cx))?;
@@ -8047,11 +7611,8 @@ impl crate::convert::ToV2 for crate::v1::UnarchiveSessionResponse {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v2::UnarchiveSessionResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v2::UnarchiveSessionResponse {
+    ) -> Result<crate::v2::UnarchiveSessionResponse, crate::convert::Fail> {
+        Ok(crate::v2::UnarchiveSessionResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -8074,9 +7635,9 @@ impl crate::convert::ToV2 for crate::v1::UnknownStateUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::UnknownStateUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::UnknownStateUpdate {
-            background: crate::runtime::Nullable::Absent,
+    ) -> Result<crate::v2::UnknownStateUpdate, crate::convert::Fail> {
+        Ok(crate::v2::UnknownStateUpdate {
+            background: runtime::Nullable::Absent,
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v2::UnknownStateUpdate, _>(self.additional_properties)?,
@@ -8095,8 +7656,8 @@ impl crate::convert::ToV2 for crate::v1::UnstructuredCommandInput {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::TextCommandInput, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::TextCommandInput {
+    ) -> Result<crate::v2::TextCommandInput, crate::convert::Fail> {
+        Ok(crate::v2::TextCommandInput {
             hint: self.hint,
             meta: self.meta,
             additional_properties: cx
@@ -8117,8 +7678,8 @@ impl crate::convert::ToV2 for crate::v1::Usage {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::Usage, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::Usage {
+    ) -> Result<crate::v2::Usage, crate::convert::Fail> {
+        Ok(crate::v2::Usage {
             total_tokens: self.total_tokens,
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
@@ -8143,25 +7704,21 @@ impl crate::convert::ToV2 for crate::v1::UsageUpdate {
     fn to_v2(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v2::UsageUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v2::UsageUpdate {
+    ) -> Result<crate::v2::UsageUpdate, crate::convert::Fail> {
+        Ok(crate::v2::UsageUpdate {
             used: self.used,
             size: self.size,
             cost: {
                 cx.enter("cost");
                 let v = match self.cost {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV2::to_v2(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::Patch::Set(::std::boxed::Box::new(v))
-                            }
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV2::to_v2(v, cx))?) {
+                            Some(v) => crate::Patch::Set(Box::new(v)),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -8169,14 +7726,14 @@ impl crate::convert::ToV2 for crate::v1::UsageUpdate {
             meta: {
                 cx.enter("_meta");
                 let v = match self.meta {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => crate::Patch::Set(v),
-                            ::core::option::Option::None => crate::Patch::Keep,
+                    runtime::Nullable::Value(v) => {
+                        match Some(v) {
+                            Some(v) => crate::Patch::Set(v),
+                            None => crate::Patch::Keep,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::Patch::Clear,
-                    crate::runtime::Nullable::Absent => crate::Patch::Keep,
+                    runtime::Nullable::Null => crate::Patch::Clear,
+                    runtime::Nullable::Absent => crate::Patch::Keep,
                 };
                 cx.leave();
                 v
@@ -8199,9 +7756,9 @@ impl crate::convert::ToV1 for crate::v2::AgentAuthCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AgentAuthCapabilities, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AgentAuthCapabilities {
-            logout: crate::runtime::Nullable::Absent,
+    ) -> Result<crate::v1::AgentAuthCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::AgentAuthCapabilities {
+            logout: runtime::Nullable::Absent,
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -8224,30 +7781,24 @@ impl crate::convert::ToV1 for crate::v2::AgentAuthCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AgentAuthCapabilities, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AgentAuthCapabilities {
+    ) -> Result<crate::v1::AgentAuthCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::AgentAuthCapabilities {
             status: {
                 cx.enter("status");
                 let v = match self.status {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
             },
-            logout: crate::runtime::Nullable::Absent,
+            logout: runtime::Nullable::Absent,
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -8270,8 +7821,8 @@ impl crate::convert::ToV1 for crate::v2::AgentRequestParams {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AgentRequestParams, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::AgentRequestParams, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::AgentRequestParams::RequestPermissionRequest(v) => {
                     crate::v1::AgentRequestParams::RequestPermissionRequest(
@@ -8305,8 +7856,8 @@ impl crate::convert::ToV1 for crate::v2::AgentRequestParams {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AgentRequestParams, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::AgentRequestParams, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::AgentRequestParams::RequestPermissionRequest(v) => {
                     crate::v1::AgentRequestParams::RequestPermissionRequest(
@@ -8344,18 +7895,18 @@ impl crate::convert::ToV1 for crate::v2::Annotations {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::Annotations, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::Annotations {
+    ) -> Result<crate::v1::Annotations, crate::convert::Fail> {
+        Ok(crate::v1::Annotations {
             audience: {
                 cx.enter("audience");
                 let v = match self.audience {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -8365,16 +7916,12 @@ impl crate::convert::ToV1 for crate::v2::Annotations {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -8400,8 +7947,8 @@ impl crate::convert::ToV1 for crate::v2::ArchiveSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ArchiveSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ArchiveSessionRequest {
+    ) -> Result<crate::v1::ArchiveSessionRequest, crate::convert::Fail> {
+        Ok(crate::v1::ArchiveSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -8430,11 +7977,8 @@ impl crate::convert::ToV1 for crate::v2::ArchiveSessionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ArchiveSessionResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ArchiveSessionResponse {
+    ) -> Result<crate::v1::ArchiveSessionResponse, crate::convert::Fail> {
+        Ok(crate::v1::ArchiveSessionResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -8456,32 +8000,26 @@ impl crate::convert::ToV1 for crate::v2::AudioContent {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AudioContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AudioContent {
+    ) -> Result<crate::v1::AudioContent, crate::convert::Fail> {
+        Ok(crate::v1::AudioContent {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
             },
             data: {
                 cx.enter("data");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(self.data.as_str().to_owned()))?;
@@ -8490,10 +8028,10 @@ impl crate::convert::ToV1 for crate::v2::AudioContent {
             },
             mime_type: {
                 cx.enter("mimeType");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.mime_type.0)))?;
+                >::Ok(String::from(&*self.mime_type.0)))?;
                 cx.leave();
                 v
             },
@@ -8516,8 +8054,8 @@ impl crate::convert::ToV1 for crate::v2::AuthAccount {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AuthAccount, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AuthAccount {
+    ) -> Result<crate::v1::AuthAccount, crate::convert::Fail> {
+        Ok(crate::v1::AuthAccount {
             label: self.label,
             active: self.active,
             name: self.name,
@@ -8541,8 +8079,8 @@ impl crate::convert::ToV1 for crate::v2::AuthMethodAgent {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AuthMethodAgent, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AuthMethodAgent {
+    ) -> Result<crate::v1::AuthMethodAgent, crate::convert::Fail> {
+        Ok(crate::v1::AuthMethodAgent {
             id: {
                 cx.enter("methodId");
                 let v = (crate::convert::ToV1::to_v1(self.method_id, cx))?;
@@ -8569,8 +8107,8 @@ impl crate::convert::ToV1 for crate::v2::AuthMethodId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AuthMethodId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AuthMethodId(self.0))
+    ) -> Result<crate::v1::AuthMethodId, crate::convert::Fail> {
+        Ok(crate::v1::AuthMethodId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -8586,8 +8124,8 @@ impl crate::convert::ToV1 for crate::v2::AuthState {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AuthState, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::AuthState, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::AuthState::Authenticated => {
                     crate::v1::AuthState::Authenticated
@@ -8619,11 +8157,8 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::AuthStatusCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::AuthStatusCapabilities {
+    ) -> Result<crate::v1::AuthStatusCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::AuthStatusCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -8646,8 +8181,8 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AuthStatusRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AuthStatusRequest {
+    ) -> Result<crate::v1::AuthStatusRequest, crate::convert::Fail> {
+        Ok(crate::v1::AuthStatusRequest {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v1::AuthStatusRequest, _>(self.additional_properties)?,
@@ -8667,8 +8202,8 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AuthStatusResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AuthStatusResponse {
+    ) -> Result<crate::v1::AuthStatusResponse, crate::convert::Fail> {
+        Ok(crate::v1::AuthStatusResponse {
             state: {
                 cx.enter("state");
                 let v = (crate::convert::ToV1::to_v1(self.state, cx))?;
@@ -8678,13 +8213,13 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusResponse {
             accounts: {
                 cx.enter("accounts");
                 let v = match self.accounts {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -8695,7 +8230,7 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusResponse {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -8719,11 +8254,8 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusUpdateNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::AuthStatusUpdateNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::AuthStatusUpdateNotification {
+    ) -> Result<crate::v1::AuthStatusUpdateNotification, crate::convert::Fail> {
+        Ok(crate::v1::AuthStatusUpdateNotification {
             state: {
                 cx.enter("state");
                 let v = (crate::convert::ToV1::to_v1(self.state, cx))?;
@@ -8733,13 +8265,13 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusUpdateNotification {
             accounts: {
                 cx.enter("accounts");
                 let v = match self.accounts {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -8750,7 +8282,7 @@ impl crate::convert::ToV1 for crate::v2::AuthStatusUpdateNotification {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -8776,8 +8308,8 @@ impl crate::convert::ToV1 for crate::v2::LoginAuthRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AuthenticateRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AuthenticateRequest {
+    ) -> Result<crate::v1::AuthenticateRequest, crate::convert::Fail> {
+        Ok(crate::v1::AuthenticateRequest {
             method_id: {
                 cx.enter("methodId");
                 let v = (crate::convert::ToV1::to_v1(self.method_id, cx))?;
@@ -8802,8 +8334,8 @@ impl crate::convert::ToV1 for crate::v2::LoginAuthResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::AuthenticateResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::AuthenticateResponse {
+    ) -> Result<crate::v1::AuthenticateResponse, crate::convert::Fail> {
+        Ok(crate::v1::AuthenticateResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -8825,20 +8357,15 @@ impl crate::convert::ToV1 for crate::v2::AvailableCommandsUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::AvailableCommandsUpdate,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::AvailableCommandsUpdate {
+    ) -> Result<crate::v1::AvailableCommandsUpdate, crate::convert::Fail> {
+        Ok(crate::v1::AvailableCommandsUpdate {
             available_commands: {
                 cx.enter("availableCommands");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(
-                        self.available_commands.len(),
-                    );
+                    let mut out = Vec::with_capacity(self.available_commands.len());
                     for (i, v) in self.available_commands.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -8871,11 +8398,11 @@ impl crate::convert::ToV1 for crate::v2::BlobResourceContents {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::BlobResourceContents, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::BlobResourceContents {
+    ) -> Result<crate::v1::BlobResourceContents, crate::convert::Fail> {
+        Ok(crate::v1::BlobResourceContents {
             blob: {
                 cx.enter("blob");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(self.blob.as_str().to_owned()))?;
@@ -8885,23 +8412,16 @@ impl crate::convert::ToV1 for crate::v2::BlobResourceContents {
             mime_type: {
                 cx.enter("mimeType");
                 let v = match self.mime_type {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -8928,8 +8448,8 @@ impl crate::convert::ToV1 for crate::v2::BooleanPropertySchema {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::BooleanPropertySchema, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::BooleanPropertySchema {
+    ) -> Result<crate::v1::BooleanPropertySchema, crate::convert::Fail> {
+        Ok(crate::v1::BooleanPropertySchema {
             title: self.title,
             description: self.description,
             default: self.default,
@@ -8954,8 +8474,8 @@ impl crate::convert::ToV1 for crate::v2::CancelSessionNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::CancelNotification, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::CancelNotification {
+    ) -> Result<crate::v1::CancelNotification, crate::convert::Fail> {
+        Ok(crate::v1::CancelNotification {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -8980,11 +8500,8 @@ impl crate::convert::ToV1 for crate::v2::CancelRequestNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::CancelRequestNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::CancelRequestNotification {
+    ) -> Result<crate::v1::CancelRequestNotification, crate::convert::Fail> {
+        Ok(crate::v1::CancelRequestNotification {
             request_id: {
                 cx.enter("requestId");
                 let v = (crate::convert::ToV1::to_v1(self.request_id, cx))?;
@@ -9012,8 +8529,8 @@ impl crate::convert::ToV1 for crate::v2::ClientResponseResult {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ClientResponseResult, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ClientResponseResult {
+    ) -> Result<crate::v1::ClientResponseResult, crate::convert::Fail> {
+        Ok(crate::v1::ClientResponseResult {
             id: {
                 cx.enter("id");
                 let v = (crate::convert::ToV1::to_v1(self.id, cx))?;
@@ -9047,11 +8564,8 @@ impl crate::convert::ToV1 for crate::v2::ClientResponseResultResult {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ClientResponseResultResult,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ClientResponseResultResult, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ClientResponseResultResult::RequestPermissionResponse(v) => {
                     crate::v1::ClientResponseResultResult::RequestPermissionResponse(
@@ -9085,11 +8599,8 @@ impl crate::convert::ToV1 for crate::v2::ClientResponseResultResult {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ClientResponseResultResult,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ClientResponseResultResult, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ClientResponseResultResult::RequestPermissionResponse(v) => {
                     crate::v1::ClientResponseResultResult::RequestPermissionResponse(
@@ -9127,8 +8638,8 @@ impl crate::convert::ToV1 for crate::v2::CloseSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::CloseSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::CloseSessionRequest {
+    ) -> Result<crate::v1::CloseSessionRequest, crate::convert::Fail> {
+        Ok(crate::v1::CloseSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -9153,8 +8664,8 @@ impl crate::convert::ToV1 for crate::v2::CloseSessionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::CloseSessionResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::CloseSessionResponse {
+    ) -> Result<crate::v1::CloseSessionResponse, crate::convert::Fail> {
+        Ok(crate::v1::CloseSessionResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -9176,8 +8687,8 @@ impl crate::convert::ToV1 for crate::v2::CompactionId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::CompactionId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::CompactionId(self.0))
+    ) -> Result<crate::v1::CompactionId, crate::convert::Fail> {
+        Ok(crate::v1::CompactionId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::CompactionStatus {
@@ -9192,8 +8703,8 @@ impl crate::convert::ToV1 for crate::v2::CompactionStatus {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::CompactionStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::CompactionStatus, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::CompactionStatus::InProgress => {
                     crate::v1::CompactionStatus::InProgress
@@ -9228,11 +8739,8 @@ impl crate::convert::ToV1 for crate::v2::CompactionSummaryChunk {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::CompactionSummaryChunk,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::CompactionSummaryChunk {
+    ) -> Result<crate::v1::CompactionSummaryChunk, crate::convert::Fail> {
+        Ok(crate::v1::CompactionSummaryChunk {
             compaction_id: {
                 cx.enter("compactionId");
                 let v = (crate::convert::ToV1::to_v1(self.compaction_id, cx))?;
@@ -9266,8 +8774,8 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::CompactionUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::CompactionUpdate {
+    ) -> Result<crate::v1::CompactionUpdate, crate::convert::Fail> {
+        Ok(crate::v1::CompactionUpdate {
             compaction_id: {
                 cx.enter("compactionId");
                 let v = (crate::convert::ToV1::to_v1(self.compaction_id, cx))?;
@@ -9284,12 +8792,12 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                 cx.enter("summary");
                 let v = match self.summary {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -9299,25 +8807,17 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
-                        match ::core::option::Option::Some(::std::vec::Vec::new()) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(Vec::new()) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -9326,13 +8826,9 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                 cx.enter("error");
                 let v = match self.error {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -9340,9 +8836,9 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                             crate::convert::LossKind::Dropped,
                             "`error: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -9351,13 +8847,9 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                 cx.enter("_meta");
                 let v = match self.meta {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -9365,9 +8857,9 @@ impl crate::convert::ToV1 for crate::v2::CompactionUpdate {
                             crate::convert::LossKind::Dropped,
                             "`_meta: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -9389,11 +8881,8 @@ impl crate::convert::ToV1 for crate::v2::CompleteElicitationNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::CompleteElicitationNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::CompleteElicitationNotification {
+    ) -> Result<crate::v1::CompleteElicitationNotification, crate::convert::Fail> {
+        Ok(crate::v1::CompleteElicitationNotification {
             elicitation_id: {
                 cx.enter("elicitationId");
                 let v = (crate::convert::ToV1::to_v1(self.elicitation_id, cx))?;
@@ -9421,17 +8910,15 @@ impl crate::convert::ToV1 for crate::v2::ConfigOptionUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ConfigOptionUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ConfigOptionUpdate {
+    ) -> Result<crate::v1::ConfigOptionUpdate, crate::convert::Fail> {
+        Ok(crate::v1::ConfigOptionUpdate {
             config_options: {
                 cx.enter("configOptions");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(
-                        self.config_options.len(),
-                    );
+                    let mut out = Vec::with_capacity(self.config_options.len());
                     for (i, v) in self.config_options.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -9461,8 +8948,8 @@ impl crate::convert::ToV1 for crate::v2::Content {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::Content, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::Content {
+    ) -> Result<crate::v1::Content, crate::convert::Fail> {
+        Ok(crate::v1::Content {
             content: {
                 cx.enter("content");
                 let v = (crate::convert::ToV1::to_v1(self.content, cx))?;
@@ -9487,8 +8974,8 @@ impl crate::convert::ToV1 for crate::v2::ContentBlock {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ContentBlock, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ContentBlock, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ContentBlock::Text(v) => {
                     crate::v1::ContentBlock::Text((crate::convert::ToV1::to_v1(v, cx))?)
@@ -9534,8 +9021,8 @@ impl crate::convert::ToV1 for crate::v2::Cost {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::Cost, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::Cost {
+    ) -> Result<crate::v1::Cost, crate::convert::Fail> {
+        Ok(crate::v1::Cost {
             amount: self.amount,
             currency: self.currency,
             meta: self.meta,
@@ -9556,11 +9043,8 @@ impl crate::convert::ToV1 for crate::v2::CreateElicitationRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::CreateElicitationRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::CreateElicitationRequest {
+    ) -> Result<crate::v1::CreateElicitationRequest, crate::convert::Fail> {
+        Ok(crate::v1::CreateElicitationRequest {
             message: self.message,
             meta: self.meta,
             mode: (crate::convert::ToV1::to_v1(self.mode, cx))?,
@@ -9579,11 +9063,8 @@ impl crate::convert::ToV1 for crate::v2::CreateElicitationRequestMode {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::CreateElicitationRequestMode,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::CreateElicitationRequestMode, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::CreateElicitationRequestMode::Form(v) => {
                     crate::v1::CreateElicitationRequestMode::Form(
@@ -9620,11 +9101,8 @@ impl crate::convert::ToV1 for crate::v2::CreateElicitationResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::CreateElicitationResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::CreateElicitationResponse {
+    ) -> Result<crate::v1::CreateElicitationResponse, crate::convert::Fail> {
+        Ok(crate::v1::CreateElicitationResponse {
             meta: self.meta,
             action: (crate::convert::ToV1::to_v1(self.action, cx))?,
         })
@@ -9642,11 +9120,8 @@ impl crate::convert::ToV1 for crate::v2::CreateElicitationResponseAction {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::CreateElicitationResponseAction,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::CreateElicitationResponseAction, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::CreateElicitationResponseAction::Accept(v) => {
                     crate::v1::CreateElicitationResponseAction::Accept(
@@ -9684,8 +9159,8 @@ impl crate::convert::ToV1 for crate::v2::DeleteSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::DeleteSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::DeleteSessionRequest {
+    ) -> Result<crate::v1::DeleteSessionRequest, crate::convert::Fail> {
+        Ok(crate::v1::DeleteSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -9713,8 +9188,8 @@ impl crate::convert::ToV1 for crate::v2::DeleteSessionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::DeleteSessionResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::DeleteSessionResponse {
+    ) -> Result<crate::v1::DeleteSessionResponse, crate::convert::Fail> {
+        Ok(crate::v1::DeleteSessionResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -9737,11 +9212,8 @@ impl crate::convert::ToV1 for crate::v2::DisableProviderRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::DisableProviderRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::DisableProviderRequest {
+    ) -> Result<crate::v1::DisableProviderRequest, crate::convert::Fail> {
+        Ok(crate::v1::DisableProviderRequest {
             provider_id: {
                 cx.enter("providerId");
                 let v = (crate::convert::ToV1::to_v1(self.provider_id, cx))?;
@@ -9770,11 +9242,8 @@ impl crate::convert::ToV1 for crate::v2::DisableProviderResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::DisableProviderResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::DisableProviderResponse {
+    ) -> Result<crate::v1::DisableProviderResponse, crate::convert::Fail> {
+        Ok(crate::v1::DisableProviderResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -9796,28 +9265,19 @@ impl crate::convert::ToV1 for crate::v2::ElicitationAcceptAction {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationAcceptAction,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ElicitationAcceptAction {
+    ) -> Result<crate::v1::ElicitationAcceptAction, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationAcceptAction {
             content: {
                 cx.enter("content");
                 let v = match self.content {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -9842,28 +9302,19 @@ impl crate::convert::ToV1 for crate::v2::ElicitationCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ElicitationCapabilities {
+    ) -> Result<crate::v1::ElicitationCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationCapabilities {
             form: {
                 cx.enter("form");
                 let v = match self.form {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -9871,20 +9322,14 @@ impl crate::convert::ToV1 for crate::v2::ElicitationCapabilities {
             url: {
                 cx.enter("url");
                 let v = match self.url {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -9910,11 +9355,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationContentValue {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationContentValue,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ElicitationContentValue, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ElicitationContentValue::String(v) => {
                     crate::v1::ElicitationContentValue::String(v)
@@ -9932,9 +9374,7 @@ impl crate::convert::ToV1 for crate::v2::ElicitationContentValue {
                     crate::v1::ElicitationContentValue::StringArray(v)
                 }
                 crate::v2::ElicitationContentValue::Other(..) => {
-                    return ::core::result::Result::Err(
-                        cx.unconvertible("the `Other` arm has no v1 form"),
-                    );
+                    return Err(cx.unconvertible("the `Other` arm has no v1 form"));
                 }
             },
         )
@@ -9952,11 +9392,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationFormCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationFormCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ElicitationFormCapabilities {
+    ) -> Result<crate::v1::ElicitationFormCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationFormCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -9978,8 +9415,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationFormMode {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ElicitationFormMode, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ElicitationFormMode {
+    ) -> Result<crate::v1::ElicitationFormMode, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationFormMode {
             requested_schema: {
                 cx.enter("requestedSchema");
                 let v = (crate::convert::ToV1::to_v1(self.requested_schema, cx))?;
@@ -10002,11 +9439,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationFormModeScope {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationFormModeScope,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ElicitationFormModeScope, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ElicitationFormModeScope::Session(v) => {
                     crate::v1::ElicitationFormModeScope::Session(
@@ -10034,8 +9468,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ElicitationId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ElicitationId(self.0))
+    ) -> Result<crate::v1::ElicitationId, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::ElicitationPropertySchema {
@@ -10050,11 +9484,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationPropertySchema {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationPropertySchema,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ElicitationPropertySchema, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ElicitationPropertySchema::String(v) => {
                     crate::v1::ElicitationPropertySchema::String(
@@ -10106,11 +9537,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationRequestScope {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationRequestScope,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ElicitationRequestScope {
+    ) -> Result<crate::v1::ElicitationRequestScope, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationRequestScope {
             request_id: {
                 cx.enter("requestId");
                 let v = (crate::convert::ToV1::to_v1(self.request_id, cx))?;
@@ -10137,8 +9565,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationSchemaType {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ElicitationSchemaType, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ElicitationSchemaType, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ElicitationSchemaType::Object => {
                     crate::v1::ElicitationSchemaType::Object
@@ -10159,11 +9587,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationSessionScope {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationSessionScope,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ElicitationSessionScope {
+    ) -> Result<crate::v1::ElicitationSessionScope, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationSessionScope {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -10173,20 +9598,14 @@ impl crate::convert::ToV1 for crate::v2::ElicitationSessionScope {
             tool_call_id: {
                 cx.enter("toolCallId");
                 let v = match self.tool_call_id {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -10211,11 +9630,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationUrlCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationUrlCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ElicitationUrlCapabilities {
+    ) -> Result<crate::v1::ElicitationUrlCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationUrlCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -10237,8 +9653,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationUrlMode {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ElicitationUrlMode, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ElicitationUrlMode {
+    ) -> Result<crate::v1::ElicitationUrlMode, crate::convert::Fail> {
+        Ok(crate::v1::ElicitationUrlMode {
             elicitation_id: {
                 cx.enter("elicitationId");
                 let v = (crate::convert::ToV1::to_v1(self.elicitation_id, cx))?;
@@ -10262,11 +9678,8 @@ impl crate::convert::ToV1 for crate::v2::ElicitationUrlModeScope {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ElicitationUrlModeScope,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ElicitationUrlModeScope, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ElicitationUrlModeScope::Session(v) => {
                     crate::v1::ElicitationUrlModeScope::Session(
@@ -10294,25 +9707,19 @@ impl crate::convert::ToV1 for crate::v2::EmbeddedResource {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::EmbeddedResource, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::EmbeddedResource {
+    ) -> Result<crate::v1::EmbeddedResource, crate::convert::Fail> {
+        Ok(crate::v1::EmbeddedResource {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -10341,11 +9748,8 @@ impl crate::convert::ToV1 for crate::v2::EmbeddedResourceResource {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::EmbeddedResourceResource,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::EmbeddedResourceResource, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::EmbeddedResourceResource::TextResourceContents(v) => {
                     crate::v1::EmbeddedResourceResource::TextResourceContents(
@@ -10373,8 +9777,8 @@ impl crate::convert::ToV1 for crate::v2::EnumOption {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::EnumOption, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::EnumOption {
+    ) -> Result<crate::v1::EnumOption, crate::convert::Fail> {
+        Ok(crate::v1::EnumOption {
             r#const: self.r#const,
             title: self.title,
             description: self.description,
@@ -10396,8 +9800,8 @@ impl crate::convert::ToV1 for crate::v2::EnvVariable {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::EnvVariable, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::EnvVariable {
+    ) -> Result<crate::v1::EnvVariable, crate::convert::Fail> {
+        Ok(crate::v1::EnvVariable {
             name: self.name,
             value: self.value,
             meta: self.meta,
@@ -10418,8 +9822,8 @@ impl crate::convert::ToV1 for crate::v2::ErrorCode {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ErrorCode, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ErrorCode, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ErrorCode::ParseError => crate::v1::ErrorCode::ParseError,
                 crate::v2::ErrorCode::InvalidRequest => {
@@ -10444,9 +9848,7 @@ impl crate::convert::ToV1 for crate::v2::ErrorCode {
                     crate::v1::ErrorCode::ResourceNotFound
                 }
                 crate::v2::ErrorCode::UnsupportedProtocolVersion => {
-                    return ::core::result::Result::Err(
-                        cx.unconvertible("the value -32022 has no v1 form"),
-                    );
+                    return Err(cx.unconvertible("the value -32022 has no v1 form"));
                 }
                 crate::v2::ErrorCode::Other(u) => {
                     crate::convert::redecode::<
@@ -10470,25 +9872,19 @@ impl crate::convert::ToV1 for crate::v2::ErrorStopReason {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ErrorStopReason, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ErrorStopReason {
+    ) -> Result<crate::v1::ErrorStopReason, crate::convert::Fail> {
+        Ok(crate::v1::ErrorStopReason {
             error: {
                 cx.enter("error");
                 let v = match self.error {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -10510,8 +9906,8 @@ impl crate::convert::ToV1 for crate::v2::ExtNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ExtNotification, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ExtNotification(self.0))
+    ) -> Result<crate::v1::ExtNotification, crate::convert::Fail> {
+        Ok(crate::v1::ExtNotification(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::ExtRequest {
@@ -10526,8 +9922,8 @@ impl crate::convert::ToV1 for crate::v2::ExtRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ExtRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ExtRequest(self.0))
+    ) -> Result<crate::v1::ExtRequest, crate::convert::Fail> {
+        Ok(crate::v1::ExtRequest(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::ExtResponse {
@@ -10542,8 +9938,8 @@ impl crate::convert::ToV1 for crate::v2::ExtResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ExtResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ExtResponse(self.0))
+    ) -> Result<crate::v1::ExtResponse, crate::convert::Fail> {
+        Ok(crate::v1::ExtResponse(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -10559,8 +9955,8 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ForkSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ForkSessionRequest {
+    ) -> Result<crate::v1::ForkSessionRequest, crate::convert::Fail> {
+        Ok(crate::v1::ForkSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -10569,30 +9965,30 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.cwd.0)))?;
+                >::Ok(String::from(&*self.cwd.0)))?;
                 cx.leave();
                 v
             },
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)));
+                                        >::Ok(String::from(&*v.0)));
                                     cx.leave();
                                     out.extend(r?);
                                 }
@@ -10600,7 +9996,7 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -10608,13 +10004,13 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
             mcp_servers: {
                 cx.enter("mcpServers");
                 let v = match self.mcp_servers {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -10625,7 +10021,7 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -10633,20 +10029,14 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionRequest {
             system_prompt: {
                 cx.enter("systemPrompt");
                 let v = match self.system_prompt {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -10670,7 +10060,7 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ForkSessionResponse, crate::convert::Fail> {
+    ) -> Result<crate::v1::ForkSessionResponse, crate::convert::Fail> {
         if self.available_commands.is_some() {
             cx.loss_at(
                 "availableCommands",
@@ -10678,24 +10068,24 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionResponse {
                 "`availableCommands` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::ForkSessionResponse {
+        Ok(crate::v1::ForkSessionResponse {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
                 cx.leave();
                 v
             },
-            modes: crate::runtime::Nullable::Absent,
+            modes: runtime::Nullable::Absent,
             config_options: {
                 cx.enter("configOptions");
                 let v = match self.config_options {
-                    ::core::option::Option::Some(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -10705,15 +10095,11 @@ impl crate::convert::ToV1 for crate::v2::ForkSessionResponse {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    ::core::option::Option::None => crate::runtime::Nullable::Absent,
+                    None => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -10736,8 +10122,8 @@ impl crate::convert::ToV1 for crate::v2::HttpHeader {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::HttpHeader, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::HttpHeader {
+    ) -> Result<crate::v1::HttpHeader, crate::convert::Fail> {
+        Ok(crate::v1::HttpHeader {
             name: self.name,
             value: self.value,
             meta: self.meta,
@@ -10759,7 +10145,7 @@ impl crate::convert::ToV1 for crate::v2::IdleStateUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::IdleStateUpdate, crate::convert::Fail> {
+    ) -> Result<crate::v1::IdleStateUpdate, crate::convert::Fail> {
         if !self.background.is_absent() {
             cx.loss_at(
                 "background",
@@ -10767,24 +10153,18 @@ impl crate::convert::ToV1 for crate::v2::IdleStateUpdate {
                 "`background` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::IdleStateUpdate {
+        Ok(crate::v1::IdleStateUpdate {
             usage: {
                 cx.enter("usage");
                 let v = match self.usage {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -10807,11 +10187,8 @@ impl crate::convert::ToV1 for crate::v2::IdleStateUpdateStopReason {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::IdleStateUpdateStopReason,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::IdleStateUpdateStopReason, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::IdleStateUpdateStopReason::EndTurn => {
                     crate::v1::IdleStateUpdateStopReason::EndTurn
@@ -10863,32 +10240,26 @@ impl crate::convert::ToV1 for crate::v2::ImageContent {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ImageContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ImageContent {
+    ) -> Result<crate::v1::ImageContent, crate::convert::Fail> {
+        Ok(crate::v1::ImageContent {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
             },
             data: {
                 cx.enter("data");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok(self.data.as_str().to_owned()))?;
@@ -10897,10 +10268,10 @@ impl crate::convert::ToV1 for crate::v2::ImageContent {
             },
             mime_type: {
                 cx.enter("mimeType");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.mime_type.0)))?;
+                >::Ok(String::from(&*self.mime_type.0)))?;
                 cx.leave();
                 v
             },
@@ -10923,8 +10294,8 @@ impl crate::convert::ToV1 for crate::v2::Implementation {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::Implementation, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::Implementation {
+    ) -> Result<crate::v1::Implementation, crate::convert::Fail> {
+        Ok(crate::v1::Implementation {
             name: self.name,
             title: self.title,
             version: self.version,
@@ -10947,13 +10318,8 @@ impl crate::convert::ToV1 for crate::v2::InitializeProxyRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::InitializeProxyRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
-            crate::v1::InitializeProxyRequest((crate::convert::ToV1::to_v1(self.0, cx))?),
-        )
+    ) -> Result<crate::v1::InitializeProxyRequest, crate::convert::Fail> {
+        Ok(crate::v1::InitializeProxyRequest((crate::convert::ToV1::to_v1(self.0, cx))?))
     }
 }
 #[cfg(feature = "unstable")]
@@ -10969,11 +10335,8 @@ impl crate::convert::ToV1 for crate::v2::InitializeProxyResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::InitializeProxyResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::InitializeProxyResponse, crate::convert::Fail> {
+        Ok(
             crate::v1::InitializeProxyResponse(
                 (crate::convert::ToV1::to_v1(self.0, cx))?,
             ),
@@ -10992,8 +10355,8 @@ impl crate::convert::ToV1 for crate::v2::IntegerPropertySchema {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::IntegerPropertySchema, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::IntegerPropertySchema {
+    ) -> Result<crate::v1::IntegerPropertySchema, crate::convert::Fail> {
+        Ok(crate::v1::IntegerPropertySchema {
             title: self.title,
             description: self.description,
             minimum: self.minimum,
@@ -11021,8 +10384,8 @@ impl crate::convert::ToV1 for crate::v2::ListProvidersRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ListProvidersRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ListProvidersRequest {
+    ) -> Result<crate::v1::ListProvidersRequest, crate::convert::Fail> {
+        Ok(crate::v1::ListProvidersRequest {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -11045,15 +10408,15 @@ impl crate::convert::ToV1 for crate::v2::ListProvidersResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ListProvidersResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ListProvidersResponse {
+    ) -> Result<crate::v1::ListProvidersResponse, crate::convert::Fail> {
+        Ok(crate::v1::ListProvidersResponse {
             providers: {
                 cx.enter("providers");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.providers.len());
+                    let mut out = Vec::with_capacity(self.providers.len());
                     for (i, v) in self.providers.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -11087,28 +10450,21 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ListSessionsRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ListSessionsRequest {
+    ) -> Result<crate::v1::ListSessionsRequest, crate::convert::Fail> {
+        Ok(crate::v1::ListSessionsRequest {
             cwd: {
                 cx.enter("cwd");
                 let v = match self.cwd {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -11116,23 +10472,16 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsRequest {
             cursor: {
                 cx.enter("cursor");
                 let v = match self.cursor {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -11156,28 +10505,21 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ListSessionsRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ListSessionsRequest {
+    ) -> Result<crate::v1::ListSessionsRequest, crate::convert::Fail> {
+        Ok(crate::v1::ListSessionsRequest {
             cwd: {
                 cx.enter("cwd");
                 let v = match self.cwd {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -11185,23 +10527,16 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsRequest {
             cursor: {
                 cx.enter("cursor");
                 let v = match self.cursor {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -11209,20 +10544,14 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsRequest {
             archived: {
                 cx.enter("archived");
                 let v = match self.archived {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -11245,15 +10574,15 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ListSessionsResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ListSessionsResponse {
+    ) -> Result<crate::v1::ListSessionsResponse, crate::convert::Fail> {
+        Ok(crate::v1::ListSessionsResponse {
             sessions: {
                 cx.enter("sessions");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.sessions.len());
+                    let mut out = Vec::with_capacity(self.sessions.len());
                     for (i, v) in self.sessions.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -11268,23 +10597,16 @@ impl crate::convert::ToV1 for crate::v2::ListSessionsResponse {
             next_cursor: {
                 cx.enter("nextCursor");
                 let v = match self.next_cursor {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -11311,8 +10633,8 @@ impl crate::convert::ToV1 for crate::v2::LlmProtocol {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::LlmProtocol, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::LlmProtocol, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::LlmProtocol::Anthropic => crate::v1::LlmProtocol::Anthropic,
                 crate::v2::LlmProtocol::Openai => crate::v1::LlmProtocol::Openai,
@@ -11340,8 +10662,8 @@ impl crate::convert::ToV1 for crate::v2::LogoutAuthRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::LogoutRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::LogoutRequest {
+    ) -> Result<crate::v1::LogoutRequest, crate::convert::Fail> {
+        Ok(crate::v1::LogoutRequest {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v1::LogoutRequest, _>(self.additional_properties)?,
@@ -11360,8 +10682,8 @@ impl crate::convert::ToV1 for crate::v2::LogoutAuthResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::LogoutResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::LogoutResponse {
+    ) -> Result<crate::v1::LogoutResponse, crate::convert::Fail> {
+        Ok(crate::v1::LogoutResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v1::LogoutResponse, _>(self.additional_properties)?,
@@ -11381,8 +10703,8 @@ impl crate::convert::ToV1 for crate::v2::McpError {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::McpError, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::McpError {
+    ) -> Result<crate::v1::McpError, crate::convert::Fail> {
+        Ok(crate::v1::McpError {
             code: self.code,
             message: self.message,
             data: self.data,
@@ -11404,8 +10726,8 @@ impl crate::convert::ToV1 for crate::v2::McpRequestId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::McpRequestId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::McpRequestId(self.0))
+    ) -> Result<crate::v1::McpRequestId, crate::convert::Fail> {
+        Ok(crate::v1::McpRequestId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -11421,8 +10743,8 @@ impl crate::convert::ToV1 for crate::v2::McpServerAcp {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::McpServerAcp, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::McpServerAcp {
+    ) -> Result<crate::v1::McpServerAcp, crate::convert::Fail> {
+        Ok(crate::v1::McpServerAcp {
             name: self.name,
             server_id: {
                 cx.enter("serverId");
@@ -11449,8 +10771,8 @@ impl crate::convert::ToV1 for crate::v2::McpServerAcpId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::McpServerAcpId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::McpServerAcpId(self.0))
+    ) -> Result<crate::v1::McpServerAcpId, crate::convert::Fail> {
+        Ok(crate::v1::McpServerAcpId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::McpServerHttp {
@@ -11465,19 +10787,19 @@ impl crate::convert::ToV1 for crate::v2::McpServerHttp {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::McpServerHttp, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::McpServerHttp {
+    ) -> Result<crate::v1::McpServerHttp, crate::convert::Fail> {
+        Ok(crate::v1::McpServerHttp {
             name: self.name,
             url: self.url,
             headers: {
                 cx.enter("headers");
                 let v = match self.headers {
-                    ::core::option::Option::Some(v) => {
-                        (::core::result::Result::<
+                    Some(v) => {
+                        (Result::<
                             _,
                             crate::convert::Fail,
                         >::Ok({
-                            let mut out = ::std::vec::Vec::with_capacity(v.len());
+                            let mut out = Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
                                 let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -11487,7 +10809,7 @@ impl crate::convert::ToV1 for crate::v2::McpServerHttp {
                             out
                         }))?
                     }
-                    ::core::option::Option::None => ::core::default::Default::default(),
+                    None => Default::default(),
                 };
                 cx.leave();
                 v
@@ -11510,23 +10832,23 @@ impl crate::convert::ToV1 for crate::v2::McpServerStdio {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::McpServerStdio, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::McpServerStdio {
+    ) -> Result<crate::v1::McpServerStdio, crate::convert::Fail> {
+        Ok(crate::v1::McpServerStdio {
             name: self.name,
             command: {
                 cx.enter("command");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.command.0)))?;
+                >::Ok(String::from(&*self.command.0)))?;
                 cx.leave();
                 v
             },
             args: {
                 cx.enter("args");
                 let v = match self.args {
-                    ::core::option::Option::Some(v) => v,
-                    ::core::option::Option::None => ::core::default::Default::default(),
+                    Some(v) => v,
+                    None => Default::default(),
                 };
                 cx.leave();
                 v
@@ -11534,12 +10856,12 @@ impl crate::convert::ToV1 for crate::v2::McpServerStdio {
             env: {
                 cx.enter("env");
                 let v = match self.env {
-                    ::core::option::Option::Some(v) => {
-                        (::core::result::Result::<
+                    Some(v) => {
+                        (Result::<
                             _,
                             crate::convert::Fail,
                         >::Ok({
-                            let mut out = ::std::vec::Vec::with_capacity(v.len());
+                            let mut out = Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
                                 let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -11549,7 +10871,7 @@ impl crate::convert::ToV1 for crate::v2::McpServerStdio {
                             out
                         }))?
                     }
-                    ::core::option::Option::None => ::core::default::Default::default(),
+                    None => Default::default(),
                 };
                 cx.leave();
                 v
@@ -11572,8 +10894,8 @@ impl crate::convert::ToV1 for crate::v2::MessageId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::MessageId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::MessageId(self.0))
+    ) -> Result<crate::v1::MessageId, crate::convert::Fail> {
+        Ok(crate::v1::MessageId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -11589,11 +10911,8 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::MessageMcpNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::MessageMcpNotification {
+    ) -> Result<crate::v1::MessageMcpNotification, crate::convert::Fail> {
+        Ok(crate::v1::MessageMcpNotification {
             server_id: {
                 cx.enter("serverId");
                 let v = (crate::convert::ToV1::to_v1(self.server_id, cx))?;
@@ -11630,8 +10949,8 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::MessageMcpRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::MessageMcpRequest {
+    ) -> Result<crate::v1::MessageMcpRequest, crate::convert::Fail> {
+        Ok(crate::v1::MessageMcpRequest {
             server_id: {
                 cx.enter("serverId");
                 let v = (crate::convert::ToV1::to_v1(self.server_id, cx))?;
@@ -11665,8 +10984,8 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::MessageMcpResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::MessageMcpResponse, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::MessageMcpResponse::Result(v) => {
                     crate::v1::MessageMcpResponse::Result(
@@ -11695,11 +11014,8 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpResponseError {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::MessageMcpResponseError,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::MessageMcpResponseError {
+    ) -> Result<crate::v1::MessageMcpResponseError, crate::convert::Fail> {
+        Ok(crate::v1::MessageMcpResponseError {
             error: {
                 cx.enter("error");
                 let v = (crate::convert::ToV1::to_v1(self.error, cx))?;
@@ -11728,11 +11044,8 @@ impl crate::convert::ToV1 for crate::v2::MessageMcpResponseResult {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::MessageMcpResponseResult,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::MessageMcpResponseResult {
+    ) -> Result<crate::v1::MessageMcpResponseResult, crate::convert::Fail> {
+        Ok(crate::v1::MessageMcpResponseResult {
             result: self.result,
             meta: self.meta,
             additional_properties: cx
@@ -11755,8 +11068,8 @@ impl crate::convert::ToV1 for crate::v2::MultiSelectItems {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::MultiSelectItems, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::MultiSelectItems, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::MultiSelectItems::String(v) => {
                     crate::v1::MultiSelectItems::String(
@@ -11793,11 +11106,8 @@ impl crate::convert::ToV1 for crate::v2::MultiSelectPropertySchema {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::MultiSelectPropertySchema,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::MultiSelectPropertySchema {
+    ) -> Result<crate::v1::MultiSelectPropertySchema, crate::convert::Fail> {
+        Ok(crate::v1::MultiSelectPropertySchema {
             title: self.title,
             description: self.description,
             min_items: self.min_items,
@@ -11831,34 +11141,34 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::NewSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::NewSessionRequest {
+    ) -> Result<crate::v1::NewSessionRequest, crate::convert::Fail> {
+        Ok(crate::v1::NewSessionRequest {
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.cwd.0)))?;
+                >::Ok(String::from(&*self.cwd.0)))?;
                 cx.leave();
                 v
             },
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)));
+                                        >::Ok(String::from(&*v.0)));
                                     cx.leave();
                                     out.extend(r?);
                                 }
@@ -11866,7 +11176,7 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -11874,12 +11184,12 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
             mcp_servers: {
                 cx.enter("mcpServers");
                 let v = match self.mcp_servers {
-                    ::core::option::Option::Some(v) => {
-                        (::core::result::Result::<
+                    Some(v) => {
+                        (Result::<
                             _,
                             crate::convert::Fail,
                         >::Ok({
-                            let mut out = ::std::vec::Vec::with_capacity(v.len());
+                            let mut out = Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
                                 let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -11889,7 +11199,7 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                             out
                         }))?
                     }
-                    ::core::option::Option::None => ::core::default::Default::default(),
+                    None => Default::default(),
                 };
                 cx.leave();
                 v
@@ -11913,34 +11223,34 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::NewSessionRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::NewSessionRequest {
+    ) -> Result<crate::v1::NewSessionRequest, crate::convert::Fail> {
+        Ok(crate::v1::NewSessionRequest {
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.cwd.0)))?;
+                >::Ok(String::from(&*self.cwd.0)))?;
                 cx.leave();
                 v
             },
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)));
+                                        >::Ok(String::from(&*v.0)));
                                     cx.leave();
                                     out.extend(r?);
                                 }
@@ -11948,7 +11258,7 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -11956,12 +11266,12 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
             mcp_servers: {
                 cx.enter("mcpServers");
                 let v = match self.mcp_servers {
-                    ::core::option::Option::Some(v) => {
-                        (::core::result::Result::<
+                    Some(v) => {
+                        (Result::<
                             _,
                             crate::convert::Fail,
                         >::Ok({
-                            let mut out = ::std::vec::Vec::with_capacity(v.len());
+                            let mut out = Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
                                 let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -11971,7 +11281,7 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
                             out
                         }))?
                     }
-                    ::core::option::Option::None => ::core::default::Default::default(),
+                    None => Default::default(),
                 };
                 cx.leave();
                 v
@@ -11979,20 +11289,14 @@ impl crate::convert::ToV1 for crate::v2::NewSessionRequest {
             system_prompt: {
                 cx.enter("systemPrompt");
                 let v = match self.system_prompt {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -12015,7 +11319,7 @@ impl crate::convert::ToV1 for crate::v2::NewSessionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::NewSessionResponse, crate::convert::Fail> {
+    ) -> Result<crate::v1::NewSessionResponse, crate::convert::Fail> {
         if self.available_commands.is_some() {
             cx.loss_at(
                 "availableCommands",
@@ -12023,24 +11327,24 @@ impl crate::convert::ToV1 for crate::v2::NewSessionResponse {
                 "`availableCommands` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::NewSessionResponse {
+        Ok(crate::v1::NewSessionResponse {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
                 cx.leave();
                 v
             },
-            modes: crate::runtime::Nullable::Absent,
+            modes: runtime::Nullable::Absent,
             config_options: {
                 cx.enter("configOptions");
                 let v = match self.config_options {
-                    ::core::option::Option::Some(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -12050,15 +11354,11 @@ impl crate::convert::ToV1 for crate::v2::NewSessionResponse {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    ::core::option::Option::None => crate::runtime::Nullable::Absent,
+                    None => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -12081,8 +11381,8 @@ impl crate::convert::ToV1 for crate::v2::Notice {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::Notice, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::Notice {
+    ) -> Result<crate::v1::Notice, crate::convert::Fail> {
+        Ok(crate::v1::Notice {
             severity: {
                 cx.enter("severity");
                 let v = (crate::convert::ToV1::to_v1(self.severity, cx))?;
@@ -12109,8 +11409,8 @@ impl crate::convert::ToV1 for crate::v2::NoticeSeverity {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::NoticeSeverity, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::NoticeSeverity, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::NoticeSeverity::Info => crate::v1::NoticeSeverity::Info,
                 crate::v2::NoticeSeverity::Warning => crate::v1::NoticeSeverity::Warning,
@@ -12136,8 +11436,8 @@ impl crate::convert::ToV1 for crate::v2::NumberPropertySchema {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::NumberPropertySchema, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::NumberPropertySchema {
+    ) -> Result<crate::v1::NumberPropertySchema, crate::convert::Fail> {
+        Ok(crate::v1::NumberPropertySchema {
             title: self.title,
             description: self.description,
             minimum: self.minimum,
@@ -12164,8 +11464,8 @@ impl crate::convert::ToV1 for crate::v2::PermissionOption {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PermissionOption, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PermissionOption {
+    ) -> Result<crate::v1::PermissionOption, crate::convert::Fail> {
+        Ok(crate::v1::PermissionOption {
             option_id: {
                 cx.enter("optionId");
                 let v = (crate::convert::ToV1::to_v1(self.option_id, cx))?;
@@ -12197,8 +11497,8 @@ impl crate::convert::ToV1 for crate::v2::PermissionOptionId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PermissionOptionId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PermissionOptionId(self.0))
+    ) -> Result<crate::v1::PermissionOptionId, crate::convert::Fail> {
+        Ok(crate::v1::PermissionOptionId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::PermissionOptionKind {
@@ -12213,8 +11513,8 @@ impl crate::convert::ToV1 for crate::v2::PermissionOptionKind {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PermissionOptionKind, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::PermissionOptionKind, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::PermissionOptionKind::AllowOnce => {
                     crate::v1::PermissionOptionKind::AllowOnce
@@ -12249,8 +11549,8 @@ impl crate::convert::ToV1 for crate::v2::PlanEntry {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanEntry, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PlanEntry {
+    ) -> Result<crate::v1::PlanEntry, crate::convert::Fail> {
+        Ok(crate::v1::PlanEntry {
             content: self.content,
             priority: {
                 cx.enter("priority");
@@ -12282,8 +11582,8 @@ impl crate::convert::ToV1 for crate::v2::PlanEntryPriority {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanEntryPriority, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::PlanEntryPriority, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::PlanEntryPriority::High => crate::v1::PlanEntryPriority::High,
                 crate::v2::PlanEntryPriority::Medium => {
@@ -12311,8 +11611,8 @@ impl crate::convert::ToV1 for crate::v2::PlanEntryStatus {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanEntryStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::PlanEntryStatus, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::PlanEntryStatus::Pending => {
                     crate::v1::PlanEntryStatus::Pending
@@ -12324,7 +11624,7 @@ impl crate::convert::ToV1 for crate::v2::PlanEntryStatus {
                     crate::v1::PlanEntryStatus::Completed
                 }
                 crate::v2::PlanEntryStatus::Cancelled => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the value \"cancelled\" has no v1 form"),
                     );
                 }
@@ -12350,8 +11650,8 @@ impl crate::convert::ToV1 for crate::v2::PlanFile {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanFile, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PlanFile {
+    ) -> Result<crate::v1::PlanFile, crate::convert::Fail> {
+        Ok(crate::v1::PlanFile {
             plan_id: {
                 cx.enter("planId");
                 let v = (crate::convert::ToV1::to_v1(self.plan_id, cx))?;
@@ -12378,8 +11678,8 @@ impl crate::convert::ToV1 for crate::v2::PlanId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PlanId(self.0))
+    ) -> Result<crate::v1::PlanId, crate::convert::Fail> {
+        Ok(crate::v1::PlanId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -12395,8 +11695,8 @@ impl crate::convert::ToV1 for crate::v2::PlanItems {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanItems, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PlanItems {
+    ) -> Result<crate::v1::PlanItems, crate::convert::Fail> {
+        Ok(crate::v1::PlanItems {
             plan_id: {
                 cx.enter("planId");
                 let v = (crate::convert::ToV1::to_v1(self.plan_id, cx))?;
@@ -12405,11 +11705,11 @@ impl crate::convert::ToV1 for crate::v2::PlanItems {
             },
             entries: {
                 cx.enter("entries");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.entries.len());
+                    let mut out = Vec::with_capacity(self.entries.len());
                     for (i, v) in self.entries.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -12440,8 +11740,8 @@ impl crate::convert::ToV1 for crate::v2::PlanMarkdown {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanMarkdown, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PlanMarkdown {
+    ) -> Result<crate::v1::PlanMarkdown, crate::convert::Fail> {
+        Ok(crate::v1::PlanMarkdown {
             plan_id: {
                 cx.enter("planId");
                 let v = (crate::convert::ToV1::to_v1(self.plan_id, cx))?;
@@ -12468,8 +11768,8 @@ impl crate::convert::ToV1 for crate::v2::PlanRemoved {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanRemoved, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PlanRemoved {
+    ) -> Result<crate::v1::PlanRemoved, crate::convert::Fail> {
+        Ok(crate::v1::PlanRemoved {
             plan_id: {
                 cx.enter("planId");
                 let v = (crate::convert::ToV1::to_v1(self.plan_id, cx))?;
@@ -12495,8 +11795,8 @@ impl crate::convert::ToV1 for crate::v2::PlanUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PlanUpdate {
+    ) -> Result<crate::v1::PlanUpdate, crate::convert::Fail> {
+        Ok(crate::v1::PlanUpdate {
             plan: {
                 cx.enter("plan");
                 let v = (crate::convert::ToV1::to_v1(self.plan, cx))?;
@@ -12522,8 +11822,8 @@ impl crate::convert::ToV1 for crate::v2::PlanUpdateContent {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PlanUpdateContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::PlanUpdateContent, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::PlanUpdateContent::Items(v) => {
                     crate::v1::PlanUpdateContent::Items(
@@ -12565,8 +11865,8 @@ impl crate::convert::ToV1 for crate::v2::PromptRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::PromptRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::PromptRequest {
+    ) -> Result<crate::v1::PromptRequest, crate::convert::Fail> {
+        Ok(crate::v1::PromptRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -12575,11 +11875,11 @@ impl crate::convert::ToV1 for crate::v2::PromptRequest {
             },
             prompt: {
                 cx.enter("prompt");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.prompt.len());
+                    let mut out = Vec::with_capacity(self.prompt.len());
                     for (i, v) in self.prompt.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -12609,8 +11909,8 @@ impl crate::convert::ToV1 for crate::v2::ProtocolVersion {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProtocolVersion, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProtocolVersion(self.0))
+    ) -> Result<crate::v1::ProtocolVersion, crate::convert::Fail> {
+        Ok(crate::v1::ProtocolVersion(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -12626,8 +11926,8 @@ impl crate::convert::ToV1 for crate::v2::ProviderCurrentConfig {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProviderCurrentConfig, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProviderCurrentConfig {
+    ) -> Result<crate::v1::ProviderCurrentConfig, crate::convert::Fail> {
+        Ok(crate::v1::ProviderCurrentConfig {
             api_type: {
                 cx.enter("apiType");
                 let v = (crate::convert::ToV1::to_v1(self.api_type, cx))?;
@@ -12657,8 +11957,8 @@ impl crate::convert::ToV1 for crate::v2::ProviderId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProviderId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProviderId(self.0))
+    ) -> Result<crate::v1::ProviderId, crate::convert::Fail> {
+        Ok(crate::v1::ProviderId(self.0))
     }
 }
 #[cfg(feature = "unstable")]
@@ -12674,8 +11974,8 @@ impl crate::convert::ToV1 for crate::v2::ProviderInfo {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProviderInfo, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProviderInfo {
+    ) -> Result<crate::v1::ProviderInfo, crate::convert::Fail> {
+        Ok(crate::v1::ProviderInfo {
             provider_id: {
                 cx.enter("providerId");
                 let v = (crate::convert::ToV1::to_v1(self.provider_id, cx))?;
@@ -12684,11 +11984,11 @@ impl crate::convert::ToV1 for crate::v2::ProviderInfo {
             },
             supported: {
                 cx.enter("supported");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.supported.len());
+                    let mut out = Vec::with_capacity(self.supported.len());
                     for (i, v) in self.supported.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -12704,20 +12004,14 @@ impl crate::convert::ToV1 for crate::v2::ProviderInfo {
             current: {
                 cx.enter("current");
                 let v = match self.current {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -12741,8 +12035,8 @@ impl crate::convert::ToV1 for crate::v2::ProvidersCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProvidersCapabilities, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProvidersCapabilities {
+    ) -> Result<crate::v1::ProvidersCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::ProvidersCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -12765,26 +12059,20 @@ impl crate::convert::ToV1 for crate::v2::ProxyNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProxyNotification, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProxyNotification {
+    ) -> Result<crate::v1::ProxyNotification, crate::convert::Fail> {
+        Ok(crate::v1::ProxyNotification {
             method: self.method,
             params: {
                 cx.enter("params");
                 let v = match self.params {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -12807,8 +12095,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProxyRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProxyRequest {
+    ) -> Result<crate::v1::ProxyRequest, crate::convert::Fail> {
+        Ok(crate::v1::ProxyRequest {
             id: {
                 cx.enter("id");
                 let v = (crate::convert::ToV1::to_v1(self.id, cx))?;
@@ -12819,20 +12107,14 @@ impl crate::convert::ToV1 for crate::v2::ProxyRequest {
             params: {
                 cx.enter("params");
                 let v = match self.params {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -12855,8 +12137,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyRequestParams {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProxyRequestParams, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ProxyRequestParams, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ProxyRequestParams::InitializeProxyRequest(v) => {
                     crate::v1::ProxyRequestParams::InitializeProxyRequest(
@@ -12885,8 +12167,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProxyResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ProxyResponse, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ProxyResponse::Result(v) => {
                     crate::v1::ProxyResponse::Result(
@@ -12908,8 +12190,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyResponseError {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProxyResponseError, crate::convert::Fail> {
-        ::core::result::Result::Err(
+    ) -> Result<crate::v1::ProxyResponseError, crate::convert::Fail> {
+        Err(
             cx
                 .unconvertible(
                     "no conversion rule for `ProxyResponseError` to v1 (its unstable shapes differ)",
@@ -12930,8 +12212,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyResponseResult {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProxyResponseResult, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProxyResponseResult {
+    ) -> Result<crate::v1::ProxyResponseResult, crate::convert::Fail> {
+        Ok(crate::v1::ProxyResponseResult {
             id: {
                 cx.enter("id");
                 let v = (crate::convert::ToV1::to_v1(self.id, cx))?;
@@ -12962,11 +12244,8 @@ impl crate::convert::ToV1 for crate::v2::ProxyResponseResultResult {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ProxyResponseResultResult,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ProxyResponseResultResult, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ProxyResponseResultResult::InitializeProxyResponse(v) => {
                     crate::v1::ProxyResponseResultResult::InitializeProxyResponse(
@@ -12995,11 +12274,8 @@ impl crate::convert::ToV1 for crate::v2::ProxySuccessorNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ProxySuccessorNotification,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ProxySuccessorNotification {
+    ) -> Result<crate::v1::ProxySuccessorNotification, crate::convert::Fail> {
+        Ok(crate::v1::ProxySuccessorNotification {
             method: self.method,
             params: self.params,
             meta: self.meta,
@@ -13024,8 +12300,8 @@ impl crate::convert::ToV1 for crate::v2::ProxySuccessorRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ProxySuccessorRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ProxySuccessorRequest {
+    ) -> Result<crate::v1::ProxySuccessorRequest, crate::convert::Fail> {
+        Ok(crate::v1::ProxySuccessorRequest {
             method: self.method,
             params: self.params,
             meta: self.meta,
@@ -13050,11 +12326,8 @@ impl crate::convert::ToV1 for crate::v2::ProxySuccessorResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::ProxySuccessorResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::ProxySuccessorResponse(self.0))
+    ) -> Result<crate::v1::ProxySuccessorResponse, crate::convert::Fail> {
+        Ok(crate::v1::ProxySuccessorResponse(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::RequestId {
@@ -13069,8 +12342,8 @@ impl crate::convert::ToV1 for crate::v2::RequestId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::RequestId, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::RequestId, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::RequestId::Number(v) => crate::v1::RequestId::Number(v),
                 crate::v2::RequestId::Str(v) => crate::v1::RequestId::Str(v),
@@ -13090,11 +12363,8 @@ impl crate::convert::ToV1 for crate::v2::RequestPermissionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::RequestPermissionResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::RequestPermissionResponse {
+    ) -> Result<crate::v1::RequestPermissionResponse, crate::convert::Fail> {
+        Ok(crate::v1::RequestPermissionResponse {
             outcome: {
                 cx.enter("outcome");
                 let v = (crate::convert::ToV1::to_v1(self.outcome, cx))?;
@@ -13123,10 +12393,7 @@ impl crate::convert::ToV1 for crate::v2::RequiresActionStateUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::RequiresActionStateUpdate,
-        crate::convert::Fail,
-    > {
+    ) -> Result<crate::v1::RequiresActionStateUpdate, crate::convert::Fail> {
         if !self.background.is_absent() {
             cx.loss_at(
                 "background",
@@ -13134,7 +12401,7 @@ impl crate::convert::ToV1 for crate::v2::RequiresActionStateUpdate {
                 "`background` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::RequiresActionStateUpdate {
+        Ok(crate::v1::RequiresActionStateUpdate {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -13156,7 +12423,7 @@ impl crate::convert::ToV1 for crate::v2::ResourceLink {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ResourceLink, crate::convert::Fail> {
+    ) -> Result<crate::v1::ResourceLink, crate::convert::Fail> {
         if !self.icons.is_absent() {
             cx.loss_at(
                 "icons",
@@ -13164,24 +12431,18 @@ impl crate::convert::ToV1 for crate::v2::ResourceLink {
                 "`icons` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::ResourceLink {
+        Ok(crate::v1::ResourceLink {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -13190,23 +12451,16 @@ impl crate::convert::ToV1 for crate::v2::ResourceLink {
             mime_type: {
                 cx.enter("mimeType");
                 let v = match self.mime_type {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -13215,29 +12469,23 @@ impl crate::convert::ToV1 for crate::v2::ResourceLink {
             size: {
                 cx.enter("size");
                 let v = match self.size {
-                    crate::runtime::Nullable::Value(v) => {
+                    runtime::Nullable::Value(v) => {
                         match match crate::convert::int::<
                             _,
                             i64,
                         >(v, -9223372036854775808, 9223372036854775807) {
-                            ::core::result::Result::Ok(v) => {
-                                ::core::option::Option::Some(v)
-                            }
-                            ::core::result::Result::Err(d) => {
+                            Ok(v) => Some(v),
+                            Err(d) => {
                                 cx.dropped(d)?;
-                                ::core::option::Option::None
+                                None
                             }
                         } {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -13263,7 +12511,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ResumeSessionRequest, crate::convert::Fail> {
+    ) -> Result<crate::v1::ResumeSessionRequest, crate::convert::Fail> {
         if !self.replay_from.is_absent() {
             cx.loss_at(
                 "replayFrom",
@@ -13271,7 +12519,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                 "`replayFrom` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::ResumeSessionRequest {
+        Ok(crate::v1::ResumeSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -13280,30 +12528,30 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.cwd.0)))?;
+                >::Ok(String::from(&*self.cwd.0)))?;
                 cx.leave();
                 v
             },
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)));
+                                        >::Ok(String::from(&*v.0)));
                                     cx.leave();
                                     out.extend(r?);
                                 }
@@ -13311,7 +12559,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -13319,13 +12567,13 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
             mcp_servers: {
                 cx.enter("mcpServers");
                 let v = match self.mcp_servers {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -13336,7 +12584,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -13363,7 +12611,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ResumeSessionRequest, crate::convert::Fail> {
+    ) -> Result<crate::v1::ResumeSessionRequest, crate::convert::Fail> {
         if !self.replay_from.is_absent() {
             cx.loss_at(
                 "replayFrom",
@@ -13371,7 +12619,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                 "`replayFrom` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::ResumeSessionRequest {
+        Ok(crate::v1::ResumeSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -13380,30 +12628,30 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.cwd.0)))?;
+                >::Ok(String::from(&*self.cwd.0)))?;
                 cx.leave();
                 v
             },
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)));
+                                        >::Ok(String::from(&*v.0)));
                                     cx.leave();
                                     out.extend(r?);
                                 }
@@ -13411,7 +12659,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -13419,13 +12667,13 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
             mcp_servers: {
                 cx.enter("mcpServers");
                 let v = match self.mcp_servers {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -13436,7 +12684,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -13444,20 +12692,14 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionRequest {
             system_prompt: {
                 cx.enter("systemPrompt");
                 let v = match self.system_prompt {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -13483,7 +12725,7 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ResumeSessionResponse, crate::convert::Fail> {
+    ) -> Result<crate::v1::ResumeSessionResponse, crate::convert::Fail> {
         if self.available_commands.is_some() {
             cx.loss_at(
                 "availableCommands",
@@ -13491,18 +12733,18 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionResponse {
                 "`availableCommands` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::ResumeSessionResponse {
-            modes: crate::runtime::Nullable::Absent,
+        Ok(crate::v1::ResumeSessionResponse {
+            modes: runtime::Nullable::Absent,
             config_options: {
                 cx.enter("configOptions");
                 let v = match self.config_options {
-                    ::core::option::Option::Some(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -13512,15 +12754,11 @@ impl crate::convert::ToV1 for crate::v2::ResumeSessionResponse {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    ::core::option::Option::None => crate::runtime::Nullable::Absent,
+                    None => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -13546,8 +12784,8 @@ impl crate::convert::ToV1 for crate::v2::Role {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::Role, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::Role, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::Role::Assistant => crate::v1::Role::Assistant,
                 crate::v2::Role::User => crate::v1::Role::User,
@@ -13573,7 +12811,7 @@ impl crate::convert::ToV1 for crate::v2::RunningStateUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::RunningStateUpdate, crate::convert::Fail> {
+    ) -> Result<crate::v1::RunningStateUpdate, crate::convert::Fail> {
         if !self.background.is_absent() {
             cx.loss_at(
                 "background",
@@ -13581,7 +12819,7 @@ impl crate::convert::ToV1 for crate::v2::RunningStateUpdate {
                 "`background` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::RunningStateUpdate {
+        Ok(crate::v1::RunningStateUpdate {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v1::RunningStateUpdate, _>(self.additional_properties)?,
@@ -13600,11 +12838,8 @@ impl crate::convert::ToV1 for crate::v2::SelectedPermissionOutcome {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SelectedPermissionOutcome,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SelectedPermissionOutcome {
+    ) -> Result<crate::v1::SelectedPermissionOutcome, crate::convert::Fail> {
+        Ok(crate::v1::SelectedPermissionOutcome {
             option_id: {
                 cx.enter("optionId");
                 let v = (crate::convert::ToV1::to_v1(self.option_id, cx))?;
@@ -13632,11 +12867,11 @@ impl crate::convert::ToV1 for crate::v2::SessionAdditionalDirectoriesCapabilitie
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
+    ) -> Result<
         crate::v1::SessionAdditionalDirectoriesCapabilities,
         crate::convert::Fail,
     > {
-        ::core::result::Result::Ok(crate::v1::SessionAdditionalDirectoriesCapabilities {
+        Ok(crate::v1::SessionAdditionalDirectoriesCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -13659,11 +12894,8 @@ impl crate::convert::ToV1 for crate::v2::SessionArchiveCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionArchiveCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionArchiveCapabilities {
+    ) -> Result<crate::v1::SessionArchiveCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SessionArchiveCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -13686,8 +12918,8 @@ impl crate::convert::ToV1 for crate::v2::SessionArchiveFilter {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionArchiveFilter, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::SessionArchiveFilter, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::SessionArchiveFilter::Exclude => {
                     crate::v1::SessionArchiveFilter::Exclude
@@ -13720,11 +12952,8 @@ impl crate::convert::ToV1 for crate::v2::SessionCancelCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionCancelCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionCancelCapabilities {
+    ) -> Result<crate::v1::SessionCancelCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SessionCancelCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -13746,8 +12975,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigBoolean {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionConfigBoolean, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionConfigBoolean {
+    ) -> Result<crate::v1::SessionConfigBoolean, crate::convert::Fail> {
+        Ok(crate::v1::SessionConfigBoolean {
             current_value: self.current_value,
             additional_properties: cx
                 .extras::<
@@ -13769,8 +12998,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigGroupId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionConfigGroupId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionConfigGroupId(self.0))
+    ) -> Result<crate::v1::SessionConfigGroupId, crate::convert::Fail> {
+        Ok(crate::v1::SessionConfigGroupId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::SessionConfigId {
@@ -13785,8 +13014,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionConfigId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionConfigId(self.0))
+    ) -> Result<crate::v1::SessionConfigId, crate::convert::Fail> {
+        Ok(crate::v1::SessionConfigId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::SessionConfigOption {
@@ -13801,8 +13030,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigOption {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionConfigOption, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionConfigOption {
+    ) -> Result<crate::v1::SessionConfigOption, crate::convert::Fail> {
+        Ok(crate::v1::SessionConfigOption {
             id: {
                 cx.enter("configId");
                 let v = (crate::convert::ToV1::to_v1(self.config_id, cx))?;
@@ -13814,20 +13043,14 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigOption {
             category: {
                 cx.enter("category");
                 let v = match self.category {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -13849,11 +13072,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigOptionCategory {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionConfigOptionCategory,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::SessionConfigOptionCategory, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::SessionConfigOptionCategory::Mode => {
                     crate::v1::SessionConfigOptionCategory::Mode
@@ -13888,11 +13108,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigOptionType {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionConfigOptionType,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::SessionConfigOptionType, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::SessionConfigOptionType::Select(v) => {
                     crate::v1::SessionConfigOptionType::Select(
@@ -13929,8 +13146,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelect {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionConfigSelect, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionConfigSelect {
+    ) -> Result<crate::v1::SessionConfigSelect, crate::convert::Fail> {
+        Ok(crate::v1::SessionConfigSelect {
             current_value: {
                 cx.enter("currentValue");
                 let v = (crate::convert::ToV1::to_v1(self.current_value, cx))?;
@@ -13960,11 +13177,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectGroup {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionConfigSelectGroup,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionConfigSelectGroup {
+    ) -> Result<crate::v1::SessionConfigSelectGroup, crate::convert::Fail> {
+        Ok(crate::v1::SessionConfigSelectGroup {
             group: {
                 cx.enter("groupId");
                 let v = (crate::convert::ToV1::to_v1(self.group_id, cx))?;
@@ -13974,11 +13188,11 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectGroup {
             name: self.name,
             options: {
                 cx.enter("options");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.options.len());
+                    let mut out = Vec::with_capacity(self.options.len());
                     for (i, v) in self.options.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -14011,11 +13225,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectOption {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionConfigSelectOption,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionConfigSelectOption {
+    ) -> Result<crate::v1::SessionConfigSelectOption, crate::convert::Fail> {
+        Ok(crate::v1::SessionConfigSelectOption {
             value: {
                 cx.enter("value");
                 let v = (crate::convert::ToV1::to_v1(self.value, cx))?;
@@ -14045,19 +13256,16 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectOptions {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionConfigSelectOptions,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::SessionConfigSelectOptions, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::SessionConfigSelectOptions::Ungrouped(v) => {
                     crate::v1::SessionConfigSelectOptions::Ungrouped(
-                        (::core::result::Result::<
+                        (Result::<
                             _,
                             crate::convert::Fail,
                         >::Ok({
-                            let mut out = ::std::vec::Vec::with_capacity(v.len());
+                            let mut out = Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
                                 let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -14070,11 +13278,11 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigSelectOptions {
                 }
                 crate::v2::SessionConfigSelectOptions::Grouped(v) => {
                     crate::v1::SessionConfigSelectOptions::Grouped(
-                        (::core::result::Result::<
+                        (Result::<
                             _,
                             crate::convert::Fail,
                         >::Ok({
-                            let mut out = ::std::vec::Vec::with_capacity(v.len());
+                            let mut out = Vec::with_capacity(v.len());
                             for (i, v) in v.into_iter().enumerate() {
                                 cx.enter_index(i);
                                 let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -14101,8 +13309,8 @@ impl crate::convert::ToV1 for crate::v2::SessionConfigValueId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionConfigValueId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionConfigValueId(self.0))
+    ) -> Result<crate::v1::SessionConfigValueId, crate::convert::Fail> {
+        Ok(crate::v1::SessionConfigValueId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::SessionDeleteCapabilities {
@@ -14117,11 +13325,8 @@ impl crate::convert::ToV1 for crate::v2::SessionDeleteCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionDeleteCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionDeleteCapabilities {
+    ) -> Result<crate::v1::SessionDeleteCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SessionDeleteCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -14144,11 +13349,8 @@ impl crate::convert::ToV1 for crate::v2::SessionForkCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionForkCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionForkCapabilities {
+    ) -> Result<crate::v1::SessionForkCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SessionForkCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -14170,8 +13372,8 @@ impl crate::convert::ToV1 for crate::v2::SessionId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionId(self.0))
+    ) -> Result<crate::v1::SessionId, crate::convert::Fail> {
+        Ok(crate::v1::SessionId(self.0))
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -14187,8 +13389,8 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionInfo, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionInfo {
+    ) -> Result<crate::v1::SessionInfo, crate::convert::Fail> {
+        Ok(crate::v1::SessionInfo {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -14197,30 +13399,30 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.cwd.0)))?;
+                >::Ok(String::from(&*self.cwd.0)))?;
                 cx.leave();
                 v
             },
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)));
+                                        >::Ok(String::from(&*v.0)));
                                     cx.leave();
                                     out.extend(r?);
                                 }
@@ -14228,7 +13430,7 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -14254,8 +13456,8 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionInfo, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionInfo {
+    ) -> Result<crate::v1::SessionInfo, crate::convert::Fail> {
+        Ok(crate::v1::SessionInfo {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -14264,30 +13466,30 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
             },
             cwd: {
                 cx.enter("cwd");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.cwd.0)))?;
+                >::Ok(String::from(&*self.cwd.0)))?;
                 cx.leave();
                 v
             },
             additional_directories: {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
-                    ::core::option::Option::Some(v) => {
-                        ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    Some(v) => {
+                        Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)));
+                                        >::Ok(String::from(&*v.0)));
                                     cx.leave();
                                     out.extend(r?);
                                 }
@@ -14295,7 +13497,7 @@ impl crate::convert::ToV1 for crate::v2::SessionInfo {
                             }))?,
                         )
                     }
-                    ::core::option::Option::None => ::core::option::Option::None,
+                    None => None,
                 };
                 cx.leave();
                 v
@@ -14321,19 +13523,15 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionInfoUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionInfoUpdate {
+    ) -> Result<crate::v1::SessionInfoUpdate, crate::convert::Fail> {
+        Ok(crate::v1::SessionInfoUpdate {
             title: {
                 cx.enter("title");
                 let v = match self.title {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -14341,9 +13539,9 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                             crate::convert::LossKind::Dropped,
                             "`title: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14352,13 +13550,9 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                 cx.enter("updatedAt");
                 let v = match self.updated_at {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -14366,9 +13560,9 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                             crate::convert::LossKind::Dropped,
                             "`updatedAt: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14377,13 +13571,9 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                 cx.enter("_meta");
                 let v = match self.meta {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -14391,9 +13581,9 @@ impl crate::convert::ToV1 for crate::v2::SessionInfoUpdate {
                             crate::convert::LossKind::Dropped,
                             "`_meta: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14416,8 +13606,8 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionMessage, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionMessage {
+    ) -> Result<crate::v1::SessionMessage, crate::convert::Fail> {
+        Ok(crate::v1::SessionMessage {
             message_id: {
                 cx.enter("messageId");
                 let v = (crate::convert::ToV1::to_v1(self.message_id, cx))?;
@@ -14428,15 +13618,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                 cx.enter("senderSessionId");
                 let v = match self.sender_session_id {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -14444,9 +13628,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             crate::convert::LossKind::Dropped,
                             "`senderSessionId: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14455,15 +13639,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                 cx.enter("recipientSessionId");
                 let v = match self.recipient_session_id {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -14471,9 +13649,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             crate::convert::LossKind::Dropped,
                             "`recipientSessionId: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14482,15 +13660,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                 cx.enter("senderMessageId");
                 let v = match self.sender_message_id {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -14498,9 +13670,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             crate::convert::LossKind::Dropped,
                             "`senderMessageId: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14509,15 +13681,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                 cx.enter("recipientMessageId");
                 let v = match self.recipient_message_id {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -14525,9 +13691,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             crate::convert::LossKind::Dropped,
                             "`recipientMessageId: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14536,12 +13702,12 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                 cx.enter("content");
                 let v = match self.content {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -14551,25 +13717,17 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
-                        match ::core::option::Option::Some(::std::vec::Vec::new()) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(Vec::new()) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14578,13 +13736,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                 cx.enter("_meta");
                 let v = match self.meta {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -14592,9 +13746,9 @@ impl crate::convert::ToV1 for crate::v2::SessionMessage {
                             crate::convert::LossKind::Dropped,
                             "`_meta: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14617,8 +13771,8 @@ impl crate::convert::ToV1 for crate::v2::SessionMessageChunk {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionMessageChunk, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionMessageChunk {
+    ) -> Result<crate::v1::SessionMessageChunk, crate::convert::Fail> {
+        Ok(crate::v1::SessionMessageChunk {
             message_id: {
                 cx.enter("messageId");
                 let v = (crate::convert::ToV1::to_v1(self.message_id, cx))?;
@@ -14649,8 +13803,8 @@ impl crate::convert::ToV1 for crate::v2::UpdateSessionNotification {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionNotification, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionNotification {
+    ) -> Result<crate::v1::SessionNotification, crate::convert::Fail> {
+        Ok(crate::v1::SessionNotification {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -14682,8 +13836,8 @@ impl crate::convert::ToV1 for crate::v2::SessionStatus {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::SessionStatus, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::SessionStatus::Open => crate::v1::SessionStatus::Open,
                 crate::v2::SessionStatus::Saved => crate::v1::SessionStatus::Saved,
@@ -14709,11 +13863,8 @@ impl crate::convert::ToV1 for crate::v2::SessionStatusCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionStatusCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionStatusCapabilities {
+    ) -> Result<crate::v1::SessionStatusCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SessionStatusCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -14736,8 +13887,8 @@ impl crate::convert::ToV1 for crate::v2::SessionStatusRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionStatusRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SessionStatusRequest {
+    ) -> Result<crate::v1::SessionStatusRequest, crate::convert::Fail> {
+        Ok(crate::v1::SessionStatusRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -14766,7 +13917,7 @@ impl crate::convert::ToV1 for crate::v2::SessionStatusResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SessionStatusResponse, crate::convert::Fail> {
+    ) -> Result<crate::v1::SessionStatusResponse, crate::convert::Fail> {
         if !self.state.is_absent() {
             cx.loss_at(
                 "state",
@@ -14774,7 +13925,7 @@ impl crate::convert::ToV1 for crate::v2::SessionStatusResponse {
                 "`state` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::SessionStatusResponse {
+        Ok(crate::v1::SessionStatusResponse {
             status: {
                 cx.enter("status");
                 let v = (crate::convert::ToV1::to_v1(self.status, cx))?;
@@ -14803,28 +13954,19 @@ impl crate::convert::ToV1 for crate::v2::SessionSystemPromptCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionSystemPromptCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionSystemPromptCapabilities {
+    ) -> Result<crate::v1::SessionSystemPromptCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SessionSystemPromptCapabilities {
             mode: {
                 cx.enter("mode");
                 let v = match self.mode {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14851,28 +13993,19 @@ impl crate::convert::ToV1 for crate::v2::SessionSystemPromptModeCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionSystemPromptModeCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionSystemPromptModeCapabilities {
+    ) -> Result<crate::v1::SessionSystemPromptModeCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SessionSystemPromptModeCapabilities {
             r#override: {
                 cx.enter("override");
                 let v = match self.r#override {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -14899,11 +14032,11 @@ impl crate::convert::ToV1 for crate::v2::SessionSystemPromptOverrideCapabilities
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
+    ) -> Result<
         crate::v1::SessionSystemPromptOverrideCapabilities,
         crate::convert::Fail,
     > {
-        ::core::result::Result::Ok(crate::v1::SessionSystemPromptOverrideCapabilities {
+        Ok(crate::v1::SessionSystemPromptOverrideCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -14926,11 +14059,8 @@ impl crate::convert::ToV1 for crate::v2::SessionTitleCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SessionTitleCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SessionTitleCapabilities {
+    ) -> Result<crate::v1::SessionTitleCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SessionTitleCapabilities {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -14953,8 +14083,8 @@ impl crate::convert::ToV1 for crate::v2::SetProviderRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SetProviderRequest, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SetProviderRequest {
+    ) -> Result<crate::v1::SetProviderRequest, crate::convert::Fail> {
+        Ok(crate::v1::SetProviderRequest {
             provider_id: {
                 cx.enter("providerId");
                 let v = (crate::convert::ToV1::to_v1(self.provider_id, cx))?;
@@ -14988,8 +14118,8 @@ impl crate::convert::ToV1 for crate::v2::SetProviderResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SetProviderResponse, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SetProviderResponse {
+    ) -> Result<crate::v1::SetProviderResponse, crate::convert::Fail> {
+        Ok(crate::v1::SetProviderResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v1::SetProviderResponse, _>(self.additional_properties)?,
@@ -15008,11 +14138,11 @@ impl crate::convert::ToV1 for crate::v2::SetSessionConfigOptionRequestTypeBoolea
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
+    ) -> Result<
         crate::v1::SetSessionConfigOptionRequestTypeBoolean,
         crate::convert::Fail,
     > {
-        ::core::result::Result::Ok(crate::v1::SetSessionConfigOptionRequestTypeBoolean {
+        Ok(crate::v1::SetSessionConfigOptionRequestTypeBoolean {
             value: self.value,
             additional_properties: cx
                 .extras::<
@@ -15034,20 +14164,15 @@ impl crate::convert::ToV1 for crate::v2::SetSessionConfigOptionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SetSessionConfigOptionResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SetSessionConfigOptionResponse {
+    ) -> Result<crate::v1::SetSessionConfigOptionResponse, crate::convert::Fail> {
+        Ok(crate::v1::SetSessionConfigOptionResponse {
             config_options: {
                 cx.enter("configOptions");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(
-                        self.config_options.len(),
-                    );
+                    let mut out = Vec::with_capacity(self.config_options.len());
                     for (i, v) in self.config_options.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -15081,11 +14206,8 @@ impl crate::convert::ToV1 for crate::v2::SetSessionTitleRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SetSessionTitleRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SetSessionTitleRequest {
+    ) -> Result<crate::v1::SetSessionTitleRequest, crate::convert::Fail> {
+        Ok(crate::v1::SetSessionTitleRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -15115,11 +14237,8 @@ impl crate::convert::ToV1 for crate::v2::SetSessionTitleResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SetSessionTitleResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SetSessionTitleResponse {
+    ) -> Result<crate::v1::SetSessionTitleResponse, crate::convert::Fail> {
+        Ok(crate::v1::SetSessionTitleResponse {
             title: self.title,
             meta: self.meta,
             additional_properties: cx
@@ -15143,8 +14262,8 @@ impl crate::convert::ToV1 for crate::v2::StateUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::StateUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::StateUpdate, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::StateUpdate::Running(v) => {
                     crate::v1::StateUpdate::Running(
@@ -15189,8 +14308,8 @@ impl crate::convert::ToV1 for crate::v2::StringFormat {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::StringFormat, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::StringFormat, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::StringFormat::Email => crate::v1::StringFormat::Email,
                 crate::v2::StringFormat::Uri => crate::v1::StringFormat::Uri,
@@ -15217,11 +14336,8 @@ impl crate::convert::ToV1 for crate::v2::StringMultiSelectItems {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::StringMultiSelectItems,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::StringMultiSelectItems {
+    ) -> Result<crate::v1::StringMultiSelectItems, crate::convert::Fail> {
+        Ok(crate::v1::StringMultiSelectItems {
             r#enum: self.r#enum,
             meta: self.meta,
             additional_properties: cx
@@ -15244,8 +14360,8 @@ impl crate::convert::ToV1 for crate::v2::StringPropertySchema {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::StringPropertySchema, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::StringPropertySchema {
+    ) -> Result<crate::v1::StringPropertySchema, crate::convert::Fail> {
+        Ok(crate::v1::StringPropertySchema {
             title: self.title,
             description: self.description,
             min_length: self.min_length,
@@ -15254,20 +14370,14 @@ impl crate::convert::ToV1 for crate::v2::StringPropertySchema {
             format: {
                 cx.enter("format");
                 let v = match self.format {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15277,13 +14387,13 @@ impl crate::convert::ToV1 for crate::v2::StringPropertySchema {
             one_of: {
                 cx.enter("oneOf");
                 let v = match self.one_of {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -15293,16 +14403,12 @@ impl crate::convert::ToV1 for crate::v2::StringPropertySchema {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15329,28 +14435,19 @@ impl crate::convert::ToV1 for crate::v2::SubagentSessionCapabilities {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::SubagentSessionCapabilities,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::SubagentSessionCapabilities {
+    ) -> Result<crate::v1::SubagentSessionCapabilities, crate::convert::Fail> {
+        Ok(crate::v1::SubagentSessionCapabilities {
             cancel: {
                 cx.enter("cancel");
                 let v = match self.cancel {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15377,8 +14474,8 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SubagentUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SubagentUpdate {
+    ) -> Result<crate::v1::SubagentUpdate, crate::convert::Fail> {
+        Ok(crate::v1::SubagentUpdate {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -15389,13 +14486,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 cx.enter("title");
                 let v = match self.title {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -15403,9 +14496,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             crate::convert::LossKind::Dropped,
                             "`title: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15414,13 +14507,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 cx.enter("description");
                 let v = match self.description {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -15428,9 +14517,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             crate::convert::LossKind::Dropped,
                             "`description: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15440,15 +14529,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 let v = match self.capabilities {
                     crate::Patch::Set(v) => {
                         let v = *v;
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -15456,9 +14539,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             crate::convert::LossKind::Dropped,
                             "`capabilities: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15468,15 +14551,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 let v = match self.state {
                     crate::Patch::Set(v) => {
                         let v = *v;
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -15484,9 +14561,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             crate::convert::LossKind::Dropped,
                             "`state: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15495,18 +14572,11 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 cx.enter("cwd");
                 let v = match self.cwd {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -15514,9 +14584,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             crate::convert::LossKind::Dropped,
                             "`cwd: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15525,31 +14595,27 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 cx.enter("additionalDirectories");
                 let v = match self.additional_directories {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx
-                                        .or_drop(|cx| ::core::result::Result::<
+                                        .or_drop(|cx| Result::<
                                             _,
                                             crate::convert::Fail,
-                                        >::Ok(::std::string::String::from(&*v.0)));
+                                        >::Ok(String::from(&*v.0)));
                                     cx.leave();
                                     out.extend(r?);
                                 }
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -15557,9 +14623,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             crate::convert::LossKind::Dropped,
                             "`additionalDirectories: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15568,13 +14634,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                 cx.enter("_meta");
                 let v = match self.meta {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -15582,9 +14644,9 @@ impl crate::convert::ToV1 for crate::v2::SubagentUpdate {
                             crate::convert::LossKind::Dropped,
                             "`_meta: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15607,8 +14669,8 @@ impl crate::convert::ToV1 for crate::v2::SystemPrompt {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SystemPrompt, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::SystemPrompt {
+    ) -> Result<crate::v1::SystemPrompt, crate::convert::Fail> {
+        Ok(crate::v1::SystemPrompt {
             mode: {
                 cx.enter("mode");
                 let v = (crate::convert::ToV1::to_v1(self.mode, cx))?;
@@ -15617,11 +14679,11 @@ impl crate::convert::ToV1 for crate::v2::SystemPrompt {
             },
             content: {
                 cx.enter("content");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.content.len());
+                    let mut out = Vec::with_capacity(self.content.len());
                     for (i, v) in self.content.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -15652,8 +14714,8 @@ impl crate::convert::ToV1 for crate::v2::SystemPromptMode {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::SystemPromptMode, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::SystemPromptMode, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::SystemPromptMode::Append => {
                     crate::v1::SystemPromptMode::Append
@@ -15682,31 +14744,25 @@ impl crate::convert::ToV1 for crate::v2::TerminalExitStatus {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::TerminalExitStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::TerminalExitStatus {
+    ) -> Result<crate::v1::TerminalExitStatus, crate::convert::Fail> {
+        Ok(crate::v1::TerminalExitStatus {
             exit_code: {
                 cx.enter("exitCode");
                 let v = match self.exit_code {
-                    crate::runtime::Nullable::Value(v) => {
+                    runtime::Nullable::Value(v) => {
                         match match crate::convert::int::<_, u32>(v, 0, 4294967295) {
-                            ::core::result::Result::Ok(v) => {
-                                ::core::option::Option::Some(v)
-                            }
-                            ::core::result::Result::Err(d) => {
+                            Ok(v) => Some(v),
+                            Err(d) => {
                                 cx.dropped(d)?;
-                                ::core::option::Option::None
+                                None
                             }
                         } {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15730,8 +14786,8 @@ impl crate::convert::ToV1 for crate::v2::TerminalId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::TerminalId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::TerminalId(self.0))
+    ) -> Result<crate::v1::TerminalId, crate::convert::Fail> {
+        Ok(crate::v1::TerminalId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::TextContent {
@@ -15746,25 +14802,19 @@ impl crate::convert::ToV1 for crate::v2::TextContent {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::TextContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::TextContent {
+    ) -> Result<crate::v1::TextContent, crate::convert::Fail> {
+        Ok(crate::v1::TextContent {
             annotations: {
                 cx.enter("annotations");
                 let v = match self.annotations {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                    runtime::Nullable::Value(v) => {
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15788,28 +14838,21 @@ impl crate::convert::ToV1 for crate::v2::TextResourceContents {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::TextResourceContents, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::TextResourceContents {
+    ) -> Result<crate::v1::TextResourceContents, crate::convert::Fail> {
+        Ok(crate::v1::TextResourceContents {
             mime_type: {
                 cx.enter("mimeType");
                 let v = match self.mime_type {
-                    crate::runtime::Nullable::Value(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
-                                _,
-                                crate::convert::Fail,
-                            >::Ok(::std::string::String::from(&*v.0)))?,
+                    runtime::Nullable::Value(v) => {
+                        match Some(
+                            (Result::<_, crate::convert::Fail>::Ok(String::from(&*v.0)))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    crate::runtime::Nullable::Null => crate::runtime::Nullable::Null,
-                    crate::runtime::Nullable::Absent => crate::runtime::Nullable::Absent,
+                    runtime::Nullable::Null => runtime::Nullable::Null,
+                    runtime::Nullable::Absent => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -15837,18 +14880,15 @@ impl crate::convert::ToV1 for crate::v2::TitledMultiSelectItems {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::TitledMultiSelectItems,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::TitledMultiSelectItems {
+    ) -> Result<crate::v1::TitledMultiSelectItems, crate::convert::Fail> {
+        Ok(crate::v1::TitledMultiSelectItems {
             any_of: {
                 cx.enter("anyOf");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
                 >::Ok({
-                    let mut out = ::std::vec::Vec::with_capacity(self.any_of.len());
+                    let mut out = Vec::with_capacity(self.any_of.len());
                     for (i, v) in self.any_of.into_iter().enumerate() {
                         cx.enter_index(i);
                         let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -15881,8 +14921,8 @@ impl crate::convert::ToV1 for crate::v2::ToolCallContent {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ToolCallContent, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ToolCallContent, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ToolCallContent::Content(v) => {
                     crate::v1::ToolCallContent::Content(
@@ -15924,8 +14964,8 @@ impl crate::convert::ToV1 for crate::v2::ToolCallId {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ToolCallId, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ToolCallId(self.0))
+    ) -> Result<crate::v1::ToolCallId, crate::convert::Fail> {
+        Ok(crate::v1::ToolCallId(self.0))
     }
 }
 impl crate::convert::ToV1 for crate::v2::ToolCallLocation {
@@ -15940,14 +14980,14 @@ impl crate::convert::ToV1 for crate::v2::ToolCallLocation {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ToolCallLocation, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::ToolCallLocation {
+    ) -> Result<crate::v1::ToolCallLocation, crate::convert::Fail> {
+        Ok(crate::v1::ToolCallLocation {
             path: {
                 cx.enter("path");
-                let v = (::core::result::Result::<
+                let v = (Result::<
                     _,
                     crate::convert::Fail,
-                >::Ok(::std::string::String::from(&*self.path.0)))?;
+                >::Ok(String::from(&*self.path.0)))?;
                 cx.leave();
                 v
             },
@@ -15970,24 +15010,22 @@ impl crate::convert::ToV1 for crate::v2::ToolCallStatus {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ToolCallStatus, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ToolCallStatus, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ToolCallStatus::Pending => crate::v1::ToolCallStatus::Pending,
                 crate::v2::ToolCallStatus::InProgress => {
                     crate::v1::ToolCallStatus::InProgress
                 }
                 crate::v2::ToolCallStatus::Paused => {
-                    return ::core::result::Result::Err(
-                        cx.unconvertible("the value \"paused\" has no v1 form"),
-                    );
+                    return Err(cx.unconvertible("the value \"paused\" has no v1 form"));
                 }
                 crate::v2::ToolCallStatus::Completed => {
                     crate::v1::ToolCallStatus::Completed
                 }
                 crate::v2::ToolCallStatus::Failed => crate::v1::ToolCallStatus::Failed,
                 crate::v2::ToolCallStatus::Cancelled => {
-                    return ::core::result::Result::Err(
+                    return Err(
                         cx.unconvertible("the value \"cancelled\" has no v1 form"),
                     );
                 }
@@ -16012,7 +15050,7 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ToolCallUpdate, crate::convert::Fail> {
+    ) -> Result<crate::v1::ToolCallUpdate, crate::convert::Fail> {
         if !self.capabilities.is_keep() {
             cx.loss_at(
                 "capabilities",
@@ -16020,7 +15058,7 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 "`capabilities` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::ToolCallUpdate {
+        Ok(crate::v1::ToolCallUpdate {
             tool_call_id: {
                 cx.enter("toolCallId");
                 let v = (crate::convert::ToV1::to_v1(self.tool_call_id, cx))?;
@@ -16031,33 +15069,23 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 cx.enter("kind");
                 let v = match self.kind {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
-                        match ::core::option::Option::Some(
+                        match Some(
                             (crate::convert::ToV1::to_v1(
-                                <crate::v2::ToolKind as ::core::default::Default>::default(),
+                                <crate::v2::ToolKind as Default>::default(),
                                 cx,
                             ))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -16066,33 +15094,23 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 cx.enter("status");
                 let v = match self.status {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
-                        match ::core::option::Option::Some(
+                        match Some(
                             (crate::convert::ToV1::to_v1(
-                                <crate::v2::ToolCallStatus as ::core::default::Default>::default(),
+                                <crate::v2::ToolCallStatus as Default>::default(),
                                 cx,
                             ))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -16101,13 +15119,9 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 cx.enter("title");
                 let v = match self.title {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -16115,9 +15129,9 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             crate::convert::LossKind::Dropped,
                             "`title: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -16126,13 +15140,9 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 cx.enter("name");
                 let v = match self.name {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -16140,9 +15150,9 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             crate::convert::LossKind::Dropped,
                             "`name: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -16151,12 +15161,12 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 cx.enter("content");
                 let v = match self.content {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -16166,25 +15176,17 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
-                        match ::core::option::Option::Some(::std::vec::Vec::new()) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(Vec::new()) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -16193,12 +15195,12 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 cx.enter("locations");
                 let v = match self.locations {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(
-                            (::core::result::Result::<
+                        match Some(
+                            (Result::<
                                 _,
                                 crate::convert::Fail,
                             >::Ok({
-                                let mut out = ::std::vec::Vec::with_capacity(v.len());
+                                let mut out = Vec::with_capacity(v.len());
                                 for (i, v) in v.into_iter().enumerate() {
                                     cx.enter_index(i);
                                     let r = cx.or_drop(|cx| crate::convert::ToV1::to_v1(v, cx));
@@ -16208,25 +15210,17 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                                 out
                             }))?,
                         ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
-                        match ::core::option::Option::Some(::std::vec::Vec::new()) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(Vec::new()) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -16236,16 +15230,16 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 let v = match self.raw_input {
                     crate::Patch::Set(v) => {
                         let v = *v;
-                        ::core::option::Option::Some(v)
+                        Some(v)
                     }
                     crate::Patch::Clear => {
                         cx.loss(
                             crate::convert::LossKind::Dropped,
                             "`rawInput: null` clears the value; v1 cannot express a clear",
                         )?;
-                        ::core::option::Option::None
+                        None
                     }
-                    _ => ::core::option::Option::None,
+                    _ => None,
                 };
                 cx.leave();
                 v
@@ -16255,16 +15249,16 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 let v = match self.raw_output {
                     crate::Patch::Set(v) => {
                         let v = *v;
-                        ::core::option::Option::Some(v)
+                        Some(v)
                     }
                     crate::Patch::Clear => {
                         cx.loss(
                             crate::convert::LossKind::Dropped,
                             "`rawOutput: null` clears the value; v1 cannot express a clear",
                         )?;
-                        ::core::option::Option::None
+                        None
                     }
-                    _ => ::core::option::Option::None,
+                    _ => None,
                 };
                 cx.leave();
                 v
@@ -16273,13 +15267,9 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                 cx.enter("_meta");
                 let v = match self.meta {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -16287,9 +15277,9 @@ impl crate::convert::ToV1 for crate::v2::ToolCallUpdate {
                             crate::convert::LossKind::Dropped,
                             "`_meta: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -16311,8 +15301,8 @@ impl crate::convert::ToV1 for crate::v2::ToolKind {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::ToolKind, crate::convert::Fail> {
-        ::core::result::Result::Ok(
+    ) -> Result<crate::v1::ToolKind, crate::convert::Fail> {
+        Ok(
             match self {
                 crate::v2::ToolKind::Read => crate::v1::ToolKind::Read,
                 crate::v2::ToolKind::Edit => crate::v1::ToolKind::Edit,
@@ -16346,11 +15336,8 @@ impl crate::convert::ToV1 for crate::v2::UnarchiveSessionRequest {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::UnarchiveSessionRequest,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::UnarchiveSessionRequest {
+    ) -> Result<crate::v1::UnarchiveSessionRequest, crate::convert::Fail> {
+        Ok(crate::v1::UnarchiveSessionRequest {
             session_id: {
                 cx.enter("sessionId");
                 let v = (crate::convert::ToV1::to_v1(self.session_id, cx))?;
@@ -16379,11 +15366,8 @@ impl crate::convert::ToV1 for crate::v2::UnarchiveSessionResponse {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::UnarchiveSessionResponse,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::UnarchiveSessionResponse {
+    ) -> Result<crate::v1::UnarchiveSessionResponse, crate::convert::Fail> {
+        Ok(crate::v1::UnarchiveSessionResponse {
             meta: self.meta,
             additional_properties: cx
                 .extras::<
@@ -16406,7 +15390,7 @@ impl crate::convert::ToV1 for crate::v2::UnknownStateUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::UnknownStateUpdate, crate::convert::Fail> {
+    ) -> Result<crate::v1::UnknownStateUpdate, crate::convert::Fail> {
         if !self.background.is_absent() {
             cx.loss_at(
                 "background",
@@ -16414,7 +15398,7 @@ impl crate::convert::ToV1 for crate::v2::UnknownStateUpdate {
                 "`background` has no v1 form",
             )?;
         }
-        ::core::result::Result::Ok(crate::v1::UnknownStateUpdate {
+        Ok(crate::v1::UnknownStateUpdate {
             meta: self.meta,
             additional_properties: cx
                 .extras::<crate::v1::UnknownStateUpdate, _>(self.additional_properties)?,
@@ -16433,11 +15417,8 @@ impl crate::convert::ToV1 for crate::v2::TextCommandInput {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<
-        crate::v1::UnstructuredCommandInput,
-        crate::convert::Fail,
-    > {
-        ::core::result::Result::Ok(crate::v1::UnstructuredCommandInput {
+    ) -> Result<crate::v1::UnstructuredCommandInput, crate::convert::Fail> {
+        Ok(crate::v1::UnstructuredCommandInput {
             hint: self.hint,
             meta: self.meta,
             additional_properties: cx
@@ -16461,8 +15442,8 @@ impl crate::convert::ToV1 for crate::v2::Usage {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::Usage, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::Usage {
+    ) -> Result<crate::v1::Usage, crate::convert::Fail> {
+        Ok(crate::v1::Usage {
             total_tokens: self.total_tokens,
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
@@ -16487,8 +15468,8 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
     fn to_v1(
         self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<crate::v1::UsageUpdate, crate::convert::Fail> {
-        ::core::result::Result::Ok(crate::v1::UsageUpdate {
+    ) -> Result<crate::v1::UsageUpdate, crate::convert::Fail> {
+        Ok(crate::v1::UsageUpdate {
             used: self.used,
             size: self.size,
             cost: {
@@ -16496,15 +15477,9 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
                 let v = match self.cost {
                     crate::Patch::Set(v) => {
                         let v = *v;
-                        match ::core::option::Option::Some(
-                            (crate::convert::ToV1::to_v1(v, cx))?,
-                        ) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some((crate::convert::ToV1::to_v1(v, cx))?) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -16512,9 +15487,9 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
                             crate::convert::LossKind::Dropped,
                             "`cost: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -16523,13 +15498,9 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
                 cx.enter("_meta");
                 let v = match self.meta {
                     crate::Patch::Set(v) => {
-                        match ::core::option::Option::Some(v) {
-                            ::core::option::Option::Some(v) => {
-                                crate::runtime::Nullable::Value(v)
-                            }
-                            ::core::option::Option::None => {
-                                crate::runtime::Nullable::Absent
-                            }
+                        match Some(v) {
+                            Some(v) => runtime::Nullable::Value(v),
+                            None => runtime::Nullable::Absent,
                         }
                     }
                     crate::Patch::Clear => {
@@ -16537,9 +15508,9 @@ impl crate::convert::ToV1 for crate::v2::UsageUpdate {
                             crate::convert::LossKind::Dropped,
                             "`_meta: null` clears the value; v1 cannot express a clear",
                         )?;
-                        crate::runtime::Nullable::Absent
+                        runtime::Nullable::Absent
                     }
-                    _ => crate::runtime::Nullable::Absent,
+                    _ => runtime::Nullable::Absent,
                 };
                 cx.leave();
                 v
@@ -18708,7 +17679,7 @@ impl crate::convert::UnstableFields for crate::v1::AgentCapabilities {
     fn check_unstable(
         &self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<(), crate::convert::Fail> {
+    ) -> Result<(), crate::convert::Fail> {
         if !self.providers.is_absent() {
             cx.loss_at(
                 "providers",
@@ -18716,7 +17687,7 @@ impl crate::convert::UnstableFields for crate::v1::AgentCapabilities {
                 "`providers` exists only in the unstable schema, and the conversion rule of `AgentCapabilities` does not carry it",
             )?;
         }
-        ::core::result::Result::Ok(())
+        Ok(())
     }
 }
 impl crate::convert::UnstableFields for crate::v1::AgentNotification {}
@@ -18730,7 +17701,7 @@ impl crate::convert::UnstableFields for crate::v1::ClientCapabilities {
     fn check_unstable(
         &self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<(), crate::convert::Fail> {
+    ) -> Result<(), crate::convert::Fail> {
         if !self.subagents.is_absent() {
             cx.loss_at(
                 "subagents",
@@ -18745,7 +17716,7 @@ impl crate::convert::UnstableFields for crate::v1::ClientCapabilities {
                 "`plan` exists only in the unstable schema, and the conversion rule of `ClientCapabilities` does not carry it",
             )?;
         }
-        ::core::result::Result::Ok(())
+        Ok(())
     }
 }
 impl crate::convert::UnstableFields for crate::v1::ClientNotification {}
@@ -18763,7 +17734,7 @@ impl crate::convert::UnstableFields for crate::v1::McpCapabilities {
     fn check_unstable(
         &self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<(), crate::convert::Fail> {
+    ) -> Result<(), crate::convert::Fail> {
         if self.acp.is_some() {
             cx.loss_at(
                 "acp",
@@ -18771,7 +17742,7 @@ impl crate::convert::UnstableFields for crate::v1::McpCapabilities {
                 "`acp` exists only in the unstable schema, and the conversion rule of `McpCapabilities` does not carry it",
             )?;
         }
-        ::core::result::Result::Ok(())
+        Ok(())
     }
 }
 impl crate::convert::UnstableFields for crate::v1::PromptCapabilities {}
@@ -18782,7 +17753,7 @@ impl crate::convert::UnstableFields for crate::v1::PromptResponse {
     fn check_unstable(
         &self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<(), crate::convert::Fail> {
+    ) -> Result<(), crate::convert::Fail> {
         if !self.usage.is_absent() {
             cx.loss_at(
                 "usage",
@@ -18790,7 +17761,7 @@ impl crate::convert::UnstableFields for crate::v1::PromptResponse {
                 "`usage` exists only in the unstable schema, and the conversion rule of `PromptResponse` does not carry it",
             )?;
         }
-        ::core::result::Result::Ok(())
+        Ok(())
     }
 }
 impl crate::convert::UnstableFields for crate::v1::RequestPermissionRequest {}
@@ -18801,7 +17772,7 @@ impl crate::convert::UnstableFields for crate::v1::SessionCapabilities {
     fn check_unstable(
         &self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<(), crate::convert::Fail> {
+    ) -> Result<(), crate::convert::Fail> {
         if !self.system_prompt.is_absent() {
             cx.loss_at(
                 "systemPrompt",
@@ -18837,7 +17808,7 @@ impl crate::convert::UnstableFields for crate::v1::SessionCapabilities {
                 "`title` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
             )?;
         }
-        ::core::result::Result::Ok(())
+        Ok(())
     }
 }
 impl crate::convert::UnstableFields for crate::v1::SetSessionConfigOptionRequest {}
@@ -18849,7 +17820,7 @@ impl crate::convert::UnstableFields for crate::v2::AgentCapabilities {
     fn check_unstable(
         &self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<(), crate::convert::Fail> {
+    ) -> Result<(), crate::convert::Fail> {
         if !self.providers.is_absent() {
             cx.loss_at(
                 "providers",
@@ -18857,7 +17828,7 @@ impl crate::convert::UnstableFields for crate::v2::AgentCapabilities {
                 "`providers` exists only in the unstable schema, and the conversion rule of `AgentCapabilities` does not carry it",
             )?;
         }
-        ::core::result::Result::Ok(())
+        Ok(())
     }
 }
 impl crate::convert::UnstableFields for crate::v2::AgentNotification {}
@@ -18879,7 +17850,7 @@ impl crate::convert::UnstableFields for crate::v2::McpCapabilities {
     fn check_unstable(
         &self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<(), crate::convert::Fail> {
+    ) -> Result<(), crate::convert::Fail> {
         if !self.acp.is_absent() {
             cx.loss_at(
                 "acp",
@@ -18887,7 +17858,7 @@ impl crate::convert::UnstableFields for crate::v2::McpCapabilities {
                 "`acp` exists only in the unstable schema, and the conversion rule of `McpCapabilities` does not carry it",
             )?;
         }
-        ::core::result::Result::Ok(())
+        Ok(())
     }
 }
 impl crate::convert::UnstableFields for crate::v2::PromptCapabilities {}
@@ -18900,7 +17871,7 @@ impl crate::convert::UnstableFields for crate::v2::SessionCapabilities {
     fn check_unstable(
         &self,
         cx: &mut crate::convert::Cx,
-    ) -> ::core::result::Result<(), crate::convert::Fail> {
+    ) -> Result<(), crate::convert::Fail> {
         if !self.system_prompt.is_absent() {
             cx.loss_at(
                 "systemPrompt",
@@ -18936,7 +17907,7 @@ impl crate::convert::UnstableFields for crate::v2::SessionCapabilities {
                 "`title` exists only in the unstable schema, and the conversion rule of `SessionCapabilities` does not carry it",
             )?;
         }
-        ::core::result::Result::Ok(())
+        Ok(())
     }
 }
 impl crate::convert::UnstableFields for crate::v2::SetSessionConfigOptionRequest {}

@@ -7,6 +7,12 @@ use serde_json::Value;
 /// A reference resolver for one `$defs` name.
 pub type SubSchema = fn(&mut SchemaGenerator) -> Schema;
 
+/// The generator's subschema for `T`: the [`SubSchema`] of a `$defs` name
+/// whose Rust type is `T`.
+pub fn sub<T: schemars::JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    generator.subschema_for::<T>()
+}
+
 /// Parses an embedded schema fragment and replaces each `{"$ref": "#/$defs/X"}`
 /// with the generator's subschema for the Rust type of `X`, so that the types
 /// it refers to are registered as definitions.

@@ -221,7 +221,7 @@ impl Emitter {
             def.walk().into_iter().flat_map(|d| &d.refs).filter(|r| self.top.contains(*r)).collect();
         let refs = refs.into_iter().map(|r| {
             let (k, t) = (str_lit(r), self.rust_name(r));
-            quote!((#k, |g: &mut ::schemars::SchemaGenerator| g.subschema_for::<#t>()))
+            quote!((#k, #rt::schema::sub::<#t>))
         });
         Some(quote! {
             #[cfg(feature = "schemars")]

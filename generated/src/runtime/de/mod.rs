@@ -101,6 +101,30 @@ pub fn once<T, E: Error>(slot: &mut Option<T>, key: &'static str, value: T) -> R
     Ok(())
 }
 
+/// Reads the value of the key just read into `slot`, with the field type's
+/// own `Deserialize` (a generated visitor's read of a field without a rule);
+/// a repeated key is an error ([`once`]).
+#[inline]
+pub fn put<'de, A: serde::de::MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    key: &'static str,
+) -> Result<(), A::Error> {
+    let value = map.next_value()?;
+    once(slot, key, value)
+}
+
+/// [`put`] with the reader `M` of the field's rule (`runtime::read`).
+#[inline]
+pub fn put_with<'de, M: super::read::Reader<T>, A: serde::de::MapAccess<'de>, T>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    key: &'static str,
+) -> Result<(), A::Error> {
+    let value = map.next_value_seed(super::read::Field::<M, T>::new())?;
+    once(slot, key, value)
+}
+
 /// A required field's value for a generated `Deserialize`: missing is an error.
 pub fn required<T, E: Error>(slot: Option<T>, key: &'static str) -> Result<T, E> {
     slot.ok_or_else(|| E::missing_field(key))
