@@ -102,10 +102,11 @@ fn the_model_knows_sides_roles_and_pointers() {
 }
 
 /// The Rust plan records the generator's decisions: gates from merging the
-/// stable and unstable schemas, and each field's representation.
+/// stable and unstable schemas, each field's representation and decoding
+/// rule, and the boxed union arms.
 #[test]
 fn the_plan_records_gates_and_representations() {
-    use xtask::plan::{Gate, Plan, Repr, StateRepr};
+    use xtask::plan::{Gate, Plan, ReadRule, Repr, StateRepr};
     let (stable, unstable) = (module("v2/schema.json"), module("v2/schema.unstable.json"));
     let plan = Plan::version(&stable, &unstable);
     let gates = |name: &str| -> Vec<Gate> { plan.items.iter().filter(|i| i.name == name).map(|i| i.gate).collect() };
@@ -124,6 +125,20 @@ fn the_plan_records_gates_and_representations() {
     assert!(!field("toolCallId").boxed_in_patch && !field("title").boxed_in_patch);
     let notification = plan.fields("UpdateSessionNotification", Gate::Always).unwrap();
     assert_eq!(notification.iter().find(|f| f.name == "update").unwrap().repr, Repr::Value);
+    // A field's decoding rule: `minItems` checked after the list's own rule.
+    let prompt = plan.fields("PromptRequest", Gate::Always).unwrap().iter().find(|f| f.name == "prompt").unwrap();
+    assert!(
+        matches!(&prompt.read, ReadRule::ItemCount { min: 1, max: None, lenient: false, inner, .. } if **inner == ReadRule::Plain),
+        "{:?}",
+        prompt.read
+    );
+    assert_eq!(field("title").read, ReadRule::Patch);
+    // Union arms boxed by the policy (`schema/rust.json`), per build.
+    let arms = |name: &str, gate: Gate| {
+        plan.items.iter().find(|i| i.name == name && i.gate == gate).unwrap().boxed_arms.clone()
+    };
+    assert_eq!(arms("SessionUpdate", Gate::Unstable), ["SubagentUpdate"]);
+    assert!(arms("SessionUpdate", Gate::Stable).is_empty());
 }
 
 /// Every struct field the emitter and the converter generator meet, nested

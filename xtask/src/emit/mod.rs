@@ -35,9 +35,8 @@ pub struct Emitter {
     aliases: BTreeMap<String, String>,
     /// Definitions that get a direct decoder ([`crate::plan::Decisions::direct`]).
     direct: std::collections::BTreeSet<String>,
-    /// Definitions on a cycle of values held in place ([`crate::plan::Decisions::recursive`]):
-    /// boxed wherever a struct field or a union arm holds one.
-    recursive: std::collections::BTreeSet<String>,
+    /// Union arms whose payload is boxed ([`crate::plan::Decisions::boxed_arms`]).
+    boxed_arms: std::collections::BTreeSet<(String, String)>,
     /// Each field's representation, as the plan decided it.
     fields: crate::plan::Fields,
     schemars: bool,
@@ -80,8 +79,8 @@ impl Emitter {
         let defs: Vec<&Def> = defs.into_iter().collect();
         let top = defs.iter().map(|d| d.name.clone()).collect();
         let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
-        let crate::plan::Decisions { scalars, ordered, aliases, direct, recursive, fields } = decisions;
-        Emitter { rt, names, scalars, top, ordered, aliases, direct, recursive, fields, schemars: false }
+        let crate::plan::Decisions { scalars, ordered, aliases, direct, boxed_arms, fields, .. } = decisions;
+        Emitter { rt, names, scalars, top, ordered, aliases, direct, boxed_arms, fields, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.

@@ -10,12 +10,6 @@ use crate::model::*;
 use crate::plan::{Repr, StateRepr};
 
 impl Emitter {
-    /// Whether a struct field or union arm of type `t` holds a recursive
-    /// definition, and so is boxed ([`crate::plan::Decisions::recursive`]).
-    pub(crate) fn boxed(&self, t: &Type) -> bool {
-        matches!(t, Type::Ref(r) if self.recursive.contains(r))
-    }
-
     /// The Rust type of a field, as the plan represents it.
     pub(super) fn field_type(&self, f: &Field) -> TokenStream {
         let rt = &self.rt;

@@ -6,17 +6,11 @@ use quote::quote;
 use super::{docs_or, ident, str_lit, Emitter};
 use crate::model::*;
 
-/// Whether the arm's payload is boxed by the policy (`schema/rust.json`,
-/// [`crate::policy::Policy::boxed_arms`]).
-pub fn boxed_arm(union: &str, v: &Variant) -> bool {
-    v.tag.as_deref().is_some_and(|t| crate::policy::policy().boxed_arms.iter().any(|b| b.union == union && b.arm == t))
-}
-
 impl Emitter {
-    /// Whether the arm's payload is boxed: by the policy ([`boxed_arm`]), or because it
-    /// holds a recursive definition ([`crate::plan::Decisions::recursive`]).
+    /// Whether the arm's payload is boxed, as the plan decided
+    /// ([`crate::plan::Decisions::boxed_arms`]).
     pub(super) fn arm_boxed(&self, union: &str, v: &Variant) -> bool {
-        boxed_arm(union, v) || matches!(&v.payload, Payload::Type(t) if self.boxed(t))
+        self.boxed_arms.contains(&(union.to_owned(), v.rust_name.clone()))
     }
 }
 

@@ -29,6 +29,10 @@ pub struct Decisions {
     /// On a cycle of values held in place: boxed wherever
     /// a struct field or a union arm holds one.
     pub recursive: BTreeSet<String>,
+    /// Union arms whose payload is boxed, as (union, variant's Rust name):
+    /// by the policy (`boxed_arms` in `schema/rust.json`: rare and large
+    /// payloads), or because the payload is on a cycle.
+    pub boxed_arms: BTreeSet<(String, String)>,
     /// Each struct field's representation.
     #[serde(skip)]
     pub fields: Fields,
@@ -55,6 +59,7 @@ impl Decisions {
                 })
                 .collect(),
             direct: direct_defs(&all),
+            boxed_arms: boxed_arms(&all, &recursive),
             recursive,
         }
     }
@@ -185,4 +190,21 @@ pub(crate) fn ordered_defs(all: &[&Def]) -> std::collections::BTreeSet<String> {
 pub(crate) fn is_string_scalar(d: &Def) -> bool {
     matches!(&d.kind, Kind::Enum(e) if e.repr == EnumRepr::String)
         || matches!(&d.kind, Kind::Newtype(Type::String { .. }))
+}
+
+/// The union arms whose payload is boxed ([`Decisions::boxed_arms`]).
+fn boxed_arms(all: &[&Def], recursive: &BTreeSet<String>) -> BTreeSet<(String, String)> {
+    let policy = &crate::policy::policy().boxed_arms;
+    let mut out = BTreeSet::new();
+    for def in all {
+        let Kind::Union(u) = &def.kind else { continue };
+        for v in &u.variants {
+            let by_policy = v.tag.as_deref().is_some_and(|t| policy.iter().any(|b| b.union == def.name && b.arm == t));
+            let on_cycle = matches!(&v.payload, Payload::Type(Type::Ref(r)) if recursive.contains(r));
+            if by_policy || on_cycle {
+                out.insert((def.name.clone(), v.rust_name.clone()));
+            }
+        }
+    }
+    out
 }

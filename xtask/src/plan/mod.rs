@@ -194,6 +194,9 @@ pub struct ItemPlan<'m> {
     /// or a union arm holds it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub boxed_where_held: bool,
+    /// Its union arms whose payload is boxed (by variant name).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub boxed_arms: Vec<String>,
     /// Its values have a total order and a hash (`Eq, Hash, PartialOrd, Ord`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ordered: bool,
@@ -284,6 +287,12 @@ impl<'m> ItemPlan<'m> {
             state: def.upsert.as_ref().map(|u| u.state.clone()),
             direct: decisions.direct.contains(&def.name),
             boxed_where_held: decisions.recursive.contains(&def.name),
+            boxed_arms: decisions
+                .boxed_arms
+                .iter()
+                .filter(|(union, _)| *union == def.name)
+                .map(|(_, arm)| arm.clone())
+                .collect(),
             ordered: decisions.ordered.contains(&def.name),
             fields,
         }

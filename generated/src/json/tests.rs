@@ -1,0 +1,112 @@
+use super::*;
+use serde_json::{json, Value};
+
+fn same(v: &impl Serialize) {
+    let ours = to_string(v);
+    let theirs = serde_json::to_string(v);
+    match (&ours, &theirs) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("ours {ours:?}, serde_json {theirs:?}"),
+    }
+}
+
+#[test]
+fn every_byte_is_escaped_as_serde_json_escapes_it() {
+    let all: String = (0u8..=0x7f).map(char::from).collect();
+    same(&all);
+    for shift in 0..9 {
+        for b in 0u8..=0x7f {
+            let mut s = "é".repeat(shift) + &"x".repeat(shift);
+            s.push(char::from(b));
+            s.push_str("tail of more than eight bytes\u{1F600}");
+            same(&s);
+        }
+    }
+    same(&"\u{7f}\u{80}\u{ff}\u{2028}\u{FFFF}");
+}
+
+#[test]
+fn short_and_long_strings_match_at_every_length_and_position() {
+    for len in 0..=40 {
+        same(&"a".repeat(len));
+        for pos in 0..len {
+            for special in ['"', '\\', '\n', '\u{1}', '\u{1f}', '\u{7f}', 'é', '😀', '/'] {
+                let s = format!("{}{special}{}", "a".repeat(pos), "b".repeat(len - pos - 1));
+                same(&s);
+                same(&format!("{s}{special}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn values_and_shapes_match() {
+    same(&json!({"a": [1, -2, 3.5, 1e300, null, true, false, "x"], "": {}, "e": [], "u": u64::MAX, "i": i64::MIN}));
+    same(&(1u8, 'c', (), Some(2.5f32), None::<i32>));
+    same(&f64::NAN);
+    same(&std::collections::BTreeMap::from([(1, 2), (3, 4)]));
+    same(&std::collections::BTreeMap::from([(true, 1)]));
+    same(&std::collections::BTreeMap::from([((), 1)]));
+    same(&std::collections::BTreeMap::from([(Some('k'), 1)]));
+    same(&FloatKey(2.5));
+    same(&FloatKey(f64::INFINITY));
+    same(&serde_bytes_like());
+    let raw = serde_json::value::RawValue::from_string("{ \"keep\" : [1, 2] }".into()).unwrap();
+    same(&raw);
+    same(&json!({"raw": raw}));
+}
+
+struct FloatKey(f64);
+impl Serialize for FloatKey {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry(&self.0, &1)?;
+        m.end()
+    }
+}
+
+fn serde_bytes_like() -> impl Serialize {
+    struct B;
+    impl Serialize for B {
+        fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_bytes(&[0, 1, 255])
+        }
+    }
+    B
+}
+
+#[test]
+fn enums_match() {
+    #[derive(serde::Serialize)]
+    enum E {
+        Unit,
+        New(u8),
+        Tuple(u8, String),
+        Struct { a: u8, b: Vec<u8> },
+        EmptyStruct {},
+        EmptyTuple(),
+    }
+    for e in
+        [E::Unit, E::New(1), E::Tuple(2, "t".into()), E::Struct { a: 3, b: vec![] }, E::EmptyStruct {}, E::EmptyTuple()]
+    {
+        same(&e);
+    }
+}
+
+#[test]
+fn a_failed_encode_leaves_the_buffer_as_it_was() {
+    let bad = std::collections::BTreeMap::from([(vec![1], 2)]);
+    let mut out = b"kept".to_vec();
+    assert!(append(&mut out, &json!([1, 2])).is_ok());
+    assert!(append(&mut out, &vec![json!(1), json!([1])]).is_ok());
+    // `[{},` is written before the second map's key fails.
+    let failing = vec![std::collections::BTreeMap::new(), bad];
+    assert!(append(&mut out, &failing).is_err());
+    assert_eq!(out, b"kept[1,2][1,[1]]");
+    let mut written = Vec::new();
+    assert!(to_writer(&mut written, &failing).is_err());
+    assert!(written.is_empty());
+    assert_eq!(to_vec(&Value::Null).unwrap(), b"null");
+}

@@ -1,0 +1,130 @@
+//! Strings on the wire: finding the bytes JSON escapes (eight at a time)
+//! and writing a string quoted and escaped as `serde_json` writes it.
+
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` that JSON must escape is set, and no
+/// bit below the first such byte: the lowest set bit is exact, bits above it
+/// may be borrow artefacts. (Each of the three tests is `(x - 0x01..) & !x`
+/// on bytes: a byte's subtraction borrows from the next byte up only when
+/// it wraps, that is, when the byte is itself a hit, so no bit is set below
+/// the lowest true hit.)
+#[inline]
+fn escapes(word: u64) -> u64 {
+    let quote = word ^ (LOW * u64::from(b'"'));
+    let backslash = word ^ (LOW * u64::from(b'\\'));
+    let control = word.wrapping_sub(LOW * 0x20) & !word;
+    let quote = quote.wrapping_sub(LOW) & !quote;
+    let backslash = backslash.wrapping_sub(LOW) & !backslash;
+    (control | quote | backslash) & HIGH
+}
+
+/// The position of the first byte at or after `from` that needs an escape
+/// (`bytes.len()` when none does).
+#[inline]
+pub(super) fn next_escape(bytes: &[u8], mut from: usize) -> usize {
+    let len = bytes.len();
+    while from + 8 <= len {
+        let word = u64::from_le_bytes(bytes[from..from + 8].try_into().expect("eight bytes"));
+        let hits = escapes(word);
+        if hits != 0 {
+            // The lowest hit is exact (see `escapes`).
+            return from + (hits.trailing_zeros() / 8) as usize;
+        }
+        from += 8;
+    }
+    let rest = &bytes[from..];
+    // Four to seven bytes: two overlapping four-byte loads in one word; a
+    // clean word ends the scan without a byte loop (most keys and short values).
+    if rest.len() >= 4 {
+        let head = u32::from_le_bytes(rest[..4].try_into().expect("four bytes"));
+        let tail = u32::from_le_bytes(rest[rest.len() - 4..].try_into().expect("four bytes"));
+        if escapes(u64::from(head) | u64::from(tail) << 32) == 0 {
+            return len;
+        }
+    }
+    rest.iter().position(|&b| needs_escape(b)).map_or(len, |i| from + i)
+}
+
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// Writes `s` as a JSON string with `serde_json`'s escapes: the short forms
+/// for `"`, `\`, backspace, form feed, newline, carriage return and tab,
+/// `\u00xx` (lower-case hex) for the other controls, everything else as is.
+#[inline]
+pub(super) fn write_str(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    let first = next_escape(bytes, 0);
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    if first == bytes.len() {
+        put(out, bytes);
+    } else {
+        write_escaped(out, bytes, first);
+    }
+    out.push(b'"');
+}
+
+/// `out.extend_from_slice(bytes)` without a `memcpy` call for the short
+/// strings most of a message is made of (keys, identifiers, tags): up to 16
+/// bytes move as two overlapping words (half the encode's copying was calls
+/// to `memcpy` for a few bytes each).
+#[inline]
+fn put(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if !(4..=16).contains(&n) {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.reserve(n);
+    let len = out.len();
+    let src = bytes.as_ptr();
+    // SAFETY: `reserve` made room for `n` more bytes after `len`; every read
+    // is within `bytes` (`n >= 8`, or `n >= 4` for the four-byte words) and
+    // every write within `len..len + n`; the writes cover all of it, so
+    // `set_len` exposes only initialised bytes.
+    unsafe {
+        let dst = out.as_mut_ptr().add(len);
+        if n >= 8 {
+            let head = std::ptr::read_unaligned(src.cast::<u64>());
+            let tail = std::ptr::read_unaligned(src.add(n - 8).cast::<u64>());
+            std::ptr::write_unaligned(dst.cast::<u64>(), head);
+            std::ptr::write_unaligned(dst.add(n - 8).cast::<u64>(), tail);
+        } else {
+            let head = std::ptr::read_unaligned(src.cast::<u32>());
+            let tail = std::ptr::read_unaligned(src.add(n - 4).cast::<u32>());
+            std::ptr::write_unaligned(dst.cast::<u32>(), head);
+            std::ptr::write_unaligned(dst.add(n - 4).cast::<u32>(), tail);
+        }
+        out.set_len(len + n);
+    }
+}
+
+/// The rest of [`write_str`] from the first byte that needs an escape.
+#[cold]
+fn write_escaped(out: &mut Vec<u8>, bytes: &[u8], first: usize) {
+    out.extend_from_slice(&bytes[..first]);
+    let mut at = first;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]]);
+            }
+        }
+        let next = next_escape(bytes, at + 1);
+        out.extend_from_slice(&bytes[at + 1..next]);
+        at = next;
+    }
+}
