@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// `ErrorStopReason` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
@@ -34,10 +37,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ErrorStopReason;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ErrorStopReason object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -399,10 +399,7 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetConfigOptionRequestTypeBoolean;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetConfigOptionRequestTypeBoolean object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -464,10 +461,7 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetConfigOptionRequestTypeId;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetConfigOptionRequestTypeId object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -529,10 +523,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionScope {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionScope;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionScope object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -593,10 +584,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestScope {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestScope;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RequestScope object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(

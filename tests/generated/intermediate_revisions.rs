@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// `Image` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -29,10 +32,7 @@ impl<'de> ::serde::Deserialize<'de> for Image {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Image;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Image object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -194,10 +194,7 @@ impl<'de> ::serde::Deserialize<'de> for BlockText {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BlockText;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BlockText object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -416,8 +413,8 @@ impl ::core::borrow::Borrow<str> for NonEmpty {
         &self.0
     }
 }
-impl ::core::fmt::Display for NonEmpty {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for NonEmpty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -480,8 +477,8 @@ impl ::core::borrow::Borrow<str> for Level {
         &self.0
     }
 }
-impl ::core::fmt::Display for Level {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -597,10 +594,7 @@ impl<'de> ::serde::Deserialize<'de> for Holder {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Holder;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Holder object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -700,9 +694,9 @@ impl RpcCode {
         }
     }
 }
-impl ::core::fmt::Display for RpcCode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Display::fmt(&self.value(), f)
+impl fmt::Display for RpcCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.value(), f)
     }
 }
 impl ::serde::Serialize for RpcCode {
@@ -767,10 +761,7 @@ impl<'de> ::serde::Deserialize<'de> for Envelope {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Envelope;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Envelope object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -877,8 +868,8 @@ impl EnvelopeJsonrpc {
         }
     }
 }
-impl ::core::fmt::Display for EnvelopeJsonrpc {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for EnvelopeJsonrpc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -908,10 +899,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeJsonrpc {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = EnvelopeJsonrpc;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a EnvelopeJsonrpc string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -949,8 +937,8 @@ impl EnvelopeKind {
         }
     }
 }
-impl ::core::fmt::Display for EnvelopeKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for EnvelopeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -980,10 +968,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeKind {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = EnvelopeKind;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a EnvelopeKind string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -1048,8 +1033,8 @@ impl Role {
         }
     }
 }
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -1074,10 +1059,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Role;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Role string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Role, E> {
@@ -1156,10 +1138,7 @@ impl<'de> ::serde::Deserialize<'de> for TreeNode {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TreeNode;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TreeNode object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1303,10 +1282,7 @@ impl<'de> ::serde::Deserialize<'de> for Sum {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Sum;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Sum object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1372,10 +1348,7 @@ impl<'de> ::serde::Deserialize<'de> for LocalServer {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LocalServer;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LocalServer object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1444,10 +1417,7 @@ impl<'de> ::serde::Deserialize<'de> for RemoteServer {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RemoteServer;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RemoteServer object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1615,10 +1585,7 @@ impl<'de> ::serde::Deserialize<'de> for Participant {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Participant;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Participant object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1687,8 +1654,8 @@ impl ParticipantType {
         }
     }
 }
-impl ::core::fmt::Display for ParticipantType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ParticipantType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -1718,10 +1685,7 @@ impl<'de> ::serde::Deserialize<'de> for ParticipantType {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ParticipantType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ParticipantType string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -1866,10 +1830,7 @@ impl<'de> ::serde::Deserialize<'de> for PartyHuman {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PartyHuman;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PartyHuman object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(

@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// A request payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -29,10 +32,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a InitializeRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -118,10 +118,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LogoutRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -268,10 +265,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -463,10 +457,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -541,10 +532,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -675,10 +663,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseErrorError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseErrorError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -755,10 +740,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Error;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Error object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -840,6 +822,7 @@ pub const TYPE_NAMES: &[&str] = &[
 /// with `_` decode to an `Extension` variant that keeps the raw params; any
 /// other unknown method is an error.
 pub mod rpc {
+    #[allow(unused_imports)]
     use ::acp_bindings::runtime;
     #[allow(unused_imports)]
     pub use ::acp_bindings::runtime::rpc::{

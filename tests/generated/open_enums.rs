@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// An open string enum whose catch-all arm is titled `unknown` because `other` is a real value.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -57,8 +60,8 @@ impl ToolKind {
         }
     }
 }
-impl ::core::fmt::Display for ToolKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ToolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -83,10 +86,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolKind;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolKind string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<ToolKind, E> {
@@ -146,8 +146,8 @@ impl Priority {
         }
     }
 }
-impl ::core::fmt::Display for Priority {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Priority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -178,10 +178,7 @@ impl<'de> ::serde::Deserialize<'de> for Priority {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Priority;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Priority string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Priority, E> {
@@ -220,8 +217,8 @@ impl Theme {
         }
     }
 }
-impl ::core::fmt::Display for Theme {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Theme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -252,10 +249,7 @@ impl<'de> ::serde::Deserialize<'de> for Theme {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Theme;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Theme string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Theme, E> {
@@ -303,9 +297,9 @@ impl ErrorCode {
         }
     }
 }
-impl ::core::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Display::fmt(&self.value(), f)
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.value(), f)
     }
 }
 impl ::serde::Serialize for ErrorCode {

@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// A string newtype.
 #[derive(
     Debug,
@@ -61,8 +64,8 @@ impl ::core::borrow::Borrow<str> for SessionId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -93,10 +96,7 @@ impl<'de> ::serde::Deserialize<'de> for Result {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Result;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Result object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -168,9 +168,9 @@ impl From<u16> for ProtocolVersion {
         Self(value)
     }
 }
-impl ::core::fmt::Display for ProtocolVersion {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Display::fmt(&self.0, f)
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
     }
 }
 /// Where the rules of the value are, for its errors.
@@ -205,9 +205,9 @@ impl From<u16> for Port {
         Self(value)
     }
 }
-impl ::core::fmt::Display for Port {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Display::fmt(&self.0, f)
+impl fmt::Display for Port {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
     }
 }
 /// A definition named like a std type, with keyword-named properties.
@@ -273,10 +273,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Error;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Error object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -471,10 +468,7 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Limits;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Limits object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -683,10 +677,7 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Empty;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Empty object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(

@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -152,10 +155,7 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AdjacentNumber;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AdjacentNumber object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -216,10 +216,7 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AdjacentPair;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AdjacentPair object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -280,10 +277,7 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AdjacentNamed;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AdjacentNamed object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -347,10 +341,7 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AdjacentNamedC;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AdjacentNamedC object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -458,10 +449,7 @@ impl<'de> ::serde::Deserialize<'de> for Attributes {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Attributes;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Attributes object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -598,10 +586,7 @@ impl<'de> ::serde::Deserialize<'de> for Chain {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Chain;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Chain object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -751,10 +736,7 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Collections;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Collections object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -948,8 +930,8 @@ impl Color {
         }
     }
 }
-impl ::core::fmt::Display for Color {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -981,10 +963,7 @@ impl<'de> ::serde::Deserialize<'de> for Color {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Color;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Color string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Color, E> {
@@ -1246,10 +1225,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprLit {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExprLit;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExprLit object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1310,10 +1286,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprNeg {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExprNeg;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExprNeg object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1374,10 +1347,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprSum {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExprSum;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExprSum object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1441,10 +1411,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprLet {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExprLet;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExprLet object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1596,8 +1563,8 @@ impl ExternalString {
         }
     }
 }
-impl ::core::fmt::Display for ExternalString {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ExternalString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -1628,10 +1595,7 @@ impl<'de> ::serde::Deserialize<'de> for ExternalString {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ExternalString;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExternalString string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -1732,10 +1696,7 @@ impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExternalStructStruct;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExternalStructStruct object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1817,10 +1778,7 @@ impl<'de> ::serde::Deserialize<'de> for Flattened {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Flattened;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Flattened object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1904,10 +1862,7 @@ impl<'de> ::serde::Deserialize<'de> for Inner {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Inner;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Inner object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2096,10 +2051,7 @@ impl<'de> ::serde::Deserialize<'de> for Scalars {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Scalars;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Scalars object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2371,10 +2323,7 @@ impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ShapeCircle;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ShapeCircle object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2438,10 +2387,7 @@ impl<'de> ::serde::Deserialize<'de> for ShapeRect {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ShapeRect;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ShapeRect object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2540,10 +2486,7 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Tree;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Tree object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2609,10 +2552,7 @@ impl<'de> ::serde::Deserialize<'de> for TypedRest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TypedRest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TypedRest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2791,10 +2731,7 @@ impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UntaggedObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UntaggedObject object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2986,10 +2923,7 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WithShapeTypeCircle;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a WithShapeTypeCircle object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3053,10 +2987,7 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeRect {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WithShapeTypeRect;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a WithShapeTypeRect object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(

@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// Adjacently tagged: unit, newtype, tuple and struct variants.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -152,10 +155,7 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AdjacentNumber;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AdjacentNumber object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -216,10 +216,7 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AdjacentPair;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AdjacentPair object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -280,10 +277,7 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AdjacentNamed;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AdjacentNamed object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -347,10 +341,7 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AdjacentNamedC;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AdjacentNamedC object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -459,10 +450,7 @@ impl<'de> ::serde::Deserialize<'de> for Attributes {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Attributes;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Attributes object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -599,10 +587,7 @@ impl<'de> ::serde::Deserialize<'de> for Chain {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Chain;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Chain object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -752,10 +737,7 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Collections;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Collections object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -949,8 +931,8 @@ impl Color {
         }
     }
 }
-impl ::core::fmt::Display for Color {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -982,10 +964,7 @@ impl<'de> ::serde::Deserialize<'de> for Color {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Color;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Color string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Color, E> {
@@ -1247,10 +1226,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprLit {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExprLit;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExprLit object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1311,10 +1287,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprNeg {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExprNeg;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExprNeg object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1375,10 +1348,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprSum {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExprSum;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExprSum object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1442,10 +1412,7 @@ impl<'de> ::serde::Deserialize<'de> for ExprLet {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExprLet;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExprLet object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1597,8 +1564,8 @@ impl ExternalString {
         }
     }
 }
-impl ::core::fmt::Display for ExternalString {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ExternalString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -1629,10 +1596,7 @@ impl<'de> ::serde::Deserialize<'de> for ExternalString {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ExternalString;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExternalString string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -1733,10 +1697,7 @@ impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ExternalStructStruct;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ExternalStructStruct object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1818,10 +1779,7 @@ impl<'de> ::serde::Deserialize<'de> for Flattened {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Flattened;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Flattened object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1905,10 +1863,7 @@ impl<'de> ::serde::Deserialize<'de> for Inner {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Inner;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Inner object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2012,8 +1967,8 @@ impl ::core::borrow::Borrow<str> for Label {
         &self.0
     }
 }
-impl ::core::fmt::Display for Label {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -2087,10 +2042,7 @@ impl<'de> ::serde::Deserialize<'de> for Rect {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Rect;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Rect object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2226,10 +2178,7 @@ impl<'de> ::serde::Deserialize<'de> for Scalars {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Scalars;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Scalars object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2501,10 +2450,7 @@ impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ShapeCircle;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ShapeCircle object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2598,10 +2544,7 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Tree;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Tree object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2806,10 +2749,7 @@ impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UntaggedObject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UntaggedObject object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3001,10 +2941,7 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WithShapeTypeCircle;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a WithShapeTypeCircle object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(

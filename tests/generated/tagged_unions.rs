@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// `TextContent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -29,10 +32,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TextContent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -96,10 +96,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ImageContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ImageContent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -286,10 +283,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodAgent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthMethodAgent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -451,10 +445,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerHttp;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerHttp object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -523,10 +514,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerStdio;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerStdio object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -790,10 +778,7 @@ impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = OutcomeSelected;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a OutcomeSelected object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(

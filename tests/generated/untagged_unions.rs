@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// Null, a number or a string (v1).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -97,10 +100,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TextResourceContents object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -169,10 +169,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BlobResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BlobResourceContents object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(

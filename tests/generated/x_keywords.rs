@@ -8,7 +8,10 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
+#[allow(unused_imports)]
+use ::core::fmt;
 /// `Kind` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -49,8 +52,8 @@ impl Kind {
         }
     }
 }
-impl ::core::fmt::Display for Kind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -75,10 +78,7 @@ impl<'de> ::serde::Deserialize<'de> for Kind {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Kind;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Kind string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Kind, E> {
@@ -131,10 +131,7 @@ impl<'de> ::serde::Deserialize<'de> for Location {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Location;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Location object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -273,10 +270,7 @@ impl<'de> ::serde::Deserialize<'de> for Update {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Update;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Update object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(

@@ -10,8 +10,12 @@
 )]
 /// `reencode` for every ACP v1 definition.
 pub mod v1 {
+    #[allow(unused_imports)]
     use ::acp_bindings::runtime;
+    #[allow(unused_imports)]
     use ::acp_bindings::json;
+    #[allow(unused_imports)]
+    use ::core::fmt;
     use ::acp_bindings::v1 as bindings;
     /// Code that runs for one definition's Rust type, chosen by name at
     /// run time ([`visit`]): the fuzz targets' per-type checks.
@@ -21,8 +25,8 @@ pub mod v1 {
         /// Runs for the definition's type `T`.
         fn visit<T>(self) -> Self::Output
         where
-            T: ::serde::de::DeserializeOwned + ::serde::Serialize + ::core::fmt::Debug
-                + Clone + ::core::cmp::PartialEq + 'static;
+            T: ::serde::de::DeserializeOwned + ::serde::Serialize + fmt::Debug + Clone
+                + ::core::cmp::PartialEq + 'static;
     }
     /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
     /// definition named `type_name`; `None` when this build has no
@@ -1711,8 +1715,12 @@ pub mod v1 {
 }
 /// `reencode` for every ACP v2 definition.
 pub mod v2 {
+    #[allow(unused_imports)]
     use ::acp_bindings::runtime;
+    #[allow(unused_imports)]
     use ::acp_bindings::json;
+    #[allow(unused_imports)]
+    use ::core::fmt;
     use ::acp_bindings::v2 as bindings;
     /// Code that runs for one definition's Rust type, chosen by name at
     /// run time ([`visit`]): the fuzz targets' per-type checks.
@@ -1722,8 +1730,8 @@ pub mod v2 {
         /// Runs for the definition's type `T`.
         fn visit<T>(self) -> Self::Output
         where
-            T: ::serde::de::DeserializeOwned + ::serde::Serialize + ::core::fmt::Debug
-                + Clone + ::core::cmp::PartialEq + 'static;
+            T: ::serde::de::DeserializeOwned + ::serde::Serialize + fmt::Debug + Clone
+                + ::core::cmp::PartialEq + 'static;
     }
     /// Calls `visitor.visit::<T>()` with `T` the Rust type of the
     /// definition named `type_name`; `None` when this build has no
@@ -3427,6 +3435,7 @@ pub mod v2 {
 }
 /// Converts a payload between the versions by definition name, for the tests and tools.
 pub mod convert {
+    #[allow(unused_imports)]
     use ::acp_bindings::runtime;
     use ::acp_bindings::convert::{ConvertError, Converted, ToV1, ToV2};
     use ::acp_bindings::runtime::rpc::DispatchError;

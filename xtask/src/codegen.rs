@@ -20,9 +20,17 @@ pub const CRATE_RUNTIME: &str = "crate::runtime";
 /// The runtime path from outside the bindings crate (fixtures).
 pub const EXTERN_RUNTIME: &str = "::acp_bindings::runtime";
 
-/// The bindings' modules the generated code names by their last segment
-/// (`runtime::de::once`), with a `use` per module of the file.
-const MODULES: &[&str] = &["crate::runtime", "crate::json", "::acp_bindings::runtime", "::acp_bindings::json"];
+/// The modules (and a type) the generated code names by their last segment
+/// (`runtime::de::once`, `fmt::Formatter`, `Cow`), with a `use` per module of
+/// the file.
+const MODULES: &[&str] = &[
+    "crate::runtime",
+    "crate::json",
+    "::acp_bindings::runtime",
+    "::acp_bindings::json",
+    "::core::fmt",
+    "::std::borrow::Cow",
+];
 
 /// Where to read and write.
 #[derive(Debug, Clone)]

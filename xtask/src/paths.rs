@@ -9,10 +9,11 @@
 //! path strings of `#[serde(...)]` attributes are shortened; other strings
 //! (documentation, embedded schemas) are not touched.
 //!
-//! The same pass writes the bindings' modules by their last name
-//! (`crate::runtime::de::once` becomes `runtime::de::once`), adding
-//! `use crate::runtime;` to each module of the file that uses it, again
-//! only where the file defines nothing of that name.
+//! The same pass writes the bindings' modules, and a few modules and types
+//! of `core` and `std`, by their last name (`crate::runtime::de::once`
+//! becomes `runtime::de::once`, `::core::fmt::Formatter` `fmt::Formatter`),
+//! adding `use crate::runtime;` to each module of the file that uses it,
+//! again only where the file defines nothing of that name.
 
 use std::collections::BTreeSet;
 
@@ -93,7 +94,9 @@ fn scope(s: &mut Shorten<'_>, items: &mut Vec<syn::Item>) {
         .modules
         .iter()
         .filter(|m| s.used.contains(&m.path))
-        .map(|m| syn::parse_str(&format!("use {};", m.path)).expect("a module path parses"))
+        // Unused in a build whose features leave out every item that names it
+        // (`Cow` is named by the `schemars` impls only).
+        .map(|m| syn::parse_str(&format!("#[allow(unused_imports)]\nuse {};", m.path)).expect("a module path parses"))
         .collect();
     items.splice(0..0, uses);
     s.used = outer;
@@ -228,12 +231,16 @@ impl Shorten<'_> {
 }
 
 impl Shorten<'_> {
-    /// The module a path starts in (with more segments after it).
+    /// The module (or type) a path starts with.
     fn module(&self, path: &syn::Path) -> Option<usize> {
         self.modules.iter().position(|m| {
+            let n = m.segments.len();
             m.absolute == path.leading_colon.is_some()
-                && path.segments.len() > m.segments.len()
-                && path.segments.iter().zip(&m.segments).all(|(seg, want)| seg.ident == want && seg.arguments.is_none())
+                && path.segments.len() >= n
+                && path.segments.iter().zip(&m.segments).enumerate().all(|(i, (seg, want))| {
+                    // Only the imported name itself may carry arguments (`Cow<'static, str>`).
+                    seg.ident == want && (i + 1 == n || seg.arguments.is_none())
+                })
         })
     }
 
@@ -296,7 +303,7 @@ mod tests {
 
     fn shortened(code: &str) -> String {
         let mut file: syn::File = syn::parse_str(code).unwrap();
-        shorten(&mut file, &["crate::runtime", "::acp_bindings::json"]);
+        shorten(&mut file, &["crate::runtime", "::acp_bindings::json", "::std::borrow::Cow"]);
         prettyplease::unparse(&file)
     }
 
@@ -310,16 +317,24 @@ mod tests {
             fn f() -> ::core::option::Option<u8> { ::core::option::Option::Some(<u8 as ::core::convert::From<u8>>::from(1)) }
             fn g() { let _ = crate::runtime::de::once; let _ = ::acp_bindings::json::fast::Bail; }
             pub mod inner { fn h() { let _ = crate::runtime::Extra::new(); } }
+            fn name() -> ::std::borrow::Cow<'static, str> { ::std::borrow::Cow::Borrowed("x") }
             "#,
         );
+        // A type imported by its name, its arguments kept.
+        assert!(out.contains("fn name() -> Cow<'static, str> {\n    Cow::Borrowed(\"x\")"), "{out}");
         // `Result` is this file's: its absolute path stays; the others shorten.
         assert!(out.contains("::core::result::Result<u8, ()>"), "{out}");
         assert!(out.contains("pub struct A(Option<String>"), "{out}");
         assert!(out.contains("Some(<u8 as From<u8>>::from(1))"), "{out}");
         // Modules by their last name, imported where used (an inline module is its own scope).
-        assert!(out.starts_with("use crate::runtime;\nuse ::acp_bindings::json;\n"), "{out}");
+        let uses =
+            "#[allow(unused_imports)]\nuse crate::runtime;\n#[allow(unused_imports)]\nuse ::acp_bindings::json;\n";
+        assert!(out.starts_with(uses), "{out}");
         assert!(out.contains("let _ = runtime::de::once;") && out.contains("let _ = json::fast::Bail;"), "{out}");
-        assert!(out.contains("pub mod inner {\n    use crate::runtime;\n    fn h()"), "{out}");
+        assert!(
+            out.contains("pub mod inner {\n    #[allow(unused_imports)]\n    use crate::runtime;\n    fn h()"),
+            "{out}"
+        );
         // Path strings of serde attributes, not other strings.
         assert!(out.contains(r#"skip_serializing_if = "Option::is_none""#), "{out}");
         assert!(out.contains(r#"with = "runtime::read::with::<runtime::read::Lenient,_,_>""#), "{out}");

@@ -8,6 +8,7 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use crate::runtime;
 #[cfg(not(feature = "unstable"))]
 impl crate::convert::ToV2 for crate::v1::AgentAuthCapabilities {

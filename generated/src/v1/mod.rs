@@ -10,8 +10,14 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use crate::runtime;
+#[allow(unused_imports)]
 use crate::json;
+#[allow(unused_imports)]
+use ::core::fmt;
+#[allow(unused_imports)]
+use ::std::borrow::Cow;
 #[cfg(not(feature = "unstable"))]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -44,10 +50,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -108,13 +111,11 @@ impl AgentRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -437,11 +438,11 @@ impl From<ExtRequest> for AgentRequestParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
         )
     }
@@ -508,10 +509,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -572,13 +570,11 @@ impl AgentRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -921,11 +917,11 @@ impl From<ExtRequest> for AgentRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
         )
     }
@@ -1036,13 +1032,11 @@ impl From<&str> for RequestId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "RequestId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1092,10 +1086,7 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WriteTextFileRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a WriteTextFileRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1175,11 +1166,11 @@ impl WriteTextFileRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for WriteTextFileRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("WriteTextFileRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("WriteTextFileRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "WriteTextFileRequest"),
         )
     }
@@ -1248,8 +1239,8 @@ impl ::core::borrow::Borrow<str> for SessionId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -1261,13 +1252,11 @@ impl<'de> json::fast::FromJson<'de> for SessionId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1328,10 +1317,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReadTextFileRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ReadTextFileRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1424,11 +1410,11 @@ impl ReadTextFileRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ReadTextFileRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ReadTextFileRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ReadTextFileRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ReadTextFileRequest"),
         )
     }
@@ -1482,10 +1468,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestPermissionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RequestPermissionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -1565,11 +1548,11 @@ impl RequestPermissionRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestPermissionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestPermissionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestPermissionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequestPermissionRequest"),
         )
     }
@@ -1700,10 +1683,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2039,13 +2019,11 @@ impl ToolCallUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2113,8 +2091,8 @@ impl ::core::borrow::Borrow<str> for ToolCallId {
         &self.0
     }
 }
-impl ::core::fmt::Display for ToolCallId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ToolCallId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -2126,13 +2104,11 @@ impl<'de> json::fast::FromJson<'de> for ToolCallId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2202,8 +2178,8 @@ impl ToolKind {
         }
     }
 }
-impl ::core::fmt::Display for ToolKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ToolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -2242,10 +2218,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolKind;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolKind string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<ToolKind, E> {
@@ -2280,13 +2253,11 @@ impl<'de> json::fast::FromJson<'de> for ToolKind {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolKind {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolKind")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolKind")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolKind"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolKind"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2332,8 +2303,8 @@ impl ToolCallStatus {
         }
     }
 }
-impl ::core::fmt::Display for ToolCallStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ToolCallStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -2366,10 +2337,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolCallStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallStatus string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -2401,13 +2369,11 @@ impl<'de> json::fast::FromJson<'de> for ToolCallStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallStatus"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2570,13 +2536,11 @@ impl<'de> json::fast::FromJson<'de> for ToolCallContent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2802,13 +2766,11 @@ impl<'de> json::fast::FromJson<'de> for ContentBlock {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ContentBlock")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ContentBlock")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ContentBlock"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ContentBlock"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2877,10 +2839,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Annotations;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Annotations object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3060,13 +3019,11 @@ impl Annotations {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Annotations {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Annotations")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Annotations")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Annotations"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Annotations"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3096,8 +3053,8 @@ impl Role {
         }
     }
 }
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -3128,10 +3085,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Role;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Role string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Role, E> {
@@ -3158,13 +3112,11 @@ impl<'de> json::fast::FromJson<'de> for Role {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Role {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Role")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Role")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Role"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Role"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3214,10 +3166,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TextContent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3357,13 +3306,11 @@ impl TextContent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TextContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TextContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TextContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TextContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TextContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3424,10 +3371,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ImageContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ImageContent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3611,13 +3555,11 @@ impl ImageContent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ImageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ImageContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ImageContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ImageContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ImageContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3670,10 +3612,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AudioContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AudioContent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3829,13 +3768,11 @@ impl AudioContent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AudioContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AudioContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AudioContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AudioContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AudioContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3929,10 +3866,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResourceLink;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ResourceLink object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -4200,13 +4134,11 @@ impl ResourceLink {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ResourceLink {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResourceLink")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ResourceLink")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ResourceLink"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ResourceLink"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4278,11 +4210,11 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 impl<'de> json::fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EmbeddedResourceResource {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("EmbeddedResourceResource")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("EmbeddedResourceResource")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource"),
         )
     }
@@ -4340,10 +4272,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TextResourceContents object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -4499,11 +4428,11 @@ impl TextResourceContents {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TextResourceContents {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TextResourceContents")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TextResourceContents")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TextResourceContents"),
         )
     }
@@ -4558,10 +4487,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BlobResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BlobResourceContents object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -4717,11 +4643,11 @@ impl BlobResourceContents {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BlobResourceContents {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BlobResourceContents")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BlobResourceContents")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "BlobResourceContents"),
         )
     }
@@ -4773,10 +4699,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EmbeddedResource;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a EmbeddedResource object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -4916,13 +4839,11 @@ impl EmbeddedResource {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EmbeddedResource {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("EmbeddedResource")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("EmbeddedResource")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "EmbeddedResource"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EmbeddedResource"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4970,10 +4891,7 @@ impl<'de> ::serde::Deserialize<'de> for Content {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Content;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Content object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -5085,13 +5003,11 @@ impl Content {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Content {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Content")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Content")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Content"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Content"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5148,10 +5064,7 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Diff;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Diff object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -5307,13 +5220,11 @@ impl Diff {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Diff {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Diff")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Diff")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Diff"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Diff"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5375,8 +5286,8 @@ impl ::core::borrow::Borrow<str> for TerminalId {
         &self.0
     }
 }
-impl ::core::fmt::Display for TerminalId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for TerminalId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -5388,13 +5299,11 @@ impl<'de> json::fast::FromJson<'de> for TerminalId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5440,10 +5349,7 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Terminal;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Terminal object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -5555,13 +5461,11 @@ impl Terminal {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Terminal {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Terminal")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Terminal")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Terminal"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Terminal"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5616,10 +5520,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallLocation;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallLocation object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -5759,13 +5660,11 @@ impl ToolCallLocation {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallLocation {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallLocation")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallLocation")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallLocation"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallLocation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5813,10 +5712,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PermissionOption;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PermissionOption object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -5890,13 +5786,11 @@ impl PermissionOption {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PermissionOption {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PermissionOption")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PermissionOption")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PermissionOption"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PermissionOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5961,18 +5855,18 @@ impl ::core::borrow::Borrow<str> for PermissionOptionId {
         &self.0
     }
 }
-impl ::core::fmt::Display for PermissionOptionId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PermissionOptionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PermissionOptionId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PermissionOptionId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PermissionOptionId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "PermissionOptionId"),
         )
     }
@@ -6017,8 +5911,8 @@ impl PermissionOptionKind {
         }
     }
 }
-impl ::core::fmt::Display for PermissionOptionKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PermissionOptionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -6051,10 +5945,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PermissionOptionKind;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PermissionOptionKind string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -6080,11 +5971,11 @@ impl runtime::de::Scalar for PermissionOptionKind {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PermissionOptionKind {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PermissionOptionKind")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PermissionOptionKind")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "PermissionOptionKind"),
         )
     }
@@ -6166,10 +6057,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CreateTerminalRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CreateTerminalRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6284,11 +6172,11 @@ impl CreateTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateTerminalRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateTerminalRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateTerminalRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CreateTerminalRequest"),
         )
     }
@@ -6338,10 +6226,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EnvVariable;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a EnvVariable object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6406,13 +6291,11 @@ impl EnvVariable {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EnvVariable {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("EnvVariable")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("EnvVariable")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "EnvVariable"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EnvVariable"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6457,10 +6340,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalOutputRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalOutputRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6534,11 +6414,11 @@ impl TerminalOutputRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalOutputRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalOutputRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalOutputRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TerminalOutputRequest"),
         )
     }
@@ -6588,10 +6468,7 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReleaseTerminalRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ReleaseTerminalRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6665,11 +6542,11 @@ impl ReleaseTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ReleaseTerminalRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ReleaseTerminalRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ReleaseTerminalRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ReleaseTerminalRequest"),
         )
     }
@@ -6719,10 +6596,7 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WaitForTerminalExitRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a WaitForTerminalExitRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6796,11 +6670,11 @@ impl WaitForTerminalExitRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for WaitForTerminalExitRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("WaitForTerminalExitRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("WaitForTerminalExitRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "WaitForTerminalExitRequest"),
         )
     }
@@ -6850,10 +6724,7 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = KillTerminalRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a KillTerminalRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6927,11 +6798,11 @@ impl KillTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for KillTerminalRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("KillTerminalRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("KillTerminalRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "KillTerminalRequest"),
         )
     }
@@ -7002,11 +6873,11 @@ impl CreateElicitationRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateElicitationRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateElicitationRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequest"),
         )
     }
@@ -7158,11 +7029,11 @@ impl From<ElicitationUrlMode> for CreateElicitationRequestMode {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationRequestMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateElicitationRequestMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateElicitationRequestMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequestMode"),
         )
     }
@@ -7220,10 +7091,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationSessionScope;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationSessionScope object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -7283,11 +7151,11 @@ impl ElicitationSessionScope {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationSessionScope {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationSessionScope")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationSessionScope")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationSessionScope"),
         )
     }
@@ -7323,10 +7191,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationRequestScope;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationRequestScope object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -7369,11 +7234,11 @@ impl ElicitationRequestScope {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationRequestScope {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationRequestScope")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationRequestScope")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationRequestScope"),
         )
     }
@@ -7472,10 +7337,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationSchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationSchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -7610,13 +7472,11 @@ impl ElicitationSchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationSchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationSchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationSchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationSchema"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ElicitationSchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7649,8 +7509,8 @@ impl ElicitationSchemaType {
         }
     }
 }
-impl ::core::fmt::Display for ElicitationSchemaType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ElicitationSchemaType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -7680,10 +7540,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ElicitationSchemaType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationSchemaType string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -7706,11 +7563,11 @@ impl runtime::de::Scalar for ElicitationSchemaType {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationSchemaType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationSchemaType")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationSchemaType")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationSchemaType"),
         )
     }
@@ -7918,11 +7775,11 @@ impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationPropertySchema"),
         )
     }
@@ -7969,8 +7826,8 @@ impl StringFormat {
         }
     }
 }
-impl ::core::fmt::Display for StringFormat {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for StringFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -8003,10 +7860,7 @@ impl<'de> ::serde::Deserialize<'de> for StringFormat {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = StringFormat;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a StringFormat string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -8032,13 +7886,11 @@ impl runtime::de::Scalar for StringFormat {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringFormat {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StringFormat")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StringFormat")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StringFormat"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StringFormat"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8095,10 +7947,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EnumOption;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a EnumOption object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -8180,13 +8029,11 @@ impl EnumOption {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EnumOption {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("EnumOption")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("EnumOption")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "EnumOption"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EnumOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8325,10 +8172,7 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a StringPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -8500,11 +8344,11 @@ impl StringPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StringPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StringPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "StringPropertySchema"),
         )
     }
@@ -8605,10 +8449,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NumberPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NumberPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -8736,11 +8577,11 @@ impl NumberPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NumberPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NumberPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NumberPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "NumberPropertySchema"),
         )
     }
@@ -8838,10 +8679,7 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = IntegerPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a IntegerPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -8969,11 +8807,11 @@ impl IntegerPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IntegerPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IntegerPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IntegerPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "IntegerPropertySchema"),
         )
     }
@@ -9046,10 +8884,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BooleanPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BooleanPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -9155,11 +8990,11 @@ impl BooleanPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BooleanPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BooleanPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BooleanPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "BooleanPropertySchema"),
         )
     }
@@ -9304,13 +9139,11 @@ impl From<TitledMultiSelectItems> for MultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MultiSelectItems {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MultiSelectItems")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MultiSelectItems")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MultiSelectItems"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MultiSelectItems"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9363,10 +9196,7 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringMultiSelectItems;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a StringMultiSelectItems object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -9426,11 +9256,11 @@ impl StringMultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringMultiSelectItems {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StringMultiSelectItems")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StringMultiSelectItems")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "StringMultiSelectItems"),
         )
     }
@@ -9476,10 +9306,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TitledMultiSelectItems;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TitledMultiSelectItems object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -9539,11 +9366,11 @@ impl TitledMultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TitledMultiSelectItems {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TitledMultiSelectItems")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TitledMultiSelectItems")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TitledMultiSelectItems"),
         )
     }
@@ -9645,10 +9472,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MultiSelectPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MultiSelectPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -9781,11 +9605,11 @@ impl MultiSelectPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MultiSelectPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MultiSelectPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MultiSelectPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MultiSelectPropertySchema"),
         )
     }
@@ -9822,11 +9646,11 @@ impl ElicitationFormMode {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationFormMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationFormMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationFormMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationFormMode"),
         )
     }
@@ -9898,11 +9722,11 @@ impl From<ElicitationRequestScope> for ElicitationFormModeScope {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationFormModeScope {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationFormModeScope")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationFormModeScope")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationFormModeScope"),
         )
     }
@@ -9975,20 +9799,18 @@ impl ::core::borrow::Borrow<str> for ElicitationId {
         &self.0
     }
 }
-impl ::core::fmt::Display for ElicitationId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ElicitationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ElicitationId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10030,11 +9852,11 @@ impl ElicitationUrlMode {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationUrlMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationUrlMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationUrlMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationUrlMode"),
         )
     }
@@ -10106,11 +9928,11 @@ impl From<ElicitationRequestScope> for ElicitationUrlModeScope {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationUrlModeScope {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationUrlModeScope")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationUrlModeScope")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationUrlModeScope"),
         )
     }
@@ -10148,13 +9970,11 @@ impl From<::serde_json::Value> for ExtRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ExtRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ExtRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ExtRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ExtRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10219,13 +10039,11 @@ impl From<AgentResponseError> for AgentResponse {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10282,10 +10100,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -10338,11 +10153,11 @@ impl AgentResponseResult {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
         )
     }
@@ -10639,11 +10454,11 @@ impl From<ExtResponse> for AgentResponseResultResult {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
         )
     }
@@ -10700,10 +10515,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -10753,11 +10565,11 @@ impl AgentResponseError {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
         )
     }
@@ -10827,13 +10639,11 @@ impl From<AgentResponseError> for AgentResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10911,10 +10721,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -10967,11 +10774,11 @@ impl AgentResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
         )
     }
@@ -11460,11 +11267,11 @@ impl From<ExtResponse> for AgentResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
         )
     }
@@ -11542,10 +11349,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -11595,11 +11399,11 @@ impl AgentResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
         )
     }
@@ -11691,10 +11495,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a InitializeResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -11814,11 +11615,11 @@ impl InitializeResponse {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
         )
     }
@@ -11912,10 +11713,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a InitializeResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -12035,11 +11833,11 @@ impl InitializeResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
         )
     }
@@ -12079,20 +11877,18 @@ impl From<u16> for ProtocolVersion {
         Self(value)
     }
 }
-impl ::core::fmt::Display for ProtocolVersion {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Display::fmt(&self.0, f)
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
     }
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProtocolVersion {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProtocolVersion")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProtocolVersion")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProtocolVersion"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProtocolVersion"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12195,10 +11991,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -12343,13 +12136,11 @@ impl AgentCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12473,10 +12264,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -12638,13 +12426,11 @@ impl AgentCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12733,10 +12519,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -12842,11 +12625,11 @@ impl PromptCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "PromptCapabilities"),
         )
     }
@@ -12909,10 +12692,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13003,13 +12783,11 @@ impl McpCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13084,10 +12862,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13195,13 +12970,11 @@ impl McpCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13319,10 +13092,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13469,11 +13239,11 @@ impl SessionCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
         )
     }
@@ -13698,10 +13468,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13936,11 +13703,11 @@ impl SessionCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
         )
     }
@@ -14024,10 +13791,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionListCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionListCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14082,11 +13846,11 @@ impl SessionListCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionListCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionListCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionListCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionListCapabilities"),
         )
     }
@@ -14129,10 +13893,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionDeleteCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionDeleteCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14187,11 +13948,11 @@ impl SessionDeleteCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionDeleteCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionDeleteCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionDeleteCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionDeleteCapabilities"),
         )
     }
@@ -14237,10 +13998,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionAdditionalDirectoriesCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionAdditionalDirectoriesCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14300,11 +14058,11 @@ impl SessionAdditionalDirectoriesCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionAdditionalDirectoriesCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionAdditionalDirectoriesCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionAdditionalDirectoriesCapabilities"
             ),
@@ -14349,10 +14107,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionResumeCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionResumeCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14407,11 +14162,11 @@ impl SessionResumeCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionResumeCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionResumeCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionResumeCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionResumeCapabilities"),
         )
     }
@@ -14454,10 +14209,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCloseCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionCloseCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14512,11 +14264,11 @@ impl SessionCloseCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionCloseCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionCloseCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionCloseCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionCloseCapabilities"),
         )
     }
@@ -14570,10 +14322,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentAuthCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14647,11 +14396,11 @@ impl AgentAuthCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentAuthCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentAuthCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentAuthCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
         )
     }
@@ -14720,10 +14469,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentAuthCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14814,11 +14560,11 @@ impl AgentAuthCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentAuthCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentAuthCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentAuthCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
         )
     }
@@ -14867,10 +14613,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LogoutCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14925,11 +14668,11 @@ impl LogoutCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LogoutCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LogoutCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LogoutCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "LogoutCapabilities"),
         )
     }
@@ -15051,13 +14794,11 @@ impl From<AuthMethodAgent> for AuthMethod {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethod {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthMethod")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthMethod")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthMethod"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethod"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15122,20 +14863,18 @@ impl ::core::borrow::Borrow<str> for AuthMethodId {
         &self.0
     }
 }
-impl ::core::fmt::Display for AuthMethodId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for AuthMethodId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethodId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthMethodId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthMethodId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthMethodId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethodId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15201,10 +14940,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodTerminal;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthMethodTerminal object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15313,11 +15049,11 @@ impl AuthMethodTerminal {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethodTerminal {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthMethodTerminal")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthMethodTerminal")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthMethodTerminal"),
         )
     }
@@ -15374,10 +15110,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodAgent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthMethodAgent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15459,13 +15192,11 @@ impl AuthMethodAgent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethodAgent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthMethodAgent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthMethodAgent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthMethodAgent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethodAgent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15525,10 +15256,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Implementation;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Implementation object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15610,13 +15338,11 @@ impl Implementation {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Implementation {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Implementation")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Implementation")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Implementation"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Implementation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15655,10 +15381,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthenticateResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthenticateResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15719,11 +15442,11 @@ impl AuthenticateResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthenticateResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthenticateResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthenticateResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthenticateResponse"),
         )
     }
@@ -15764,10 +15487,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LogoutResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15828,13 +15548,11 @@ impl LogoutResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LogoutResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LogoutResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LogoutResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LogoutResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LogoutResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15898,10 +15616,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NewSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16001,11 +15716,11 @@ impl NewSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NewSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NewSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NewSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "NewSessionResponse"),
         )
     }
@@ -16059,10 +15774,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionModeState;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionModeState object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16136,13 +15848,11 @@ impl SessionModeState {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionModeState {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionModeState")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionModeState")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionModeState"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionModeState"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16207,8 +15917,8 @@ impl ::core::borrow::Borrow<str> for SessionModeId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionModeId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionModeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -16220,13 +15930,11 @@ impl<'de> json::fast::FromJson<'de> for SessionModeId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionModeId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionModeId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionModeId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionModeId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionModeId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16281,10 +15989,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionMode;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionMode object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16366,13 +16071,11 @@ impl SessionMode {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionMode"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16462,11 +16165,11 @@ impl SessionConfigOption {
 impl<'de> json::fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOption {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigOption")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigOption")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigOption"),
         )
     }
@@ -16621,11 +16324,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigOptionType {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigOptionType")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigOptionType")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionType"),
         )
     }
@@ -16692,8 +16395,8 @@ impl ::core::borrow::Borrow<str> for SessionConfigId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionConfigId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionConfigId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -16705,13 +16408,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionConfigId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16786,8 +16487,8 @@ impl SessionConfigOptionCategory {
         }
     }
 }
-impl ::core::fmt::Display for SessionConfigOptionCategory {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionConfigOptionCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -16812,10 +16513,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionCategory {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionConfigOptionCategory;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigOptionCategory string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -16872,11 +16570,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigOptionCategory {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionCategory {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigOptionCategory")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigOptionCategory")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionCategory"),
         )
     }
@@ -16940,8 +16638,8 @@ impl ::core::borrow::Borrow<str> for SessionConfigValueId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionConfigValueId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionConfigValueId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -16953,11 +16651,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigValueId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigValueId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigValueId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigValueId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigValueId"),
         )
     }
@@ -17021,11 +16719,11 @@ impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
 impl<'de> json::fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectOptions {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigSelectOptions")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigSelectOptions")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOptions"),
         )
     }
@@ -17089,10 +16787,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelectOption;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigSelectOption object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -17248,11 +16943,11 @@ impl SessionConfigSelectOption {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectOption {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigSelectOption")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigSelectOption")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOption"),
         )
     }
@@ -17305,10 +17000,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelectGroup;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigSelectGroup object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -17465,11 +17157,11 @@ impl SessionConfigSelectGroup {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectGroup {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigSelectGroup")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigSelectGroup")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectGroup"),
         )
     }
@@ -17539,8 +17231,8 @@ impl ::core::borrow::Borrow<str> for SessionConfigGroupId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionConfigGroupId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionConfigGroupId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -17552,11 +17244,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigGroupId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigGroupId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigGroupId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigGroupId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigGroupId"),
         )
     }
@@ -17591,10 +17283,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelect;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigSelect object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -17699,11 +17388,11 @@ impl SessionConfigSelect {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelect {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigSelect")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigSelect")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigSelect"),
         )
     }
@@ -17741,10 +17430,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigBoolean;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigBoolean object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -17828,11 +17514,11 @@ impl SessionConfigBoolean {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigBoolean {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigBoolean")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigBoolean")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigBoolean"),
         )
     }
@@ -17891,10 +17577,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoadSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LoadSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -17989,11 +17672,11 @@ impl LoadSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LoadSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LoadSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LoadSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "LoadSessionResponse"),
         )
     }
@@ -18052,10 +17735,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListSessionsResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18144,11 +17824,11 @@ impl ListSessionsResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListSessionsResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListSessionsResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListSessionsResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListSessionsResponse"),
         )
     }
@@ -18232,10 +17912,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfo;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionInfo object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18353,13 +18030,11 @@ impl SessionInfo {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionInfo {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionInfo")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionInfo")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionInfo"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18457,10 +18132,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfo;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionInfo object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18595,13 +18267,11 @@ impl SessionInfo {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionInfo {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionInfo")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionInfo")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionInfo"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18640,10 +18310,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DeleteSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18704,11 +18371,11 @@ impl DeleteSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DeleteSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DeleteSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DeleteSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DeleteSessionResponse"),
         )
     }
@@ -18767,10 +18434,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ResumeSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18865,11 +18529,11 @@ impl ResumeSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ResumeSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResumeSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ResumeSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ResumeSessionResponse"),
         )
     }
@@ -18913,10 +18577,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CloseSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CloseSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18977,11 +18638,11 @@ impl CloseSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CloseSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CloseSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CloseSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CloseSessionResponse"),
         )
     }
@@ -19022,10 +18683,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionModeResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionModeResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19086,11 +18744,11 @@ impl SetSessionModeResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionModeResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionModeResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionModeResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetSessionModeResponse"),
         )
     }
@@ -19137,10 +18795,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionConfigOptionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19213,11 +18868,11 @@ impl SetSessionConfigOptionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionResponse"
             ),
@@ -19267,10 +18922,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19339,13 +18991,11 @@ impl PromptResponse {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19403,10 +19053,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19492,13 +19139,11 @@ impl PromptResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19556,8 +19201,8 @@ impl StopReason {
         }
     }
 }
-impl ::core::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -19591,10 +19236,7 @@ impl<'de> ::serde::Deserialize<'de> for StopReason {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = StopReason;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a StopReason string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<StopReason, E> {
@@ -19618,13 +19260,11 @@ impl runtime::de::Scalar for StopReason {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StopReason {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StopReason")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StopReason")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StopReason"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StopReason"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19651,13 +19291,11 @@ impl From<::serde_json::Value> for ExtResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ExtResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ExtResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ExtResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ExtResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19706,10 +19344,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Error;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Error object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19774,13 +19409,11 @@ impl Error {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Error {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Error")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Error")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Error"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Error"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19849,9 +19482,9 @@ impl ErrorCode {
         }
     }
 }
-impl ::core::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Display::fmt(&self.value(), f)
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.value(), f)
     }
 }
 impl ::serde::Serialize for ErrorCode {
@@ -19886,13 +19519,11 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorCode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ErrorCode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ErrorCode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ErrorCode"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorCode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19931,10 +19562,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19990,13 +19618,11 @@ impl AgentNotification {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotification"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20118,11 +19744,11 @@ impl From<ExtNotification> for AgentNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotificationParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentNotificationParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotificationParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
         )
     }
@@ -20170,10 +19796,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -20229,13 +19852,11 @@ impl AgentNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotification"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20386,11 +20007,11 @@ impl From<ExtNotification> for AgentNotificationParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotificationParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentNotificationParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotificationParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
         )
     }
@@ -20452,10 +20073,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -20592,11 +20210,11 @@ impl SessionNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionNotification"),
         )
     }
@@ -21087,13 +20705,11 @@ impl<'de> json::fast::FromJson<'de> for SessionUpdate {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21762,13 +21378,11 @@ impl<'de> json::fast::FromJson<'de> for SessionUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21854,8 +21468,8 @@ impl ::core::borrow::Borrow<str> for MessageId {
         &self.0
     }
 }
-impl ::core::fmt::Display for MessageId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -21867,13 +21481,11 @@ impl<'de> json::fast::FromJson<'de> for MessageId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MessageId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21926,10 +21538,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ContentChunk;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ContentChunk object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -22069,13 +21678,11 @@ impl ContentChunk {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ContentChunk {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ContentChunk")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ContentChunk")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ContentChunk"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ContentChunk"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22200,10 +21807,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCall;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCall object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -22527,13 +22131,11 @@ impl ToolCall {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCall {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCall")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCall")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCall"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCall"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22592,10 +22194,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanEntry;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanEntry object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -22743,13 +22342,11 @@ impl PlanEntry {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntry {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanEntry")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanEntry")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanEntry"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntry"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22789,8 +22386,8 @@ impl PlanEntryPriority {
         }
     }
 }
-impl ::core::fmt::Display for PlanEntryPriority {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PlanEntryPriority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -22822,10 +22419,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PlanEntryPriority;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanEntryPriority string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -22856,13 +22450,11 @@ impl<'de> json::fast::FromJson<'de> for PlanEntryPriority {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryPriority {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanEntryPriority")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanEntryPriority")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanEntryPriority"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntryPriority"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22898,8 +22490,8 @@ impl PlanEntryStatus {
         }
     }
 }
-impl ::core::fmt::Display for PlanEntryStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PlanEntryStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -22931,10 +22523,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PlanEntryStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanEntryStatus string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -22965,13 +22554,11 @@ impl<'de> json::fast::FromJson<'de> for PlanEntryStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanEntryStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanEntryStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanEntryStatus"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntryStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23025,10 +22612,7 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Plan;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Plan object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -23149,13 +22733,11 @@ impl Plan {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Plan {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Plan")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Plan")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Plan"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Plan"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23208,10 +22790,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AvailableCommand;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AvailableCommand object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -23367,13 +22946,11 @@ impl AvailableCommand {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommand {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AvailableCommand")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AvailableCommand")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AvailableCommand"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AvailableCommand"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23423,11 +23000,11 @@ impl From<UnstructuredCommandInput> for AvailableCommandInput {
 impl<'de> json::fast::FromJson<'de> for AvailableCommandInput {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommandInput {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AvailableCommandInput")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AvailableCommandInput")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AvailableCommandInput"),
         )
     }
@@ -23476,10 +23053,7 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnstructuredCommandInput;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UnstructuredCommandInput object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -23591,11 +23165,11 @@ impl UnstructuredCommandInput {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UnstructuredCommandInput {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UnstructuredCommandInput")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UnstructuredCommandInput")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "UnstructuredCommandInput"),
         )
     }
@@ -23642,10 +23216,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AvailableCommandsUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AvailableCommandsUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -23766,11 +23337,11 @@ impl AvailableCommandsUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommandsUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AvailableCommandsUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AvailableCommandsUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AvailableCommandsUpdate"),
         )
     }
@@ -23816,10 +23387,7 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CurrentModeUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CurrentModeUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -23931,13 +23499,11 @@ impl CurrentModeUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CurrentModeUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CurrentModeUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CurrentModeUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CurrentModeUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CurrentModeUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23982,10 +23548,7 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ConfigOptionUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ConfigOptionUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -24106,11 +23669,11 @@ impl ConfigOptionUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ConfigOptionUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ConfigOptionUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ConfigOptionUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ConfigOptionUpdate"),
         )
     }
@@ -24170,10 +23733,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfoUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionInfoUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -24325,13 +23885,11 @@ impl SessionInfoUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionInfoUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionInfoUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionInfoUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionInfoUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfoUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24377,10 +23935,7 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Cost;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Cost object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -24508,13 +24063,11 @@ impl Cost {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Cost {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Cost")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Cost")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Cost"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Cost"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24567,10 +24120,7 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UsageUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UsageUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -24720,13 +24270,11 @@ impl UsageUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UsageUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UsageUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UsageUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UsageUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "UsageUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24787,8 +24335,8 @@ impl NoticeSeverity {
         }
     }
 }
-impl ::core::fmt::Display for NoticeSeverity {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for NoticeSeverity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -24813,10 +24361,7 @@ impl<'de> ::serde::Deserialize<'de> for NoticeSeverity {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = NoticeSeverity;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NoticeSeverity string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -24867,13 +24412,11 @@ impl<'de> json::fast::FromJson<'de> for NoticeSeverity {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeSeverity {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NoticeSeverity")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NoticeSeverity")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NoticeSeverity"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NoticeSeverity"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24939,10 +24482,7 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Notice;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Notice object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -25121,13 +24661,11 @@ impl runtime::de::StrRule for __StrRule__defs_Notice_properties_title {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Notice {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Notice")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Notice")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Notice"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Notice"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25189,8 +24727,8 @@ impl ::core::borrow::Borrow<str> for CompactionId {
         &self.0
     }
 }
-impl ::core::fmt::Display for CompactionId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for CompactionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -25202,13 +24740,11 @@ impl<'de> json::fast::FromJson<'de> for CompactionId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25278,8 +24814,8 @@ impl CompactionStatus {
         }
     }
 }
-impl ::core::fmt::Display for CompactionStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for CompactionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -25304,10 +24840,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionStatus {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = CompactionStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CompactionStatus string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -25360,13 +24893,11 @@ impl<'de> json::fast::FromJson<'de> for CompactionStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionStatus"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25430,10 +24961,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompactionUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CompactionUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -25620,13 +25148,11 @@ impl CompactionUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25674,10 +25200,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompactionSummaryChunk;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CompactionSummaryChunk object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -25808,11 +25331,11 @@ impl CompactionSummaryChunk {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionSummaryChunk {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionSummaryChunk")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionSummaryChunk")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CompactionSummaryChunk"),
         )
     }
@@ -25861,10 +25384,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompleteElicitationNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CompleteElicitationNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -25931,11 +25451,11 @@ impl CompleteElicitationNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompleteElicitationNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompleteElicitationNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompleteElicitationNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "CompleteElicitationNotification"
             ),
@@ -25966,13 +25486,11 @@ impl From<::serde_json::Value> for ExtNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ExtNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ExtNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ExtNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ExtNotification"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26014,10 +25532,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -26078,13 +25593,11 @@ impl ClientRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26457,11 +25970,11 @@ impl From<ExtRequest> for ClientRequestParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
         )
     }
@@ -26522,10 +26035,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -26586,13 +26096,11 @@ impl ClientRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27210,11 +26718,11 @@ impl From<ExtRequest> for ClientRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
         )
     }
@@ -27322,10 +26830,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a InitializeRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -27425,13 +26930,11 @@ impl InitializeRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "InitializeRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27544,10 +27047,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -27689,11 +27189,11 @@ impl ClientCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
         )
     }
@@ -27852,10 +27352,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28031,11 +27528,11 @@ impl ClientCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
         )
     }
@@ -28114,10 +27611,7 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = FileSystemCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a FileSystemCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28206,11 +27700,11 @@ impl FileSystemCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for FileSystemCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("FileSystemCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("FileSystemCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "FileSystemCapabilities"),
         )
     }
@@ -28282,10 +27776,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientSessionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientSessionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28396,11 +27887,11 @@ impl ClientSessionCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientSessionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientSessionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientSessionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientSessionCapabilities"),
         )
     }
@@ -28439,10 +27930,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompactionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CompactionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28468,11 +27956,11 @@ impl CompactionCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CompactionCapabilities"),
         )
     }
@@ -28526,10 +28014,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigOptionsCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigOptionsCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28602,11 +28087,11 @@ impl SessionConfigOptionsCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionsCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigOptionsCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigOptionsCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionConfigOptionsCapabilities"
             ),
@@ -28656,10 +28141,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BooleanConfigOptionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BooleanConfigOptionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28715,11 +28197,11 @@ impl BooleanConfigOptionCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BooleanConfigOptionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BooleanConfigOptionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BooleanConfigOptionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "BooleanConfigOptionCapabilities"
             ),
@@ -28750,10 +28232,7 @@ impl<'de> ::serde::Deserialize<'de> for NoticeCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NoticeCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NoticeCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28779,11 +28258,11 @@ impl NoticeCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NoticeCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NoticeCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "NoticeCapabilities"),
         )
     }
@@ -28842,10 +28321,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28917,13 +28393,11 @@ impl AuthCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28986,10 +28460,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29078,11 +28549,11 @@ impl ElicitationCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationCapabilities"),
         )
     }
@@ -29136,10 +28607,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationFormCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationFormCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29194,11 +28662,11 @@ impl ElicitationFormCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationFormCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationFormCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationFormCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationFormCapabilities"),
         )
     }
@@ -29243,10 +28711,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationUrlCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationUrlCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29301,11 +28766,11 @@ impl ElicitationUrlCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationUrlCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationUrlCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationUrlCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationUrlCapabilities"),
         )
     }
@@ -29352,10 +28817,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthenticateRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthenticateRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29421,11 +28883,11 @@ impl AuthenticateRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthenticateRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthenticateRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthenticateRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthenticateRequest"),
         )
     }
@@ -29468,10 +28930,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LogoutRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29532,13 +28991,11 @@ impl LogoutRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LogoutRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LogoutRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LogoutRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LogoutRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LogoutRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29601,10 +29058,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NewSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29695,13 +29149,11 @@ impl NewSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NewSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NewSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NewSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NewSessionRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NewSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29785,10 +29237,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NewSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29890,13 +29339,11 @@ impl NewSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NewSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NewSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NewSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NewSessionRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NewSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30050,13 +29497,11 @@ impl From<McpServerStdio> for McpServer {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServer {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServer")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServer")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServer"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30236,13 +29681,11 @@ impl From<McpServerStdio> for McpServer {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServer {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServer")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServer")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServer"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30292,10 +29735,7 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = HttpHeader;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a HttpHeader object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -30360,13 +29800,11 @@ impl HttpHeader {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for HttpHeader {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("HttpHeader")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("HttpHeader")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "HttpHeader"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "HttpHeader"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30417,10 +29855,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerHttp;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerHttp object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -30500,13 +29935,11 @@ impl McpServerHttp {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerHttp {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerHttp")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerHttp")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerHttp"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerHttp"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30557,10 +29990,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerSse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerSse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -30640,13 +30070,11 @@ impl McpServerSse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerSse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerSse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerSse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerSse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerSse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30703,10 +30131,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerStdio;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerStdio object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -30798,13 +30223,11 @@ impl McpServerStdio {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerStdio {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerStdio")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerStdio")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerStdio"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerStdio"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30879,10 +30302,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoadSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LoadSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -30982,11 +30402,11 @@ impl LoadSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LoadSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LoadSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LoadSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "LoadSessionRequest"),
         )
     }
@@ -31084,10 +30504,7 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoadSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LoadSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31198,11 +30615,11 @@ impl LoadSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LoadSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LoadSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LoadSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "LoadSessionRequest"),
         )
     }
@@ -31265,10 +30682,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListSessionsRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31354,11 +30768,11 @@ impl ListSessionsRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListSessionsRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListSessionsRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListSessionsRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
         )
     }
@@ -31432,10 +30846,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListSessionsRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31532,11 +30943,11 @@ impl ListSessionsRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListSessionsRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListSessionsRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListSessionsRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
         )
     }
@@ -31582,10 +30993,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DeleteSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31651,11 +31059,11 @@ impl DeleteSessionRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DeleteSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DeleteSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DeleteSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DeleteSessionRequest"),
         )
     }
@@ -31730,10 +31138,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ResumeSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31829,11 +31234,11 @@ impl ResumeSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ResumeSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResumeSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ResumeSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
         )
     }
@@ -31929,10 +31334,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ResumeSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -32039,11 +31441,11 @@ impl ResumeSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ResumeSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResumeSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ResumeSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
         )
     }
@@ -32097,10 +31499,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CloseSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CloseSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -32166,11 +31565,11 @@ impl CloseSessionRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CloseSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CloseSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CloseSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CloseSessionRequest"),
         )
     }
@@ -32217,10 +31616,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionModeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionModeRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -32294,11 +31690,11 @@ impl SetSessionModeRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionModeRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionModeRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionModeRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetSessionModeRequest"),
         )
     }
@@ -32368,11 +31764,11 @@ impl SetSessionConfigOptionRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionRequest"
             ),
@@ -32520,11 +31916,11 @@ for SetSessionConfigOptionRequestType {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestType")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionRequestType")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionRequestType"
             ),
@@ -32558,10 +31954,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionRequestTypeBoolean;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionConfigOptionRequestTypeBoolean object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -32609,11 +32002,11 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeBoolean {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestTypeBoolean")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionRequestTypeBoolean")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeBoolean"
             ),
@@ -32651,10 +32044,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeValueId
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionRequestTypeValueId;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionConfigOptionRequestTypeValueId object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -32702,11 +32092,11 @@ impl SetSessionConfigOptionRequestTypeValueId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeValueId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestTypeValueId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionRequestTypeValueId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeValueId"
             ),
@@ -32771,10 +32161,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -32848,13 +32235,11 @@ impl PromptRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32922,13 +32307,11 @@ impl From<ClientResponseError> for ClientResponse {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32994,10 +32377,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33050,11 +32430,11 @@ impl ClientResponseResult {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
         )
     }
@@ -33311,11 +32691,11 @@ impl From<ExtResponse> for ClientResponseResultResult {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
         )
     }
@@ -33381,10 +32761,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33434,11 +32811,11 @@ impl ClientResponseError {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
         )
     }
@@ -33508,13 +32885,11 @@ impl From<ClientResponseError> for ClientResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33581,10 +32956,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33637,11 +33009,11 @@ impl ClientResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
         )
     }
@@ -33918,11 +33290,11 @@ impl From<ExtResponse> for ClientResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
         )
     }
@@ -33989,10 +33361,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34042,11 +33411,11 @@ impl ClientResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
         )
     }
@@ -34090,10 +33459,7 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WriteTextFileResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a WriteTextFileResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34154,11 +33520,11 @@ impl WriteTextFileResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for WriteTextFileResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("WriteTextFileResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("WriteTextFileResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "WriteTextFileResponse"),
         )
     }
@@ -34202,10 +33568,7 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReadTextFileResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ReadTextFileResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34271,11 +33634,11 @@ impl ReadTextFileResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ReadTextFileResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ReadTextFileResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ReadTextFileResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ReadTextFileResponse"),
         )
     }
@@ -34319,10 +33682,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestPermissionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RequestPermissionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34388,11 +33748,11 @@ impl RequestPermissionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestPermissionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestPermissionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestPermissionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequestPermissionResponse"),
         )
     }
@@ -34515,11 +33875,11 @@ impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestPermissionOutcome {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestPermissionOutcome")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestPermissionOutcome")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequestPermissionOutcome"),
         )
     }
@@ -34568,10 +33928,7 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SelectedPermissionOutcome;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SelectedPermissionOutcome object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34631,11 +33988,11 @@ impl SelectedPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SelectedPermissionOutcome {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SelectedPermissionOutcome")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SelectedPermissionOutcome")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SelectedPermissionOutcome"),
         )
     }
@@ -34679,10 +34036,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CreateTerminalResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CreateTerminalResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34748,11 +34102,11 @@ impl CreateTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateTerminalResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateTerminalResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateTerminalResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CreateTerminalResponse"),
         )
     }
@@ -34807,10 +34161,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalOutputResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalOutputResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34898,11 +34249,11 @@ impl TerminalOutputResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalOutputResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalOutputResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalOutputResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TerminalOutputResponse"),
         )
     }
@@ -34959,10 +34310,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalExitStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalExitStatus object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35051,11 +34399,11 @@ impl TerminalExitStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalExitStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalExitStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalExitStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TerminalExitStatus"),
         )
     }
@@ -35096,10 +34444,7 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReleaseTerminalResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ReleaseTerminalResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35160,11 +34505,11 @@ impl ReleaseTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ReleaseTerminalResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ReleaseTerminalResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ReleaseTerminalResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ReleaseTerminalResponse"),
         )
     }
@@ -35221,10 +34566,7 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = WaitForTerminalExitResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a WaitForTerminalExitResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35319,11 +34661,11 @@ impl WaitForTerminalExitResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for WaitForTerminalExitResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("WaitForTerminalExitResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("WaitForTerminalExitResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "WaitForTerminalExitResponse"),
         )
     }
@@ -35364,10 +34706,7 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = KillTerminalResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a KillTerminalResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35428,11 +34767,11 @@ impl KillTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for KillTerminalResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("KillTerminalResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("KillTerminalResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "KillTerminalResponse"),
         )
     }
@@ -35489,11 +34828,11 @@ impl CreateElicitationResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateElicitationResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateElicitationResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CreateElicitationResponse"),
         )
     }
@@ -35643,11 +34982,11 @@ impl From<ElicitationAcceptAction> for CreateElicitationResponseAction {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationResponseAction {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateElicitationResponseAction")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateElicitationResponseAction")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "CreateElicitationResponseAction"
             ),
@@ -35759,11 +35098,11 @@ impl From<Vec<String>> for ElicitationContentValue {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationContentValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationContentValue")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationContentValue")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationContentValue"),
         )
     }
@@ -35801,10 +35140,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationAcceptAction;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationAcceptAction object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35860,11 +35196,11 @@ impl ElicitationAcceptAction {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationAcceptAction {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationAcceptAction")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationAcceptAction")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationAcceptAction"),
         )
     }
@@ -35910,10 +35246,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35969,11 +35302,11 @@ impl ClientNotification {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
         )
     }
@@ -36071,11 +35404,11 @@ impl From<ExtNotification> for ClientNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotificationParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientNotificationParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotificationParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
         )
     }
@@ -36119,10 +35452,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36178,11 +35508,11 @@ impl ClientNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
         )
     }
@@ -36307,11 +35637,11 @@ impl From<ExtNotification> for ClientNotificationParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotificationParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientNotificationParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotificationParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
         )
     }
@@ -36364,10 +35694,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36433,11 +35760,11 @@ impl CancelNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelNotification"),
         )
     }
@@ -36483,10 +35810,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelRequestNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelRequestNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36552,11 +35876,11 @@ impl CancelRequestNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelRequestNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelRequestNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelRequestNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelRequestNotification"),
         )
     }
@@ -36621,10 +35945,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MessageMcpRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36718,13 +36039,11 @@ impl MessageMcpRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MessageMcpRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36804,21 +36123,19 @@ impl ::core::borrow::Borrow<str> for McpServerAcpId {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for McpServerAcpId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for McpServerAcpId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerAcpId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerAcpId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerAcpId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerAcpId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerAcpId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36895,21 +36212,19 @@ impl ::core::borrow::Borrow<str> for McpRequestId {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for McpRequestId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for McpRequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpRequestId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpRequestId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpRequestId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpRequestId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpRequestId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36967,10 +36282,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionSystemPromptCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37050,11 +36362,11 @@ impl SessionSystemPromptCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionSystemPromptCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionSystemPromptCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionSystemPromptCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionSystemPromptCapabilities"
             ),
@@ -37123,10 +36435,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptModeCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionSystemPromptModeCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37206,11 +36515,11 @@ impl SessionSystemPromptModeCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionSystemPromptModeCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionSystemPromptModeCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionSystemPromptModeCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionSystemPromptModeCapabilities"
             ),
@@ -37267,10 +36576,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptOverrideCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionSystemPromptOverrideCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37332,11 +36638,11 @@ impl SessionSystemPromptOverrideCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionSystemPromptOverrideCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionSystemPromptOverrideCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionSystemPromptOverrideCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionSystemPromptOverrideCapabilities"
             ),
@@ -37387,10 +36693,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionForkCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionForkCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37447,11 +36750,11 @@ impl SessionForkCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionForkCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionForkCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionForkCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionForkCapabilities"),
         )
     }
@@ -37501,10 +36804,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionArchiveCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionArchiveCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37561,11 +36861,11 @@ impl SessionArchiveCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionArchiveCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionArchiveCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionArchiveCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionArchiveCapabilities"),
         )
     }
@@ -37614,10 +36914,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionStatusCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37674,11 +36971,11 @@ impl SessionStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatusCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionStatusCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionStatusCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionStatusCapabilities"),
         )
     }
@@ -37728,10 +37025,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionTitleCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionTitleCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37788,11 +37082,11 @@ impl SessionTitleCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionTitleCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionTitleCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionTitleCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionTitleCapabilities"),
         )
     }
@@ -37841,10 +37135,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthStatusCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37901,11 +37192,11 @@ impl AuthStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthStatusCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthStatusCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthStatusCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthStatusCapabilities"),
         )
     }
@@ -37954,10 +37245,7 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProvidersCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProvidersCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38014,11 +37302,11 @@ impl ProvidersCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProvidersCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProvidersCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProvidersCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProvidersCapabilities"),
         )
     }
@@ -38068,10 +37356,7 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListProvidersResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListProvidersResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38140,11 +37425,11 @@ impl ListProvidersResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListProvidersResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListProvidersResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListProvidersResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListProvidersResponse"),
         )
     }
@@ -38218,10 +37503,7 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProviderInfo;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProviderInfo object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38314,13 +37596,11 @@ impl ProviderInfo {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProviderInfo {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProviderInfo")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProviderInfo")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProviderInfo"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProviderInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -38398,21 +37678,19 @@ impl ::core::borrow::Borrow<str> for ProviderId {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for ProviderId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ProviderId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProviderId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProviderId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProviderId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProviderId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProviderId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -38496,8 +37774,8 @@ impl LlmProtocol {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for LlmProtocol {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for LlmProtocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -38525,10 +37803,7 @@ impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = LlmProtocol;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LlmProtocol string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -38580,13 +37855,11 @@ impl runtime::de::Scalar for LlmProtocol {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LlmProtocol {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LlmProtocol")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LlmProtocol")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LlmProtocol"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LlmProtocol"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -38637,10 +37910,7 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProviderCurrentConfig;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProviderCurrentConfig object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38707,11 +37977,11 @@ impl ProviderCurrentConfig {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProviderCurrentConfig {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProviderCurrentConfig")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProviderCurrentConfig")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProviderCurrentConfig"),
         )
     }
@@ -38758,10 +38028,7 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetProviderResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetProviderResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38825,11 +38092,11 @@ impl SetProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetProviderResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetProviderResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetProviderResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetProviderResponse"),
         )
     }
@@ -38876,10 +38143,7 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DisableProviderResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DisableProviderResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38943,11 +38207,11 @@ impl DisableProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DisableProviderResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DisableProviderResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DisableProviderResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DisableProviderResponse"),
         )
     }
@@ -39012,10 +38276,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthStatusResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39101,11 +38362,11 @@ impl AuthStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthStatusResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthStatusResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthStatusResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthStatusResponse"),
         )
     }
@@ -39189,8 +38450,8 @@ impl AuthState {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for AuthState {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for AuthState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -39218,10 +38479,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthState {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = AuthState;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthState string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<AuthState, E> {
@@ -39268,13 +38526,11 @@ impl runtime::de::Scalar for AuthState {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthState {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthState")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthState")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthState"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthState"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -39377,10 +38633,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthAccount;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthAccount object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39510,13 +38763,11 @@ impl AuthAccount {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthAccount {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthAccount")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthAccount")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthAccount"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthAccount"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -39582,10 +38833,7 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ForkSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ForkSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39688,11 +38936,11 @@ impl ForkSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ForkSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ForkSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ForkSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ForkSessionResponse"),
         )
     }
@@ -39743,10 +38991,7 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ArchiveSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ArchiveSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39810,11 +39055,11 @@ impl ArchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ArchiveSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ArchiveSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ArchiveSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ArchiveSessionResponse"),
         )
     }
@@ -39861,10 +39106,7 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnarchiveSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UnarchiveSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39928,11 +39170,11 @@ impl UnarchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UnarchiveSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UnarchiveSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UnarchiveSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionResponse"),
         )
     }
@@ -39987,10 +39229,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionStatusResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40059,11 +39298,11 @@ impl SessionStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatusResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionStatusResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionStatusResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionStatusResponse"),
         )
     }
@@ -40138,8 +39377,8 @@ impl SessionStatus {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for SessionStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -40167,10 +39406,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatus {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionStatus string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -40216,13 +39452,11 @@ impl runtime::de::Scalar for SessionStatus {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionStatus"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -40273,10 +39507,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionTitleResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionTitleResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40345,11 +39576,11 @@ impl SetSessionTitleResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionTitleResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionTitleResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionTitleResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetSessionTitleResponse"),
         )
     }
@@ -40437,10 +39668,7 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Usage;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Usage object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40666,13 +39894,11 @@ impl Usage {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Usage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Usage")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Usage")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Usage"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Usage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -40842,13 +40068,11 @@ impl<'de> json::fast::FromJson<'de> for PlanUpdateContent {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdateContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanUpdateContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanUpdateContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -40926,8 +40150,8 @@ impl ::core::borrow::Borrow<str> for PlanId {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for PlanId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PlanId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -40941,13 +40165,11 @@ impl<'de> json::fast::FromJson<'de> for PlanId {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41004,10 +40226,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanItems;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanItems object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41147,13 +40366,11 @@ impl PlanItems {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanItems {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanItems")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanItems")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanItems"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanItems"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41207,10 +40424,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanFile;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanFile object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41341,13 +40555,11 @@ impl PlanFile {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanFile {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanFile")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanFile")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanFile"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanFile"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41398,10 +40610,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanMarkdown;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanMarkdown object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41532,13 +40741,11 @@ impl PlanMarkdown {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanMarkdown {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanMarkdown")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanMarkdown")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanMarkdown"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanMarkdown"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41586,10 +40793,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41704,13 +40908,11 @@ impl PlanUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41758,10 +40960,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanRemoved;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanRemoved object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41876,13 +41075,11 @@ impl PlanRemoved {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanRemoved {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanRemoved")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanRemoved")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanRemoved"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanRemoved"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41938,10 +41135,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubagentSessionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SubagentSessionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42068,11 +41262,11 @@ impl SubagentSessionCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SubagentSessionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SubagentSessionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SubagentSessionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SubagentSessionCapabilities"),
         )
     }
@@ -42126,10 +41320,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCancelCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionCancelCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42228,11 +41419,11 @@ impl SessionCancelCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionCancelCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionCancelCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionCancelCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionCancelCapabilities"),
         )
     }
@@ -42446,13 +41637,11 @@ impl<'de> json::fast::FromJson<'de> for StateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StateUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -42499,10 +41688,7 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RunningStateUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RunningStateUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42601,11 +41787,11 @@ impl RunningStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RunningStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RunningStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RunningStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RunningStateUpdate"),
         )
     }
@@ -42651,10 +41837,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ErrorStopReason;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ErrorStopReason object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42753,13 +41936,11 @@ impl ErrorStopReason {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorStopReason {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ErrorStopReason")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ErrorStopReason")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ErrorStopReason"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorStopReason"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -42832,13 +42013,11 @@ impl<'de> json::fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IdleStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IdleStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -43111,11 +42290,11 @@ impl<'de> json::fast::FromJson<'de> for IdleStateUpdateStopReason {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IdleStateUpdateStopReason")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IdleStateUpdateStopReason")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
         )
     }
@@ -43156,10 +42335,7 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequiresActionStateUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RequiresActionStateUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -43258,11 +42434,11 @@ impl RequiresActionStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequiresActionStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequiresActionStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequiresActionStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequiresActionStateUpdate"),
         )
     }
@@ -43315,10 +42491,7 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnknownStateUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UnknownStateUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -43417,11 +42590,11 @@ impl UnknownStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UnknownStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UnknownStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UnknownStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "UnknownStateUpdate"),
         )
     }
@@ -43575,10 +42748,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubagentUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SubagentUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -43848,13 +43018,11 @@ impl SubagentUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SubagentUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SubagentUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SubagentUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SubagentUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SubagentUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -43968,10 +43136,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionMessage;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionMessage object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44226,13 +43391,11 @@ impl SessionMessage {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionMessage")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionMessage")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionMessage"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionMessage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -44288,10 +43451,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionMessageChunk;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionMessageChunk object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44425,11 +43585,11 @@ impl SessionMessageChunk {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionMessageChunk {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionMessageChunk")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionMessageChunk")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionMessageChunk"),
         )
     }
@@ -44501,10 +43661,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusUpdateNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthStatusUpdateNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44591,11 +43748,11 @@ impl AuthStatusUpdateNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthStatusUpdateNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthStatusUpdateNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthStatusUpdateNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthStatusUpdateNotification"),
         )
     }
@@ -44648,10 +43805,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubagentCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SubagentCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44708,11 +43862,11 @@ impl SubagentCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SubagentCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SubagentCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SubagentCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SubagentCapabilities"),
         )
     }
@@ -44759,10 +43913,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44819,13 +43970,11 @@ impl PlanCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -44870,10 +44019,7 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListProvidersRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListProvidersRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44937,11 +44083,11 @@ impl ListProvidersRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListProvidersRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListProvidersRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListProvidersRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListProvidersRequest"),
         )
     }
@@ -45009,10 +44155,7 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetProviderRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetProviderRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45111,11 +44254,11 @@ impl SetProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetProviderRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetProviderRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetProviderRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetProviderRequest"),
         )
     }
@@ -45168,10 +44311,7 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DisableProviderRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DisableProviderRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45240,11 +44380,11 @@ impl DisableProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DisableProviderRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DisableProviderRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DisableProviderRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DisableProviderRequest"),
         )
     }
@@ -45296,10 +44436,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthStatusRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45363,13 +44500,11 @@ impl AuthStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthStatusRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthStatusRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthStatusRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthStatusRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthStatusRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -45426,10 +44561,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerAcp;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerAcp object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45496,13 +44628,11 @@ impl McpServerAcp {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerAcp {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerAcp")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerAcp")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerAcp"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerAcp"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -45570,10 +44700,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SystemPrompt;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SystemPrompt object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45643,13 +44770,11 @@ impl SystemPrompt {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SystemPrompt {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SystemPrompt")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SystemPrompt")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SystemPrompt"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SystemPrompt"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -45733,8 +44858,8 @@ impl SystemPromptMode {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for SystemPromptMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SystemPromptMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -45762,10 +44887,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPromptMode {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SystemPromptMode;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SystemPromptMode string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -45811,13 +44933,11 @@ impl runtime::de::Scalar for SystemPromptMode {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SystemPromptMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SystemPromptMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SystemPromptMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SystemPromptMode"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SystemPromptMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -45889,8 +45009,8 @@ impl SessionArchiveFilter {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for SessionArchiveFilter {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionArchiveFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -45918,10 +45038,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionArchiveFilter;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionArchiveFilter string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -45971,11 +45088,11 @@ impl runtime::de::Scalar for SessionArchiveFilter {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionArchiveFilter {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionArchiveFilter")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionArchiveFilter")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionArchiveFilter"),
         )
     }
@@ -46071,10 +45188,7 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ForkSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ForkSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46181,11 +45295,11 @@ impl ForkSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ForkSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ForkSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ForkSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ForkSessionRequest"),
         )
     }
@@ -46246,10 +45360,7 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ArchiveSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ArchiveSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46318,11 +45429,11 @@ impl ArchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ArchiveSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ArchiveSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ArchiveSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ArchiveSessionRequest"),
         )
     }
@@ -46380,10 +45491,7 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnarchiveSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UnarchiveSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46452,11 +45560,11 @@ impl UnarchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UnarchiveSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UnarchiveSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UnarchiveSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionRequest"),
         )
     }
@@ -46512,10 +45620,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionStatusRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46584,11 +45689,11 @@ impl SessionStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatusRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionStatusRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionStatusRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionStatusRequest"),
         )
     }
@@ -46654,10 +45759,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionTitleRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionTitleRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46731,11 +45833,11 @@ impl SetSessionTitleRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionTitleRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionTitleRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionTitleRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetSessionTitleRequest"),
         )
     }
@@ -46818,11 +45920,11 @@ impl MessageMcpResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MessageMcpResponse"),
         )
     }
@@ -46864,10 +45966,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MessageMcpResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46929,11 +46028,11 @@ impl MessageMcpResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseResult"),
         )
     }
@@ -46975,10 +46074,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MessageMcpResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47040,11 +46136,11 @@ impl MessageMcpResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseError"),
         )
     }
@@ -47094,10 +46190,7 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47164,13 +46257,11 @@ impl McpError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpError"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -47236,10 +46327,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MessageMcpNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47333,11 +46421,11 @@ impl MessageMcpNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MessageMcpNotification"),
         )
     }
@@ -47384,10 +46472,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxyRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47448,13 +46533,11 @@ impl ProxyRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -47552,11 +46635,11 @@ impl From<ProxySuccessorRequest> for ProxyRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyRequestParams"),
         )
     }
@@ -47609,11 +46692,11 @@ impl InitializeProxyRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeProxyRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeProxyRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeProxyRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "InitializeProxyRequest"),
         )
     }
@@ -47692,10 +46775,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxySuccessorRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxySuccessorRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47781,11 +46861,11 @@ impl ProxySuccessorRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxySuccessorRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxySuccessorRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxySuccessorRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxySuccessorRequest"),
         )
     }
@@ -47852,13 +46932,11 @@ impl From<ProxyResponseError> for ProxyResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -47904,10 +46982,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxyResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47960,11 +47035,11 @@ impl ProxyResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyResponseResult"),
         )
     }
@@ -48053,11 +47128,11 @@ impl From<ProxySuccessorResponse> for ProxyResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyResponseResultResult"),
         )
     }
@@ -48103,10 +47178,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxyResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48156,11 +47228,11 @@ impl ProxyResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyResponseError"),
         )
     }
@@ -48204,11 +47276,11 @@ impl InitializeProxyResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeProxyResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeProxyResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeProxyResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "InitializeProxyResponse"),
         )
     }
@@ -48247,11 +47319,11 @@ impl ProxySuccessorResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxySuccessorResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxySuccessorResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxySuccessorResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxySuccessorResponse"),
         )
     }
@@ -48292,10 +47364,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxyNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48351,13 +47420,11 @@ impl ProxyNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyNotification"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -48432,10 +47499,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxySuccessorNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxySuccessorNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48521,11 +47585,11 @@ impl ProxySuccessorNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxySuccessorNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxySuccessorNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxySuccessorNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxySuccessorNotification"),
         )
     }
@@ -48934,7 +47998,9 @@ pub const TYPE_NAMES: &[&str] = &[
 /// with `_` decode to an `Extension` variant that keeps the raw params; any
 /// other unknown method is an error.
 pub mod rpc {
+    #[allow(unused_imports)]
     use crate::runtime;
+    #[allow(unused_imports)]
     use crate::json;
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{

@@ -10,8 +10,14 @@
     rustdoc::bare_urls,
     rustdoc::invalid_html_tags
 )]
+#[allow(unused_imports)]
 use crate::runtime;
+#[allow(unused_imports)]
 use crate::json;
+#[allow(unused_imports)]
+use ::core::fmt;
+#[allow(unused_imports)]
+use ::std::borrow::Cow;
 #[cfg(not(feature = "unstable"))]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -44,10 +50,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -108,13 +111,11 @@ impl AgentRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -240,11 +241,11 @@ impl From<ExtRequest> for AgentRequestParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
         )
     }
@@ -298,10 +299,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -362,13 +360,11 @@ impl AgentRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -514,11 +510,11 @@ impl From<ExtRequest> for AgentRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
         )
     }
@@ -600,13 +596,11 @@ impl From<&str> for RequestId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "RequestId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -695,10 +689,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestPermissionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RequestPermissionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -825,11 +816,11 @@ impl RequestPermissionRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestPermissionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestPermissionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestPermissionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequestPermissionRequest"),
         )
     }
@@ -905,8 +896,8 @@ impl ::core::borrow::Borrow<str> for SessionId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -918,13 +909,11 @@ impl<'de> json::fast::FromJson<'de> for SessionId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1064,11 +1053,11 @@ impl From<CommandPermissionSubject> for RequestPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestPermissionSubject {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestPermissionSubject")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestPermissionSubject")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequestPermissionSubject"),
         )
     }
@@ -1197,13 +1186,11 @@ impl Default for ToolCallStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1272,8 +1259,8 @@ impl ::core::borrow::Borrow<str> for ToolCallId {
         &self.0
     }
 }
-impl ::core::fmt::Display for ToolCallId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ToolCallId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -1285,13 +1272,11 @@ impl<'de> json::fast::FromJson<'de> for ToolCallId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1397,8 +1382,8 @@ impl ToolKind {
         }
     }
 }
-impl ::core::fmt::Display for ToolKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ToolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -1423,10 +1408,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolKind;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolKind string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<ToolKind, E> {
@@ -1488,13 +1470,11 @@ impl<'de> json::fast::FromJson<'de> for ToolKind {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolKind {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolKind")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolKind")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolKind"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolKind"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1583,8 +1563,8 @@ impl ToolCallStatus {
         }
     }
 }
-impl ::core::fmt::Display for ToolCallStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ToolCallStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -1609,10 +1589,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolCallStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallStatus string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -1669,13 +1646,11 @@ impl<'de> json::fast::FromJson<'de> for ToolCallStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallStatus"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1848,13 +1823,11 @@ impl<'de> json::fast::FromJson<'de> for ToolCallContent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2096,13 +2069,11 @@ impl<'de> json::fast::FromJson<'de> for ContentBlock {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ContentBlock {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ContentBlock")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ContentBlock")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ContentBlock"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ContentBlock"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2180,10 +2151,7 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Annotations;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Annotations object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2380,13 +2348,11 @@ impl runtime::de::Pointer for __Bound__defs_Annotations_properties_priority {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Annotations {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Annotations")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Annotations")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Annotations"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Annotations"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2444,8 +2410,8 @@ impl Role {
         }
     }
 }
-impl ::core::fmt::Display for Role {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -2470,10 +2436,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Role;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Role string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<Role, E> {
@@ -2516,13 +2479,11 @@ impl<'de> json::fast::FromJson<'de> for Role {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Role {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Role")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Role")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Role"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Role"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2574,10 +2535,7 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TextContent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -2717,13 +2675,11 @@ impl TextContent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TextContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TextContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TextContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TextContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TextContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2785,8 +2741,8 @@ impl ::core::borrow::Borrow<str> for MediaType {
         &self.0
     }
 }
-impl ::core::fmt::Display for MediaType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for MediaType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -2798,13 +2754,11 @@ impl<'de> json::fast::FromJson<'de> for MediaType {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MediaType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MediaType")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MediaType")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MediaType"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MediaType"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2871,10 +2825,7 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ImageContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ImageContent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3061,13 +3012,11 @@ impl ImageContent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ImageContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ImageContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ImageContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ImageContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ImageContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3125,10 +3074,7 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AudioContent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AudioContent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3287,13 +3233,11 @@ impl AudioContent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AudioContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AudioContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AudioContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AudioContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AudioContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3376,10 +3320,7 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Icon;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Icon object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -3575,13 +3516,11 @@ impl Icon {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Icon {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Icon")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Icon")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Icon"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Icon"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3642,8 +3581,8 @@ impl IconTheme {
         }
     }
 }
-impl ::core::fmt::Display for IconTheme {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for IconTheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -3668,10 +3607,7 @@ impl<'de> ::serde::Deserialize<'de> for IconTheme {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = IconTheme;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a IconTheme string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<IconTheme, E> {
@@ -3717,13 +3653,11 @@ impl<'de> json::fast::FromJson<'de> for IconTheme {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IconTheme {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IconTheme")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IconTheme")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IconTheme"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IconTheme"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3840,10 +3774,7 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResourceLink;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ResourceLink object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -4139,13 +4070,11 @@ impl ResourceLink {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ResourceLink {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResourceLink")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ResourceLink")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ResourceLink"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ResourceLink"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4221,11 +4150,11 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
 impl<'de> json::fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EmbeddedResourceResource {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("EmbeddedResourceResource")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("EmbeddedResourceResource")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource"),
         )
     }
@@ -4287,10 +4216,7 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TextResourceContents object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -4446,11 +4372,11 @@ impl TextResourceContents {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TextResourceContents {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TextResourceContents")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TextResourceContents")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TextResourceContents"),
         )
     }
@@ -4509,10 +4435,7 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BlobResourceContents;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BlobResourceContents object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -4668,11 +4591,11 @@ impl BlobResourceContents {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BlobResourceContents {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BlobResourceContents")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BlobResourceContents")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "BlobResourceContents"),
         )
     }
@@ -4726,10 +4649,7 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EmbeddedResource;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a EmbeddedResource object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -4869,13 +4789,11 @@ impl EmbeddedResource {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EmbeddedResource {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("EmbeddedResource")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("EmbeddedResource")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "EmbeddedResource"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EmbeddedResource"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4923,10 +4841,7 @@ impl<'de> ::serde::Deserialize<'de> for Content {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Content;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Content object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -5038,13 +4953,11 @@ impl Content {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Content {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Content")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Content")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Content"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Content"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5129,13 +5042,11 @@ impl DiffChange {
 impl<'de> json::fast::FromJson<'de> for DiffChange {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffChange {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DiffChange")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DiffChange")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DiffChange"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffChange"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5327,11 +5238,11 @@ impl<'de> json::fast::FromJson<'de> for DiffChangeOperation {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffChangeOperation {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DiffChangeOperation")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DiffChangeOperation")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DiffChangeOperation"),
         )
     }
@@ -5407,8 +5318,8 @@ impl DiffFileType {
         }
     }
 }
-impl ::core::fmt::Display for DiffFileType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for DiffFileType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -5433,10 +5344,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffFileType {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = DiffFileType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DiffFileType string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -5489,13 +5397,11 @@ impl<'de> json::fast::FromJson<'de> for DiffFileType {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffFileType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DiffFileType")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DiffFileType")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DiffFileType"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffFileType"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5560,8 +5466,8 @@ impl ::core::borrow::Borrow<str> for AbsolutePath {
         &self.0
     }
 }
-impl ::core::fmt::Display for AbsolutePath {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for AbsolutePath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -5573,13 +5479,11 @@ impl<'de> json::fast::FromJson<'de> for AbsolutePath {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AbsolutePath {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AbsolutePath")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AbsolutePath")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AbsolutePath"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AbsolutePath"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5609,10 +5513,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathChange {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DiffPathChange;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DiffPathChange object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -5696,13 +5597,11 @@ impl DiffPathChange {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffPathChange {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DiffPathChange")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DiffPathChange")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DiffPathChange"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffPathChange"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5735,10 +5634,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathPairChange {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DiffPathPairChange;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DiffPathPairChange object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -5841,11 +5737,11 @@ impl DiffPathPairChange {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffPathPairChange {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DiffPathPairChange")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DiffPathPairChange")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DiffPathPairChange"),
         )
     }
@@ -5892,10 +5788,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatch {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DiffPatch;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DiffPatch object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6023,13 +5916,11 @@ impl DiffPatch {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffPatch {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DiffPatch")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DiffPatch")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DiffPatch"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffPatch"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6093,8 +5984,8 @@ impl DiffPatchFormat {
         }
     }
 }
-impl ::core::fmt::Display for DiffPatchFormat {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for DiffPatchFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -6119,10 +6010,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatchFormat {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = DiffPatchFormat;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DiffPatchFormat string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -6169,13 +6057,11 @@ impl<'de> json::fast::FromJson<'de> for DiffPatchFormat {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffPatchFormat {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DiffPatchFormat")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DiffPatchFormat")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DiffPatchFormat"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffPatchFormat"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6240,10 +6126,7 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Diff;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Diff object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6392,13 +6275,11 @@ impl Diff {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Diff {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Diff")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Diff")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Diff"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Diff"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6463,8 +6344,8 @@ impl ::core::borrow::Borrow<str> for TerminalId {
         &self.0
     }
 }
-impl ::core::fmt::Display for TerminalId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for TerminalId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -6476,13 +6357,11 @@ impl<'de> json::fast::FromJson<'de> for TerminalId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6527,10 +6406,7 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Terminal;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Terminal object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6642,13 +6518,11 @@ impl Terminal {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Terminal {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Terminal")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Terminal")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Terminal"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Terminal"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6704,10 +6578,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallLocation;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallLocation object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -6861,13 +6732,11 @@ impl runtime::de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallLocation {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallLocation")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallLocation")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallLocation"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallLocation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6922,10 +6791,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -7049,11 +6915,11 @@ impl ToolCallCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ToolCallCapabilities"),
         )
     }
@@ -7101,10 +6967,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallCancelCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallCancelCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -7200,11 +7063,11 @@ impl ToolCallCancelCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallCancelCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallCancelCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallCancelCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ToolCallCancelCapabilities"),
         )
     }
@@ -7252,10 +7115,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallPermissionSubject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallPermissionSubject object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -7315,11 +7175,11 @@ impl ToolCallPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallPermissionSubject {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallPermissionSubject")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallPermissionSubject")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ToolCallPermissionSubject"),
         )
     }
@@ -7382,10 +7242,7 @@ impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CommandPermissionSubject;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CommandPermissionSubject object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -7484,11 +7341,11 @@ impl CommandPermissionSubject {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CommandPermissionSubject {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CommandPermissionSubject")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CommandPermissionSubject")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CommandPermissionSubject"),
         )
     }
@@ -7542,10 +7399,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PermissionOption;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PermissionOption object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -7619,13 +7473,11 @@ impl PermissionOption {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PermissionOption {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PermissionOption")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PermissionOption")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PermissionOption"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PermissionOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7690,18 +7542,18 @@ impl ::core::borrow::Borrow<str> for PermissionOptionId {
         &self.0
     }
 }
-impl ::core::fmt::Display for PermissionOptionId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PermissionOptionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PermissionOptionId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PermissionOptionId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PermissionOptionId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "PermissionOptionId"),
         )
     }
@@ -7776,8 +7628,8 @@ impl PermissionOptionKind {
         }
     }
 }
-impl ::core::fmt::Display for PermissionOptionKind {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PermissionOptionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -7802,10 +7654,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PermissionOptionKind;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PermissionOptionKind string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -7854,11 +7703,11 @@ impl runtime::de::Scalar for PermissionOptionKind {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PermissionOptionKind {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PermissionOptionKind")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PermissionOptionKind")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "PermissionOptionKind"),
         )
     }
@@ -7936,11 +7785,11 @@ impl CreateElicitationRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateElicitationRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateElicitationRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequest"),
         )
     }
@@ -8092,11 +7941,11 @@ impl From<ElicitationUrlMode> for CreateElicitationRequestMode {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationRequestMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateElicitationRequestMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateElicitationRequestMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequestMode"),
         )
     }
@@ -8154,10 +8003,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationSessionScope;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationSessionScope object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -8217,11 +8063,11 @@ impl ElicitationSessionScope {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationSessionScope {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationSessionScope")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationSessionScope")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationSessionScope"),
         )
     }
@@ -8257,10 +8103,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationRequestScope;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationRequestScope object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -8303,11 +8146,11 @@ impl ElicitationRequestScope {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationRequestScope {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationRequestScope")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationRequestScope")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationRequestScope"),
         )
     }
@@ -8393,10 +8236,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationSchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationSchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -8513,13 +8353,11 @@ impl ElicitationSchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationSchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationSchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationSchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationSchema"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ElicitationSchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8552,8 +8390,8 @@ impl ElicitationSchemaType {
         }
     }
 }
-impl ::core::fmt::Display for ElicitationSchemaType {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ElicitationSchemaType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -8583,10 +8421,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ElicitationSchemaType;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationSchemaType string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -8609,11 +8444,11 @@ impl runtime::de::Scalar for ElicitationSchemaType {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationSchemaType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationSchemaType")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationSchemaType")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationSchemaType"),
         )
     }
@@ -8821,11 +8656,11 @@ impl From<MultiSelectPropertySchema> for ElicitationPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationPropertySchema"),
         )
     }
@@ -8901,8 +8736,8 @@ impl StringFormat {
         }
     }
 }
-impl ::core::fmt::Display for StringFormat {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for StringFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -8927,10 +8762,7 @@ impl<'de> ::serde::Deserialize<'de> for StringFormat {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = StringFormat;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a StringFormat string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -8977,13 +8809,11 @@ impl runtime::de::Scalar for StringFormat {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringFormat {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StringFormat")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StringFormat")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StringFormat"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StringFormat"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9038,10 +8868,7 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EnumOption;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a EnumOption object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -9123,13 +8950,11 @@ impl EnumOption {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EnumOption {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("EnumOption")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("EnumOption")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "EnumOption"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EnumOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9276,10 +9101,7 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a StringPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -9489,11 +9311,11 @@ impl runtime::de::Pointer for __Items__defs_StringPropertySchema_properties_oneO
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StringPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StringPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "StringPropertySchema"),
         )
     }
@@ -9592,10 +9414,7 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NumberPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NumberPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -9723,11 +9542,11 @@ impl NumberPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NumberPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NumberPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NumberPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "NumberPropertySchema"),
         )
     }
@@ -9823,10 +9642,7 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = IntegerPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a IntegerPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -9954,11 +9770,11 @@ impl IntegerPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IntegerPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IntegerPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IntegerPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "IntegerPropertySchema"),
         )
     }
@@ -10029,10 +9845,7 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BooleanPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BooleanPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -10138,11 +9951,11 @@ impl BooleanPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BooleanPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BooleanPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BooleanPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "BooleanPropertySchema"),
         )
     }
@@ -10287,13 +10100,11 @@ impl From<TitledMultiSelectItems> for MultiSelectItems {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MultiSelectItems {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MultiSelectItems")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MultiSelectItems")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MultiSelectItems"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MultiSelectItems"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10349,10 +10160,7 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = StringMultiSelectItems;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a StringMultiSelectItems object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -10431,11 +10239,11 @@ impl runtime::de::Pointer for __Items__defs_StringMultiSelectItems_properties_en
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StringMultiSelectItems {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StringMultiSelectItems")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StringMultiSelectItems")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "StringMultiSelectItems"),
         )
     }
@@ -10484,10 +10292,7 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TitledMultiSelectItems;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TitledMultiSelectItems object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -10566,11 +10371,11 @@ impl runtime::de::Pointer for __Items__defs_TitledMultiSelectItems_properties_an
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TitledMultiSelectItems {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TitledMultiSelectItems")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TitledMultiSelectItems")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TitledMultiSelectItems"),
         )
     }
@@ -10670,10 +10475,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MultiSelectPropertySchema;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MultiSelectPropertySchema object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -10806,11 +10608,11 @@ impl MultiSelectPropertySchema {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MultiSelectPropertySchema {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MultiSelectPropertySchema")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MultiSelectPropertySchema")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MultiSelectPropertySchema"),
         )
     }
@@ -10847,11 +10649,11 @@ impl ElicitationFormMode {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationFormMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationFormMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationFormMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationFormMode"),
         )
     }
@@ -10923,11 +10725,11 @@ impl From<ElicitationRequestScope> for ElicitationFormModeScope {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationFormModeScope {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationFormModeScope")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationFormModeScope")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationFormModeScope"),
         )
     }
@@ -11000,20 +10802,18 @@ impl ::core::borrow::Borrow<str> for ElicitationId {
         &self.0
     }
 }
-impl ::core::fmt::Display for ElicitationId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ElicitationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ElicitationId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11055,11 +10855,11 @@ impl ElicitationUrlMode {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationUrlMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationUrlMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationUrlMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationUrlMode"),
         )
     }
@@ -11131,11 +10931,11 @@ impl From<ElicitationRequestScope> for ElicitationUrlModeScope {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationUrlModeScope {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationUrlModeScope")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationUrlModeScope")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationUrlModeScope"),
         )
     }
@@ -11173,13 +10973,11 @@ impl From<::serde_json::Value> for ExtRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ExtRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ExtRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ExtRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ExtRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11244,13 +11042,11 @@ impl From<AgentResponseError> for AgentResponse {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11310,10 +11106,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -11366,11 +11159,11 @@ impl AgentResponseResult {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
         )
     }
@@ -11670,11 +11463,11 @@ impl From<ExtResponse> for AgentResponseResultResult {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
         )
     }
@@ -11740,10 +11533,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -11802,11 +11592,11 @@ impl AgentResponseError {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
         )
     }
@@ -11883,11 +11673,11 @@ impl From<&str> for AgentResponseErrorId {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseErrorId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseErrorId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseErrorId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseErrorId"),
         )
     }
@@ -11954,13 +11744,11 @@ impl From<AgentResponseError> for AgentResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12041,10 +11829,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -12097,11 +11882,11 @@ impl AgentResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
         )
     }
@@ -12593,11 +12378,11 @@ impl From<ExtResponse> for AgentResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
         )
     }
@@ -12684,10 +12469,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -12746,11 +12528,11 @@ impl AgentResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
         )
     }
@@ -12827,11 +12609,11 @@ impl From<&str> for AgentResponseErrorId {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseErrorId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentResponseErrorId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseErrorId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentResponseErrorId"),
         )
     }
@@ -12915,10 +12697,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a InitializeResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13026,11 +12805,11 @@ impl InitializeResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
         )
     }
@@ -13070,21 +12849,19 @@ impl From<u16> for ProtocolVersion {
         Self(value)
     }
 }
-impl ::core::fmt::Display for ProtocolVersion {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Display::fmt(&self.0, f)
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
     }
 }
 impl<'de> json::fast::FromJson<'de> for ProtocolVersion {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProtocolVersion {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProtocolVersion")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProtocolVersion")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProtocolVersion"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProtocolVersion"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13146,10 +12923,7 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Implementation;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Implementation object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13231,13 +13005,11 @@ impl Implementation {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Implementation {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Implementation")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Implementation")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Implementation"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Implementation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13310,10 +13082,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13404,13 +13173,11 @@ impl AgentCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13501,10 +13268,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13612,13 +13376,11 @@ impl AgentCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13730,10 +13492,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -13863,11 +13622,11 @@ impl SessionCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
         )
     }
@@ -14072,10 +13831,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14293,11 +14049,11 @@ impl SessionCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
         )
     }
@@ -14416,10 +14172,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14530,11 +14283,11 @@ impl PromptCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "PromptCapabilities"),
         )
     }
@@ -14590,10 +14343,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptImageCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptImageCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14648,11 +14398,11 @@ impl PromptImageCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptImageCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptImageCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptImageCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "PromptImageCapabilities"),
         )
     }
@@ -14695,10 +14445,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptAudioCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptAudioCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14753,11 +14500,11 @@ impl PromptAudioCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptAudioCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptAudioCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptAudioCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "PromptAudioCapabilities"),
         )
     }
@@ -14800,10 +14547,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptEmbeddedContextCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptEmbeddedContextCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -14859,11 +14603,11 @@ impl PromptEmbeddedContextCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptEmbeddedContextCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptEmbeddedContextCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptEmbeddedContextCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "PromptEmbeddedContextCapabilities"
             ),
@@ -14930,10 +14674,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15024,13 +14765,11 @@ impl McpCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15111,10 +14850,7 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15222,13 +14958,11 @@ impl McpCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpCapabilities"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15273,10 +15007,7 @@ impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpStdioCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpStdioCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15331,11 +15062,11 @@ impl McpStdioCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpStdioCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpStdioCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpStdioCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "McpStdioCapabilities"),
         )
     }
@@ -15378,10 +15109,7 @@ impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpHttpCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpHttpCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15436,11 +15164,11 @@ impl McpHttpCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpHttpCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpHttpCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpHttpCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "McpHttpCapabilities"),
         )
     }
@@ -15483,10 +15211,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionDeleteCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionDeleteCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15541,11 +15266,11 @@ impl SessionDeleteCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionDeleteCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionDeleteCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionDeleteCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionDeleteCapabilities"),
         )
     }
@@ -15591,10 +15316,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionAdditionalDirectoriesCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionAdditionalDirectoriesCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15654,11 +15376,11 @@ impl SessionAdditionalDirectoriesCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionAdditionalDirectoriesCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionAdditionalDirectoriesCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionAdditionalDirectoriesCapabilities"
             ),
@@ -15707,10 +15429,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentAuthCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15767,11 +15486,11 @@ impl AgentAuthCapabilities {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentAuthCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentAuthCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentAuthCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
         )
     }
@@ -15833,10 +15552,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentAuthCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -15910,11 +15626,11 @@ impl AgentAuthCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentAuthCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentAuthCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentAuthCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
         )
     }
@@ -16051,13 +15767,11 @@ impl From<AuthMethodAgent> for AuthMethod {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethod {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthMethod")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthMethod")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthMethod"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethod"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16123,20 +15837,18 @@ impl ::core::borrow::Borrow<str> for AuthMethodId {
         &self.0
     }
 }
-impl ::core::fmt::Display for AuthMethodId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for AuthMethodId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethodId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthMethodId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthMethodId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthMethodId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethodId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16181,10 +15893,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = EnvVariable;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a EnvVariable object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16249,13 +15958,11 @@ impl EnvVariable {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EnvVariable {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("EnvVariable")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("EnvVariable")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "EnvVariable"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EnvVariable"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16331,10 +16038,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodTerminal;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthMethodTerminal object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16438,11 +16142,11 @@ impl AuthMethodTerminal {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethodTerminal {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthMethodTerminal")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthMethodTerminal")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthMethodTerminal"),
         )
     }
@@ -16504,10 +16208,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthMethodAgent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthMethodAgent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16589,13 +16290,11 @@ impl AuthMethodAgent {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthMethodAgent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthMethodAgent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthMethodAgent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthMethodAgent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethodAgent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16634,10 +16333,7 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoginAuthResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LoginAuthResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16698,13 +16394,11 @@ impl LoginAuthResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LoginAuthResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LoginAuthResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LoginAuthResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LoginAuthResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LoginAuthResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16743,10 +16437,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutAuthResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LogoutAuthResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16807,11 +16498,11 @@ impl LogoutAuthResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LogoutAuthResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LogoutAuthResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LogoutAuthResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "LogoutAuthResponse"),
         )
     }
@@ -16892,10 +16583,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NewSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -16998,11 +16686,11 @@ impl NewSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NewSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NewSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NewSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "NewSessionResponse"),
         )
     }
@@ -17102,11 +16790,11 @@ impl SessionConfigOption {
 impl<'de> json::fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOption {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigOption")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigOption")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigOption"),
         )
     }
@@ -17284,11 +16972,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigOptionType {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigOptionType")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigOptionType")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionType"),
         )
     }
@@ -17355,8 +17043,8 @@ impl ::core::borrow::Borrow<str> for SessionConfigId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionConfigId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionConfigId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -17368,13 +17056,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionConfigId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17453,8 +17139,8 @@ impl SessionConfigOptionCategory {
         }
     }
 }
-impl ::core::fmt::Display for SessionConfigOptionCategory {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionConfigOptionCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -17479,10 +17165,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionCategory {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionConfigOptionCategory;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigOptionCategory string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -17539,11 +17222,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigOptionCategory {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOptionCategory {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigOptionCategory")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigOptionCategory")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionCategory"),
         )
     }
@@ -17607,8 +17290,8 @@ impl ::core::borrow::Borrow<str> for SessionConfigValueId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionConfigValueId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionConfigValueId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -17620,11 +17303,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigValueId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigValueId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigValueId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigValueId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigValueId"),
         )
     }
@@ -17688,11 +17371,11 @@ impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
 impl<'de> json::fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectOptions {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigSelectOptions")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigSelectOptions")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOptions"),
         )
     }
@@ -17758,10 +17441,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelectOption;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigSelectOption object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -17917,11 +17597,11 @@ impl SessionConfigSelectOption {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectOption {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigSelectOption")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigSelectOption")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOption"),
         )
     }
@@ -17976,10 +17656,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelectGroup;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigSelectGroup object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18155,11 +17832,11 @@ impl runtime::de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectGroup {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigSelectGroup")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigSelectGroup")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectGroup"),
         )
     }
@@ -18229,8 +17906,8 @@ impl ::core::borrow::Borrow<str> for SessionConfigGroupId {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionConfigGroupId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionConfigGroupId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -18242,11 +17919,11 @@ impl<'de> json::fast::FromJson<'de> for SessionConfigGroupId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigGroupId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigGroupId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigGroupId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigGroupId"),
         )
     }
@@ -18282,10 +17959,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigSelect;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigSelect object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18390,11 +18064,11 @@ impl SessionConfigSelect {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelect {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigSelect")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigSelect")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigSelect"),
         )
     }
@@ -18432,10 +18106,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionConfigBoolean;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionConfigBoolean object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18519,11 +18190,11 @@ impl SessionConfigBoolean {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigBoolean {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionConfigBoolean")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionConfigBoolean")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionConfigBoolean"),
         )
     }
@@ -18667,13 +18338,11 @@ impl<'de> json::fast::FromJson<'de> for AvailableCommand {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommand {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AvailableCommand")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AvailableCommand")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AvailableCommand"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AvailableCommand"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18817,11 +18486,11 @@ impl<'de> json::fast::FromJson<'de> for AvailableCommandInput {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommandInput {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AvailableCommandInput")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AvailableCommandInput")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AvailableCommandInput"),
         )
     }
@@ -18865,10 +18534,7 @@ impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TextCommandInput;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TextCommandInput object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -18980,13 +18646,11 @@ impl TextCommandInput {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TextCommandInput {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TextCommandInput")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TextCommandInput")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TextCommandInput"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TextCommandInput"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19045,10 +18709,7 @@ impl<'de> ::serde::Deserialize<'de> for Command {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Command;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Command object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19204,13 +18865,11 @@ impl Command {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Command {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Command")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Command")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Command"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Command"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19264,10 +18923,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListSessionsResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19350,11 +19006,11 @@ impl ListSessionsResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListSessionsResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListSessionsResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListSessionsResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListSessionsResponse"),
         )
     }
@@ -19446,10 +19102,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfo;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionInfo object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19564,13 +19217,11 @@ impl SessionInfo {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionInfo {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionInfo")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionInfo")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionInfo"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19676,10 +19327,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionInfo;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionInfo object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19811,13 +19459,11 @@ impl SessionInfo {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionInfo {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionInfo")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionInfo")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionInfo"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19882,20 +19528,18 @@ impl ::core::borrow::Borrow<str> for SessionListCursor {
         &self.0
     }
 }
-impl ::core::fmt::Display for SessionListCursor {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionListCursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionListCursor {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionListCursor")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionListCursor")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionListCursor"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionListCursor"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19934,10 +19578,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DeleteSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -19998,11 +19639,11 @@ impl DeleteSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DeleteSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DeleteSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DeleteSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DeleteSessionResponse"),
         )
     }
@@ -20073,10 +19714,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ResumeSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -20174,11 +19812,11 @@ impl ResumeSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ResumeSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResumeSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ResumeSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ResumeSessionResponse"),
         )
     }
@@ -20222,10 +19860,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CloseSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CloseSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -20286,11 +19921,11 @@ impl CloseSessionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CloseSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CloseSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CloseSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CloseSessionResponse"),
         )
     }
@@ -20331,10 +19966,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelToolCallResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelToolCallResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -20395,11 +20027,11 @@ impl CancelToolCallResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelToolCallResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelToolCallResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelToolCallResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelToolCallResponse"),
         )
     }
@@ -20440,10 +20072,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelTerminalResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelTerminalResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -20504,11 +20133,11 @@ impl CancelTerminalResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelTerminalResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelTerminalResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelTerminalResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelTerminalResponse"),
         )
     }
@@ -20555,10 +20184,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionConfigOptionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -20631,11 +20257,11 @@ impl SetSessionConfigOptionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionResponse"
             ),
@@ -20696,10 +20322,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -20765,13 +20388,11 @@ impl PromptResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20837,8 +20458,8 @@ impl ::core::borrow::Borrow<str> for MessageId {
         &self.0
     }
 }
-impl ::core::fmt::Display for MessageId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -20850,13 +20471,11 @@ impl<'de> json::fast::FromJson<'de> for MessageId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MessageId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20883,13 +20502,11 @@ impl From<::serde_json::Value> for ExtResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ExtResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ExtResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ExtResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ExtResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20942,10 +20559,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Error;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Error object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -21073,13 +20687,11 @@ impl Error {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Error {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Error")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Error")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Error"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Error"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21156,9 +20768,9 @@ impl ErrorCode {
         }
     }
 }
-impl ::core::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Display::fmt(&self.value(), f)
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.value(), f)
     }
 }
 impl ::serde::Serialize for ErrorCode {
@@ -21194,13 +20806,11 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
 impl<'de> json::fast::FromJson<'de> for ErrorCode {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorCode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ErrorCode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ErrorCode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ErrorCode"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorCode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21280,13 +20890,11 @@ impl From<::serde_json::Value> for ErrorData {
 impl<'de> json::fast::FromJson<'de> for ErrorData {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorData {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ErrorData")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ErrorData")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ErrorData"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorData"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21342,10 +20950,7 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnsupportedProtocolVersionErrorData;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UnsupportedProtocolVersionErrorData object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -21476,11 +21081,11 @@ impl UnsupportedProtocolVersionErrorData {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UnsupportedProtocolVersionErrorData {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UnsupportedProtocolVersionErrorData")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UnsupportedProtocolVersionErrorData")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "UnsupportedProtocolVersionErrorData"
             ),
@@ -21529,10 +21134,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionNotFoundErrorData;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionNotFoundErrorData object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -21644,11 +21246,11 @@ impl SessionNotFoundErrorData {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionNotFoundErrorData {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionNotFoundErrorData")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionNotFoundErrorData")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionNotFoundErrorData"),
         )
     }
@@ -21689,10 +21291,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -21748,13 +21347,11 @@ impl AgentNotification {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotification"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21880,11 +21477,11 @@ impl From<ExtNotification> for AgentNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotificationParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentNotificationParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotificationParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
         )
     }
@@ -21935,10 +21532,7 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AgentNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -21994,13 +21588,11 @@ impl AgentNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotification"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22155,11 +21747,11 @@ impl From<ExtNotification> for AgentNotificationParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentNotificationParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentNotificationParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotificationParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
         )
     }
@@ -22224,10 +21816,7 @@ impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UpdateSessionNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UpdateSessionNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -22364,11 +21953,11 @@ impl UpdateSessionNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UpdateSessionNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UpdateSessionNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UpdateSessionNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "UpdateSessionNotification"),
         )
     }
@@ -23034,13 +22623,11 @@ impl<'de> json::fast::FromJson<'de> for SessionUpdate {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23857,13 +23444,11 @@ impl<'de> json::fast::FromJson<'de> for SessionUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23940,10 +23525,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ContentChunk;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ContentChunk object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -24074,13 +23656,11 @@ impl ContentChunk {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ContentChunk {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ContentChunk")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ContentChunk")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ContentChunk"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ContentChunk"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24134,13 +23714,11 @@ pub struct UserMessageState {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UserMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UserMessage")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UserMessage")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UserMessage"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "UserMessage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24194,13 +23772,11 @@ pub struct AgentMessageState {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentMessage")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentMessage")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentMessage"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentMessage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24254,13 +23830,11 @@ pub struct AgentThoughtState {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentThought {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AgentThought")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentThought")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentThought"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentThought"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24432,13 +24006,11 @@ impl<'de> json::fast::FromJson<'de> for BackgroundWork {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BackgroundWork {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BackgroundWork")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BackgroundWork")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BackgroundWork"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "BackgroundWork"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24637,13 +24209,11 @@ impl<'de> json::fast::FromJson<'de> for BackgroundWork {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BackgroundWork {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BackgroundWork")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BackgroundWork")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BackgroundWork"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "BackgroundWork"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24689,10 +24259,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BackgroundTerminal;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BackgroundTerminal object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -24804,11 +24371,11 @@ impl BackgroundTerminal {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BackgroundTerminal {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BackgroundTerminal")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BackgroundTerminal")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "BackgroundTerminal"),
         )
     }
@@ -24852,10 +24419,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BackgroundToolCall;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BackgroundToolCall object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -24967,11 +24531,11 @@ impl BackgroundToolCall {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BackgroundToolCall {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BackgroundToolCall")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BackgroundToolCall")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "BackgroundToolCall"),
         )
     }
@@ -25027,10 +24591,7 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RunningStateUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RunningStateUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -25154,11 +24715,11 @@ impl RunningStateUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RunningStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RunningStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RunningStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RunningStateUpdate"),
         )
     }
@@ -25198,10 +24759,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ErrorStopReason;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ErrorStopReason object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -25297,13 +24855,11 @@ impl ErrorStopReason {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorStopReason {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ErrorStopReason")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ErrorStopReason")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ErrorStopReason"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorStopReason"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25388,13 +24944,11 @@ impl<'de> json::fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IdleStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IdleStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25682,11 +25236,11 @@ impl<'de> json::fast::FromJson<'de> for IdleStateUpdateStopReason {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IdleStateUpdateStopReason")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IdleStateUpdateStopReason")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
         )
     }
@@ -25795,13 +25349,11 @@ impl<'de> json::fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IdleStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IdleStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26090,11 +25642,11 @@ impl<'de> json::fast::FromJson<'de> for IdleStateUpdateStopReason {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("IdleStateUpdateStopReason")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("IdleStateUpdateStopReason")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
         )
     }
@@ -26157,10 +25709,7 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequiresActionStateUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RequiresActionStateUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -26284,11 +25833,11 @@ impl RequiresActionStateUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequiresActionStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequiresActionStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequiresActionStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequiresActionStateUpdate"),
         )
     }
@@ -26516,13 +26065,11 @@ impl<'de> json::fast::FromJson<'de> for StateUpdate {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StateUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26782,13 +26329,11 @@ impl<'de> json::fast::FromJson<'de> for StateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for StateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("StateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("StateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StateUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26847,10 +26392,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ToolCallContentChunk;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ToolCallContentChunk object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -26981,11 +26523,11 @@ impl ToolCallContentChunk {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ToolCallContentChunk {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ToolCallContentChunk")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ToolCallContentChunk")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ToolCallContentChunk"),
         )
     }
@@ -27032,10 +26574,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalOutput;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalOutput object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -27147,13 +26686,11 @@ impl TerminalOutput {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalOutput {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalOutput")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalOutput")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalOutput"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalOutput"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27216,10 +26753,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalExitStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalExitStatus object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -27371,11 +26905,11 @@ impl TerminalExitStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalExitStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalExitStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalExitStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TerminalExitStatus"),
         )
     }
@@ -27428,10 +26962,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalSize;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalSize object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -27601,13 +27132,11 @@ impl runtime::de::Pointer for __Bound__defs_TerminalSize_properties_rows {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalSize {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalSize")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalSize")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalSize"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalSize"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27662,10 +27191,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -27789,11 +27315,11 @@ impl TerminalCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TerminalCapabilities"),
         )
     }
@@ -27841,10 +27367,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalCancelCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalCancelCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -27940,11 +27463,11 @@ impl TerminalCancelCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalCancelCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalCancelCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalCancelCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TerminalCancelCapabilities"),
         )
     }
@@ -28023,13 +27546,11 @@ pub struct TerminalState {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28082,10 +27603,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalOutputChunk;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalOutputChunk object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28216,11 +27734,11 @@ impl TerminalOutputChunk {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalOutputChunk {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalOutputChunk")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalOutputChunk")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TerminalOutputChunk"),
         )
     }
@@ -28366,13 +27884,11 @@ impl<'de> json::fast::FromJson<'de> for PlanUpdateContent {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdateContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanUpdateContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanUpdateContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28570,13 +28086,11 @@ impl<'de> json::fast::FromJson<'de> for PlanUpdateContent {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdateContent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanUpdateContent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanUpdateContent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28643,8 +28157,8 @@ impl ::core::borrow::Borrow<str> for PlanId {
         &self.0
     }
 }
-impl ::core::fmt::Display for PlanId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PlanId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -28656,13 +28170,11 @@ impl<'de> json::fast::FromJson<'de> for PlanId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28715,10 +28227,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanEntry;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanEntry object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -28866,13 +28375,11 @@ impl PlanEntry {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntry {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanEntry")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanEntry")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanEntry"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntry"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28941,8 +28448,8 @@ impl PlanEntryPriority {
         }
     }
 }
-impl ::core::fmt::Display for PlanEntryPriority {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PlanEntryPriority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -28967,10 +28474,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PlanEntryPriority;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanEntryPriority string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -29021,13 +28525,11 @@ impl<'de> json::fast::FromJson<'de> for PlanEntryPriority {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryPriority {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanEntryPriority")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanEntryPriority")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanEntryPriority"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntryPriority"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29101,8 +28603,8 @@ impl PlanEntryStatus {
         }
     }
 }
-impl ::core::fmt::Display for PlanEntryStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for PlanEntryStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -29127,10 +28629,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PlanEntryStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanEntryStatus string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -29183,13 +28682,11 @@ impl<'de> json::fast::FromJson<'de> for PlanEntryStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanEntryStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanEntryStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanEntryStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanEntryStatus"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntryStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29240,10 +28737,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanItems;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanItems object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29380,13 +28874,11 @@ impl PlanItems {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanItems {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanItems")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanItems")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanItems"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanItems"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29431,10 +28923,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29546,13 +29035,11 @@ impl PlanUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29597,10 +29084,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AvailableCommandsUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AvailableCommandsUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29721,11 +29205,11 @@ impl AvailableCommandsUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommandsUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AvailableCommandsUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AvailableCommandsUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AvailableCommandsUpdate"),
         )
     }
@@ -29772,10 +29256,7 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ConfigOptionUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ConfigOptionUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -29896,11 +29377,11 @@ impl ConfigOptionUpdate {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ConfigOptionUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ConfigOptionUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ConfigOptionUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ConfigOptionUpdate"),
         )
     }
@@ -29955,13 +29436,11 @@ pub struct SessionInfoState {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionInfoUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionInfoUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionInfoUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionInfoUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfoUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30007,10 +29486,7 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Cost;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Cost object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -30138,13 +29614,11 @@ impl Cost {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Cost {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Cost")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Cost")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Cost"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Cost"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30198,13 +29672,11 @@ pub struct UsageState {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UsageUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UsageUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UsageUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UsageUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "UsageUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30265,8 +29737,8 @@ impl NoticeSeverity {
         }
     }
 }
-impl ::core::fmt::Display for NoticeSeverity {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for NoticeSeverity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -30291,10 +29763,7 @@ impl<'de> ::serde::Deserialize<'de> for NoticeSeverity {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = NoticeSeverity;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NoticeSeverity string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -30345,13 +29814,11 @@ impl<'de> json::fast::FromJson<'de> for NoticeSeverity {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NoticeSeverity {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NoticeSeverity")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NoticeSeverity")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NoticeSeverity"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NoticeSeverity"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30417,10 +29884,7 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Notice;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Notice object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -30599,13 +30063,11 @@ impl runtime::de::StrRule for __StrRule__defs_Notice_properties_title {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Notice {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Notice")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Notice")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Notice"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Notice"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30667,8 +30129,8 @@ impl ::core::borrow::Borrow<str> for CompactionId {
         &self.0
     }
 }
-impl ::core::fmt::Display for CompactionId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for CompactionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
@@ -30680,13 +30142,11 @@ impl<'de> json::fast::FromJson<'de> for CompactionId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30756,8 +30216,8 @@ impl CompactionStatus {
         }
     }
 }
-impl ::core::fmt::Display for CompactionStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for CompactionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -30782,10 +30242,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionStatus {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = CompactionStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CompactionStatus string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -30838,13 +30295,11 @@ impl<'de> json::fast::FromJson<'de> for CompactionStatus {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionStatus"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30903,13 +30358,11 @@ pub struct CompactionState {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30960,10 +30413,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompactionSummaryChunk;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CompactionSummaryChunk object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31094,11 +30544,11 @@ impl CompactionSummaryChunk {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompactionSummaryChunk {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompactionSummaryChunk")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompactionSummaryChunk")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CompactionSummaryChunk"),
         )
     }
@@ -31147,10 +30597,7 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CompleteElicitationNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CompleteElicitationNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31217,11 +30664,11 @@ impl CompleteElicitationNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CompleteElicitationNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CompleteElicitationNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CompleteElicitationNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "CompleteElicitationNotification"
             ),
@@ -31252,13 +30699,11 @@ impl From<::serde_json::Value> for ExtNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ExtNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ExtNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ExtNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ExtNotification"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31300,10 +30745,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31364,13 +30806,11 @@ impl ClientRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31743,11 +31183,11 @@ impl From<ExtRequest> for ClientRequestParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
         )
     }
@@ -31808,10 +31248,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -31872,13 +31309,11 @@ impl ClientRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32496,11 +31931,11 @@ impl From<ExtRequest> for ClientRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
         )
     }
@@ -32596,10 +32031,7 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = InitializeRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a InitializeRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -32690,13 +32122,11 @@ impl InitializeRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "InitializeRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32769,10 +32199,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -32861,11 +32288,11 @@ impl ClientCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
         )
     }
@@ -32932,10 +32359,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientAuthCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientAuthCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33007,11 +32431,11 @@ impl ClientAuthCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientAuthCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientAuthCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientAuthCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientAuthCapabilities"),
         )
     }
@@ -33061,10 +32485,7 @@ impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = TerminalAuthCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a TerminalAuthCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33119,11 +32540,11 @@ impl TerminalAuthCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TerminalAuthCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("TerminalAuthCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("TerminalAuthCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "TerminalAuthCapabilities"),
         )
     }
@@ -33186,10 +32607,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33278,11 +32696,11 @@ impl ElicitationCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationCapabilities"),
         )
     }
@@ -33334,10 +32752,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationFormCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationFormCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33392,11 +32807,11 @@ impl ElicitationFormCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationFormCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationFormCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationFormCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationFormCapabilities"),
         )
     }
@@ -33439,10 +32854,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationUrlCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationUrlCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33497,11 +32909,11 @@ impl ElicitationUrlCapabilities {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationUrlCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationUrlCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationUrlCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationUrlCapabilities"),
         )
     }
@@ -33552,10 +32964,7 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LoginAuthRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LoginAuthRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33621,13 +33030,11 @@ impl LoginAuthRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LoginAuthRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LoginAuthRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LoginAuthRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LoginAuthRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LoginAuthRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33672,10 +33079,7 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = LogoutAuthRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LogoutAuthRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33736,13 +33140,11 @@ impl LogoutAuthRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LogoutAuthRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LogoutAuthRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LogoutAuthRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LogoutAuthRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LogoutAuthRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33802,10 +33204,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NewSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -33899,13 +33298,11 @@ impl NewSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NewSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NewSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NewSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NewSessionRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NewSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33989,10 +33386,7 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a NewSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34097,13 +33491,11 @@ impl NewSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NewSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("NewSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("NewSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NewSessionRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NewSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34245,13 +33637,11 @@ impl From<McpServerStdio> for McpServer {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServer {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServer")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServer")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServer"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34417,13 +33807,11 @@ impl From<McpServerStdio> for McpServer {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServer {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServer")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServer")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServer"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34472,10 +33860,7 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = HttpHeader;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a HttpHeader object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34540,13 +33925,11 @@ impl HttpHeader {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for HttpHeader {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("HttpHeader")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("HttpHeader")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "HttpHeader"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "HttpHeader"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34597,10 +33980,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerHttp;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerHttp object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34676,13 +34056,11 @@ impl McpServerHttp {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerHttp {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerHttp")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerHttp")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerHttp"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerHttp"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34734,10 +34112,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerStdio;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerStdio object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34824,13 +34199,11 @@ impl McpServerStdio {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerStdio {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerStdio")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerStdio")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerStdio"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerStdio"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34895,10 +34268,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListSessionsRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -34984,11 +34354,11 @@ impl ListSessionsRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListSessionsRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListSessionsRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListSessionsRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
         )
     }
@@ -35070,10 +34440,7 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListSessionsRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35170,11 +34537,11 @@ impl ListSessionsRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListSessionsRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListSessionsRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListSessionsRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
         )
     }
@@ -35224,10 +34591,7 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DeleteSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DeleteSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35293,11 +34657,11 @@ impl DeleteSessionRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DeleteSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DeleteSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DeleteSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DeleteSessionRequest"),
         )
     }
@@ -35394,10 +34758,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ResumeSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35507,11 +34868,11 @@ impl ResumeSessionRequest {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ResumeSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResumeSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ResumeSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
         )
     }
@@ -35631,10 +34992,7 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ResumeSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ResumeSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35755,11 +35113,11 @@ impl ResumeSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ResumeSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ResumeSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ResumeSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
         )
     }
@@ -35873,13 +35231,11 @@ impl From<ReplayFromStart> for ReplayFrom {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ReplayFrom {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ReplayFrom")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ReplayFrom")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ReplayFrom"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ReplayFrom"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35918,10 +35274,7 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ReplayFromStart;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ReplayFromStart object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -35976,13 +35329,11 @@ impl ReplayFromStart {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ReplayFromStart {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ReplayFromStart")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ReplayFromStart")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ReplayFromStart"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ReplayFromStart"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36043,10 +35394,7 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CloseSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CloseSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36112,11 +35460,11 @@ impl CloseSessionRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CloseSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CloseSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CloseSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CloseSessionRequest"),
         )
     }
@@ -36174,10 +35522,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelToolCallRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelToolCallRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36251,11 +35596,11 @@ impl CancelToolCallRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelToolCallRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelToolCallRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelToolCallRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelToolCallRequest"),
         )
     }
@@ -36317,10 +35662,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelTerminalRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelTerminalRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36394,11 +35736,11 @@ impl CancelTerminalRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelTerminalRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelTerminalRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelTerminalRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelTerminalRequest"),
         )
     }
@@ -36474,11 +35816,11 @@ impl SetSessionConfigOptionRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionRequest"
             ),
@@ -36629,11 +35971,11 @@ for SetSessionConfigOptionRequestType {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestType")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionRequestType")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionRequestType"
             ),
@@ -36667,10 +36009,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeId {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionRequestTypeId;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionConfigOptionRequestTypeId object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36714,11 +36053,11 @@ impl SetSessionConfigOptionRequestTypeId {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestTypeId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionRequestTypeId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeId"
             ),
@@ -36752,10 +36091,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionConfigOptionRequestTypeBoolean;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionConfigOptionRequestTypeBoolean object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36803,11 +36139,11 @@ impl SetSessionConfigOptionRequestTypeBoolean {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeBoolean {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionConfigOptionRequestTypeBoolean")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionConfigOptionRequestTypeBoolean")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeBoolean"
             ),
@@ -36880,10 +36216,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PromptRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -36976,13 +36309,11 @@ impl PromptRequest {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PromptRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PromptRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -37050,13 +36381,11 @@ impl From<ClientResponseError> for ClientResponse {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -37103,10 +36432,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37159,11 +36485,11 @@ impl ClientResponseResult {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
         )
     }
@@ -37268,11 +36594,11 @@ impl From<ExtResponse> for ClientResponseResultResult {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
         )
     }
@@ -37325,10 +36651,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37387,11 +36710,11 @@ impl ClientResponseError {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
         )
     }
@@ -37468,11 +36791,11 @@ impl From<&str> for ClientResponseErrorId {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseErrorId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseErrorId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseErrorId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseErrorId"),
         )
     }
@@ -37539,13 +36862,11 @@ impl From<ClientResponseError> for ClientResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -37593,10 +36914,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37649,11 +36967,11 @@ impl ClientResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
         )
     }
@@ -37778,11 +37096,11 @@ impl From<ExtResponse> for ClientResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
         )
     }
@@ -37836,10 +37154,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -37898,11 +37213,11 @@ impl ClientResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
         )
     }
@@ -37979,11 +37294,11 @@ impl From<&str> for ClientResponseErrorId {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseErrorId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientResponseErrorId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseErrorId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientResponseErrorId"),
         )
     }
@@ -38027,10 +37342,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = RequestPermissionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a RequestPermissionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38096,11 +37408,11 @@ impl RequestPermissionResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestPermissionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestPermissionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestPermissionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequestPermissionResponse"),
         )
     }
@@ -38259,11 +37571,11 @@ impl From<SelectedPermissionOutcome> for RequestPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for RequestPermissionOutcome {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("RequestPermissionOutcome")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("RequestPermissionOutcome")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "RequestPermissionOutcome"),
         )
     }
@@ -38313,10 +37625,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelledPermissionOutcome;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelledPermissionOutcome object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38371,11 +37680,11 @@ impl CancelledPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelledPermissionOutcome {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelledPermissionOutcome")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelledPermissionOutcome")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelledPermissionOutcome"),
         )
     }
@@ -38419,10 +37728,7 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SelectedPermissionOutcome;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SelectedPermissionOutcome object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38482,11 +37788,11 @@ impl SelectedPermissionOutcome {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SelectedPermissionOutcome {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SelectedPermissionOutcome")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SelectedPermissionOutcome")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SelectedPermissionOutcome"),
         )
     }
@@ -38541,11 +37847,11 @@ impl CreateElicitationResponse {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateElicitationResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateElicitationResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CreateElicitationResponse"),
         )
     }
@@ -38695,11 +38001,11 @@ impl From<ElicitationAcceptAction> for CreateElicitationResponseAction {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CreateElicitationResponseAction {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CreateElicitationResponseAction")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CreateElicitationResponseAction")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "CreateElicitationResponseAction"
             ),
@@ -38826,11 +38132,11 @@ impl From<::serde_json::Value> for ElicitationContentValue {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationContentValue {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationContentValue")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationContentValue")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationContentValue"),
         )
     }
@@ -38870,10 +38176,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ElicitationAcceptAction;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ElicitationAcceptAction object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -38929,11 +38232,11 @@ impl ElicitationAcceptAction {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ElicitationAcceptAction {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ElicitationAcceptAction")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ElicitationAcceptAction")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ElicitationAcceptAction"),
         )
     }
@@ -38979,10 +38282,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39038,11 +38338,11 @@ impl ClientNotification {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
         )
     }
@@ -39162,11 +38462,11 @@ impl From<ExtNotification> for ClientNotificationParams {
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotificationParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientNotificationParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotificationParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
         )
     }
@@ -39213,10 +38513,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ClientNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ClientNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39272,11 +38569,11 @@ impl ClientNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
         )
     }
@@ -39423,11 +38720,11 @@ impl From<ExtNotification> for ClientNotificationParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientNotificationParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ClientNotificationParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotificationParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
         )
     }
@@ -39483,10 +38780,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelSessionNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelSessionNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39552,11 +38846,11 @@ impl CancelSessionNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelSessionNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelSessionNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelSessionNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelSessionNotification"),
         )
     }
@@ -39603,10 +38897,7 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = CancelRequestNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a CancelRequestNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39672,11 +38963,11 @@ impl CancelRequestNotification {
 }
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for CancelRequestNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("CancelRequestNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("CancelRequestNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "CancelRequestNotification"),
         )
     }
@@ -39738,10 +39029,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MessageMcpRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -39835,13 +39123,11 @@ impl MessageMcpRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MessageMcpRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -39921,21 +39207,19 @@ impl ::core::borrow::Borrow<str> for McpServerAcpId {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for McpServerAcpId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for McpServerAcpId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerAcpId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerAcpId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerAcpId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerAcpId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerAcpId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -40009,21 +39293,19 @@ impl ::core::borrow::Borrow<str> for McpRequestId {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for McpRequestId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for McpRequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpRequestId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpRequestId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpRequestId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpRequestId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpRequestId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -40070,10 +39352,7 @@ impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpAcpCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpAcpCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40130,11 +39409,11 @@ impl McpAcpCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpAcpCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpAcpCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpAcpCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "McpAcpCapabilities"),
         )
     }
@@ -40194,10 +39473,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionSystemPromptCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40277,11 +39553,11 @@ impl SessionSystemPromptCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionSystemPromptCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionSystemPromptCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionSystemPromptCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionSystemPromptCapabilities"
             ),
@@ -40350,10 +39626,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptModeCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionSystemPromptModeCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40433,11 +39706,11 @@ impl SessionSystemPromptModeCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionSystemPromptModeCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionSystemPromptModeCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionSystemPromptModeCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionSystemPromptModeCapabilities"
             ),
@@ -40494,10 +39767,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionSystemPromptOverrideCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionSystemPromptOverrideCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40559,11 +39829,11 @@ impl SessionSystemPromptOverrideCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionSystemPromptOverrideCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionSystemPromptOverrideCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionSystemPromptOverrideCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(
                 ::core::module_path!(), "::", "SessionSystemPromptOverrideCapabilities"
             ),
@@ -40614,10 +39884,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionForkCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionForkCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40674,11 +39941,11 @@ impl SessionForkCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionForkCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionForkCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionForkCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionForkCapabilities"),
         )
     }
@@ -40728,10 +39995,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionArchiveCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionArchiveCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40788,11 +40052,11 @@ impl SessionArchiveCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionArchiveCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionArchiveCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionArchiveCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionArchiveCapabilities"),
         )
     }
@@ -40841,10 +40105,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionStatusCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -40901,11 +40162,11 @@ impl SessionStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatusCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionStatusCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionStatusCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionStatusCapabilities"),
         )
     }
@@ -40955,10 +40216,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionTitleCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionTitleCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41015,11 +40273,11 @@ impl SessionTitleCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionTitleCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionTitleCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionTitleCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionTitleCapabilities"),
         )
     }
@@ -41068,10 +40326,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthStatusCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41128,11 +40383,11 @@ impl AuthStatusCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthStatusCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthStatusCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthStatusCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthStatusCapabilities"),
         )
     }
@@ -41181,10 +40436,7 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProvidersCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProvidersCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41241,11 +40493,11 @@ impl ProvidersCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProvidersCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProvidersCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProvidersCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProvidersCapabilities"),
         )
     }
@@ -41295,10 +40547,7 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListProvidersResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListProvidersResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41367,11 +40616,11 @@ impl ListProvidersResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListProvidersResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListProvidersResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListProvidersResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListProvidersResponse"),
         )
     }
@@ -41445,10 +40694,7 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProviderInfo;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProviderInfo object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41541,13 +40787,11 @@ impl ProviderInfo {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProviderInfo {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProviderInfo")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProviderInfo")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProviderInfo"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProviderInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41625,21 +40869,19 @@ impl ::core::borrow::Borrow<str> for ProviderId {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for ProviderId {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for ProviderId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProviderId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProviderId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProviderId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProviderId"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProviderId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41727,8 +40969,8 @@ impl LlmProtocol {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for LlmProtocol {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for LlmProtocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -41756,10 +40998,7 @@ impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = LlmProtocol;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a LlmProtocol string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -41811,13 +41050,11 @@ impl runtime::de::Scalar for LlmProtocol {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LlmProtocol {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("LlmProtocol")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("LlmProtocol")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LlmProtocol"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LlmProtocol"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -41870,10 +41107,7 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProviderCurrentConfig;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProviderCurrentConfig object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -41940,11 +41174,11 @@ impl ProviderCurrentConfig {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProviderCurrentConfig {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProviderCurrentConfig")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProviderCurrentConfig")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProviderCurrentConfig"),
         )
     }
@@ -41991,10 +41225,7 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetProviderResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetProviderResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42058,11 +41289,11 @@ impl SetProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetProviderResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetProviderResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetProviderResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetProviderResponse"),
         )
     }
@@ -42109,10 +41340,7 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DisableProviderResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DisableProviderResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42176,11 +41404,11 @@ impl DisableProviderResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DisableProviderResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DisableProviderResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DisableProviderResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DisableProviderResponse"),
         )
     }
@@ -42245,10 +41473,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthStatusResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42334,11 +41559,11 @@ impl AuthStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthStatusResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthStatusResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthStatusResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthStatusResponse"),
         )
     }
@@ -42422,8 +41647,8 @@ impl AuthState {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for AuthState {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for AuthState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -42451,10 +41676,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthState {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = AuthState;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthState string")
             }
             fn visit_str<E: ::serde::de::Error>(self, v: &str) -> Result<AuthState, E> {
@@ -42501,13 +41723,11 @@ impl runtime::de::Scalar for AuthState {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthState {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthState")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthState")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthState"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthState"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -42610,10 +41830,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthAccount;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthAccount object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42743,13 +41960,11 @@ impl AuthAccount {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthAccount {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthAccount")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthAccount")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthAccount"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthAccount"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -42826,10 +42041,7 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ForkSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ForkSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -42935,11 +42147,11 @@ impl ForkSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ForkSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ForkSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ForkSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ForkSessionResponse"),
         )
     }
@@ -42990,10 +42202,7 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ArchiveSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ArchiveSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -43057,11 +42266,11 @@ impl ArchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ArchiveSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ArchiveSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ArchiveSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ArchiveSessionResponse"),
         )
     }
@@ -43108,10 +42317,7 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnarchiveSessionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UnarchiveSessionResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -43175,11 +42381,11 @@ impl UnarchiveSessionResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UnarchiveSessionResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UnarchiveSessionResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UnarchiveSessionResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionResponse"),
         )
     }
@@ -43248,10 +42454,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionStatusResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -43337,11 +42540,11 @@ impl SessionStatusResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatusResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionStatusResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionStatusResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionStatusResponse"),
         )
     }
@@ -43419,8 +42622,8 @@ impl SessionStatus {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for SessionStatus {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -43448,10 +42651,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatus {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionStatus;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionStatus string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -43497,13 +42697,11 @@ impl runtime::de::Scalar for SessionStatus {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionStatus")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionStatus")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionStatus"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -43551,10 +42749,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = BackgroundSubagent;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a BackgroundSubagent object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -43669,11 +42864,11 @@ impl BackgroundSubagent {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for BackgroundSubagent {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("BackgroundSubagent")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("BackgroundSubagent")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "BackgroundSubagent"),
         )
     }
@@ -43767,10 +42962,7 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = Usage;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a Usage object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -43996,13 +43188,11 @@ impl Usage {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Usage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("Usage")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("Usage")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "Usage"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Usage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -44070,10 +43260,7 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnknownStateUpdate;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UnknownStateUpdate object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44200,11 +43387,11 @@ impl UnknownStateUpdate {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UnknownStateUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UnknownStateUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UnknownStateUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "UnknownStateUpdate"),
         )
     }
@@ -44257,10 +43444,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionTitleResponse;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionTitleResponse object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44329,11 +43513,11 @@ impl SetSessionTitleResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionTitleResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionTitleResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionTitleResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetSessionTitleResponse"),
         )
     }
@@ -44388,10 +43572,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanFile;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanFile object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44522,13 +43703,11 @@ impl PlanFile {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanFile {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanFile")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanFile")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanFile"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanFile"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -44579,10 +43758,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanMarkdown;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanMarkdown object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44713,13 +43889,11 @@ impl PlanMarkdown {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanMarkdown {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanMarkdown")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanMarkdown")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanMarkdown"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanMarkdown"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -44767,10 +43941,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PlanRemoved;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a PlanRemoved object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -44885,13 +44056,11 @@ impl PlanRemoved {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PlanRemoved {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("PlanRemoved")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PlanRemoved")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PlanRemoved"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanRemoved"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -44949,10 +44118,7 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SubagentSessionCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SubagentSessionCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45079,11 +44245,11 @@ impl SubagentSessionCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SubagentSessionCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SubagentSessionCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SubagentSessionCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SubagentSessionCapabilities"),
         )
     }
@@ -45137,10 +44303,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionCancelCapabilities;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionCancelCapabilities object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45239,11 +44402,11 @@ impl SessionCancelCapabilities {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionCancelCapabilities {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionCancelCapabilities")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionCancelCapabilities")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionCancelCapabilities"),
         )
     }
@@ -45339,13 +44502,11 @@ pub struct SubagentState {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SubagentUpdate {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SubagentUpdate")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SubagentUpdate")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SubagentUpdate"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SubagentUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -45435,13 +44596,11 @@ pub struct SessionMessageState {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionMessage {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionMessage")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionMessage")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionMessage"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionMessage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -45500,10 +44659,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionMessageChunk;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionMessageChunk object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45637,11 +44793,11 @@ impl SessionMessageChunk {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionMessageChunk {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionMessageChunk")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionMessageChunk")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionMessageChunk"),
         )
     }
@@ -45713,10 +44869,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusUpdateNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthStatusUpdateNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45803,11 +44956,11 @@ impl AuthStatusUpdateNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthStatusUpdateNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthStatusUpdateNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthStatusUpdateNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "AuthStatusUpdateNotification"),
         )
     }
@@ -45857,10 +45010,7 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListProvidersRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ListProvidersRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -45924,11 +45074,11 @@ impl ListProvidersRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ListProvidersRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ListProvidersRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ListProvidersRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ListProvidersRequest"),
         )
     }
@@ -45998,10 +45148,7 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetProviderRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetProviderRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46100,11 +45247,11 @@ impl SetProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetProviderRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetProviderRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetProviderRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetProviderRequest"),
         )
     }
@@ -46157,10 +45304,7 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = DisableProviderRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a DisableProviderRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46229,11 +45373,11 @@ impl DisableProviderRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DisableProviderRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("DisableProviderRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("DisableProviderRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "DisableProviderRequest"),
         )
     }
@@ -46285,10 +45429,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AuthStatusRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a AuthStatusRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46352,13 +45493,11 @@ impl AuthStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AuthStatusRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("AuthStatusRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AuthStatusRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthStatusRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthStatusRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -46415,10 +45554,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpServerAcp;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpServerAcp object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46485,13 +45621,11 @@ impl McpServerAcp {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpServerAcp {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpServerAcp")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServerAcp")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpServerAcp"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerAcp"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -46558,10 +45692,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SystemPrompt;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SystemPrompt object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -46631,13 +45762,11 @@ impl SystemPrompt {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SystemPrompt {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SystemPrompt")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SystemPrompt")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SystemPrompt"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SystemPrompt"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -46721,8 +45850,8 @@ impl SystemPromptMode {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for SystemPromptMode {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SystemPromptMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -46750,10 +45879,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPromptMode {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SystemPromptMode;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SystemPromptMode string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -46799,13 +45925,11 @@ impl runtime::de::Scalar for SystemPromptMode {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SystemPromptMode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SystemPromptMode")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SystemPromptMode")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SystemPromptMode"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SystemPromptMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -46877,8 +46001,8 @@ impl SessionArchiveFilter {
     }
 }
 #[cfg(feature = "unstable")]
-impl ::core::fmt::Display for SessionArchiveFilter {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+impl fmt::Display for SessionArchiveFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
@@ -46906,10 +46030,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionArchiveFilter;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionArchiveFilter string")
             }
             fn visit_str<E: ::serde::de::Error>(
@@ -46959,11 +46080,11 @@ impl runtime::de::Scalar for SessionArchiveFilter {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionArchiveFilter {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionArchiveFilter")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionArchiveFilter")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionArchiveFilter"),
         )
     }
@@ -47059,10 +46180,7 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ForkSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ForkSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47172,11 +46290,11 @@ impl ForkSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ForkSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ForkSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ForkSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ForkSessionRequest"),
         )
     }
@@ -47238,10 +46356,7 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ArchiveSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ArchiveSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47310,11 +46425,11 @@ impl ArchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ArchiveSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ArchiveSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ArchiveSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ArchiveSessionRequest"),
         )
     }
@@ -47372,10 +46487,7 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = UnarchiveSessionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a UnarchiveSessionRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47444,11 +46556,11 @@ impl UnarchiveSessionRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for UnarchiveSessionRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("UnarchiveSessionRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("UnarchiveSessionRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionRequest"),
         )
     }
@@ -47504,10 +46616,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SessionStatusRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SessionStatusRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47576,11 +46685,11 @@ impl SessionStatusRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionStatusRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SessionStatusRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionStatusRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SessionStatusRequest"),
         )
     }
@@ -47646,10 +46755,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = SetSessionTitleRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a SetSessionTitleRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47723,11 +46829,11 @@ impl SetSessionTitleRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SetSessionTitleRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("SetSessionTitleRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SetSessionTitleRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "SetSessionTitleRequest"),
         )
     }
@@ -47810,11 +46916,11 @@ impl MessageMcpResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MessageMcpResponse"),
         )
     }
@@ -47861,10 +46967,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MessageMcpResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -47926,11 +47029,11 @@ impl MessageMcpResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseResult"),
         )
     }
@@ -47977,10 +47080,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MessageMcpResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48042,11 +47142,11 @@ impl MessageMcpResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseError"),
         )
     }
@@ -48096,10 +47196,7 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a McpError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48166,13 +47263,11 @@ impl McpError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("McpError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpError"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -48233,10 +47328,7 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = MessageMcpNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a MessageMcpNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48330,11 +47422,11 @@ impl MessageMcpNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for MessageMcpNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("MessageMcpNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("MessageMcpNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "MessageMcpNotification"),
         )
     }
@@ -48381,10 +47473,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxyRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48445,13 +47534,11 @@ impl ProxyRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyRequest"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -48549,11 +47636,11 @@ impl From<ProxySuccessorRequest> for ProxyRequestParams {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyRequestParams {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyRequestParams")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyRequestParams")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyRequestParams"),
         )
     }
@@ -48606,11 +47693,11 @@ impl InitializeProxyRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeProxyRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeProxyRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeProxyRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "InitializeProxyRequest"),
         )
     }
@@ -48689,10 +47776,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxySuccessorRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxySuccessorRequest object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48778,11 +47862,11 @@ impl ProxySuccessorRequest {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxySuccessorRequest {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxySuccessorRequest")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxySuccessorRequest")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxySuccessorRequest"),
         )
     }
@@ -48849,13 +47933,11 @@ impl From<ProxyResponseError> for ProxyResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponse"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -48901,10 +47983,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyResponseResult;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxyResponseResult object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -48957,11 +48036,11 @@ impl ProxyResponseResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponseResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponseResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponseResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyResponseResult"),
         )
     }
@@ -49050,11 +48129,11 @@ impl From<ProxySuccessorResponse> for ProxyResponseResultResult {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponseResultResult {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponseResultResult")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponseResultResult")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyResponseResultResult"),
         )
     }
@@ -49106,10 +48185,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyResponseError;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxyResponseError object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -49168,11 +48244,11 @@ impl ProxyResponseError {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponseError {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponseError")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponseError")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyResponseError"),
         )
     }
@@ -49249,11 +48325,11 @@ impl From<&str> for ProxyResponseErrorId {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyResponseErrorId {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyResponseErrorId")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyResponseErrorId")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxyResponseErrorId"),
         )
     }
@@ -49294,11 +48370,11 @@ impl InitializeProxyResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for InitializeProxyResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("InitializeProxyResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("InitializeProxyResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "InitializeProxyResponse"),
         )
     }
@@ -49337,11 +48413,11 @@ impl ProxySuccessorResponse {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxySuccessorResponse {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxySuccessorResponse")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxySuccessorResponse")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxySuccessorResponse"),
         )
     }
@@ -49382,10 +48458,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxyNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxyNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -49441,13 +48514,11 @@ impl ProxyNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxyNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxyNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxyNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyNotification"),
-        )
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -49522,10 +48593,7 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ProxySuccessorNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a ProxySuccessorNotification object")
             }
             fn visit_map<A: ::serde::de::MapAccess<'de>>(
@@ -49611,11 +48679,11 @@ impl ProxySuccessorNotification {
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProxySuccessorNotification {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed("ProxySuccessorNotification")
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ProxySuccessorNotification")
     }
-    fn schema_id() -> ::std::borrow::Cow<'static, str> {
-        ::std::borrow::Cow::Borrowed(
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
             ::core::concat!(::core::module_path!(), "::", "ProxySuccessorNotification"),
         )
     }
@@ -50025,7 +49093,9 @@ pub const TYPE_NAMES: &[&str] = &[
 /// with `_` decode to an `Extension` variant that keeps the raw params; any
 /// other unknown method is an error.
 pub mod rpc {
+    #[allow(unused_imports)]
     use crate::runtime;
+    #[allow(unused_imports)]
     use crate::json;
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
