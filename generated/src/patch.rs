@@ -228,12 +228,10 @@ pub mod de {
         nested(d, false)
     }
 
-    // The helpers above as reader types, for the visitor the derive writes
-    // under `#[acp(keep_unknown)]`: a field is read with
-    // `map.next_value_seed(runtime::read::Field::<Helper, FieldType>::new())`.
+    // The helpers above as reader types, for the code the derive writes: a
+    // field is read with `runtime::de::put_with::<Helper, _, _>` (under
+    // `#[acp(keep_unknown)]`) or `runtime::read::with::<Helper, _, _>`.
     crate::runtime::read::readers! {
-        /// The type's own `Deserialize`.
-        Plain [T: DeserializeOwned] T => T::deserialize;
         /// [`lenient`].
         Lenient [T: DeserializeOwned] Patch<T> => lenient;
         /// [`lenient_scalar`].

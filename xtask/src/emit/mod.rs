@@ -37,6 +37,8 @@ pub struct Emitter {
     direct: std::collections::BTreeSet<String>,
     /// Union arms whose payload is boxed ([`crate::plan::Decisions::boxed_arms`]).
     boxed_arms: std::collections::BTreeSet<(String, String)>,
+    /// Integer newtypes' rules ([`crate::plan::Decisions::values`]).
+    values: BTreeMap<String, crate::plan::ReadRule>,
     /// Each field's representation, as the plan decided it.
     fields: crate::plan::Fields,
     schemars: bool,
@@ -79,8 +81,8 @@ impl Emitter {
         let defs: Vec<&Def> = defs.into_iter().collect();
         let top = defs.iter().map(|d| d.name.clone()).collect();
         let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
-        let crate::plan::Decisions { scalars, ordered, aliases, direct, boxed_arms, fields, .. } = decisions;
-        Emitter { rt, names, scalars, top, ordered, aliases, direct, boxed_arms, fields, schemars: false }
+        let crate::plan::Decisions { scalars, ordered, aliases, direct, boxed_arms, values, fields, .. } = decisions;
+        Emitter { rt, names, scalars, top, ordered, aliases, direct, boxed_arms, values, fields, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -363,21 +365,8 @@ impl Emitter {
     fn int_newtype(&self, def: &Def, t: &Type, format: IntFormat) -> TokenStream {
         let (name, doc) = (ident(&def.rust_name), self.item_docs(def));
         let it = int_type(format);
-        // The definition's value as a required field, at the definition's pointer.
-        let value = Field {
-            name: String::new(),
-            pointer: def.pointer.clone(),
-            rust_name: String::new(),
-            docs: None,
-            ty: t.clone(),
-            required: true,
-            nullable: false,
-            default_on_error: false,
-            skip_invalid_items: false,
-            default_on_null: false,
-            default: None,
-        };
-        let rule = crate::plan::ReadRule::of(&value, &self.scalars);
+        let value = crate::plan::value_field(def, t);
+        let rule = self.values.get(&def.name).cloned().unwrap_or(crate::plan::ReadRule::Plain);
         let check = match self.deserialize_with(&rule) {
             Some(with) => quote!(#[serde(#with)]),
             None => quote!(),

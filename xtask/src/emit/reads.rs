@@ -32,7 +32,6 @@ impl Emitter {
     /// `None` when the field type's own decoding reads it.
     pub(super) fn reader_type(&self, rule: &ReadRule) -> Option<TokenStream> {
         let rt = &self.rt;
-        let lenient = |l: &bool| if *l { quote!(true) } else { quote!(false) };
         Some(match rule {
             ReadRule::Plain | ReadRule::Patch => return None,
             ReadRule::Lenient => quote!(#rt::read::Lenient),
@@ -48,13 +47,12 @@ impl Emitter {
                 quote!(#rt::read::CheckedStr<#r>)
             }
             ReadRule::CheckedStr { rule, optional: true, lenient: l } => {
-                let (r, l) = (ident(rule), lenient(l));
+                let r = ident(rule);
                 quote!(#rt::read::OptCheckedStr<#r, #l>)
             }
             ReadRule::IntInRange { pointer, min, max, optional, lenient: l } => {
                 let (p, min, max) = (ident(pointer), const_i128(*min), const_i128(*max));
                 if *optional {
-                    let l = lenient(l);
                     quote!(#rt::read::OptIntInRange<#min, #max, #l, #p>)
                 } else {
                     quote!(#rt::read::IntInRange<#min, #max, #p>)
@@ -63,7 +61,6 @@ impl Emitter {
             ReadRule::FloatInRange { pointer, min, max, optional, lenient: l } => {
                 let (p, min, max) = (ident(pointer), const_bits(*min), const_bits(*max));
                 if *optional {
-                    let l = lenient(l);
                     quote!(#rt::read::OptFloatInRange<#min, #max, #l, #p>)
                 } else {
                     quote!(#rt::read::FloatInRange<#min, #max, #p>)
@@ -80,7 +77,6 @@ impl Emitter {
                     }
                     None => quote!({ usize::MAX }),
                 };
-                let l = lenient(l);
                 let inner = self.reader_type(inner).unwrap_or_else(|| quote!(#rt::read::Plain));
                 quote!(#rt::read::ItemCount<#min, #max, #l, #p, #inner>)
             }

@@ -33,6 +33,9 @@ pub struct Decisions {
     /// by the policy (`boxed_arms` in `schema/rust.json`: rare and large
     /// payloads), or because the payload is on a cycle.
     pub boxed_arms: BTreeSet<(String, String)>,
+    /// The decoding rule of an integer newtype's value whose bounds are
+    /// tighter than its Rust type's, by definition name.
+    pub values: BTreeMap<String, super::ReadRule>,
     /// Each struct field's representation.
     #[serde(skip)]
     pub fields: Fields,
@@ -47,6 +50,17 @@ impl Decisions {
             all.iter().filter(|d| matches!(d.kind, Kind::Struct(_) | Kind::Union(_))).map(|d| d.name.clone()).collect();
         let recursive = recursive_defs(&all);
         let scalars = all.iter().filter(|d| is_string_scalar(d)).map(|d| d.name.clone()).collect();
+        // An integer newtype's value is read as a required field at the definition's pointer.
+        let values = all
+            .iter()
+            .filter_map(|d| match &d.kind {
+                Kind::Newtype(t @ Type::Integer { .. }) => {
+                    let rule = super::ReadRule::of(&super::value_field(d, t), &scalars);
+                    (!rule.is_plain()).then(|| (d.name.clone(), rule))
+                }
+                _ => None,
+            })
+            .collect();
         Decisions {
             fields: Fields::of(defs, &super::Sets { objects: &objects, recursive: &recursive, scalars: &scalars }),
             scalars,
@@ -60,6 +74,7 @@ impl Decisions {
                 .collect(),
             direct: direct_defs(&all),
             boxed_arms: boxed_arms(&all, &recursive),
+            values,
             recursive,
         }
     }

@@ -21,7 +21,7 @@ mod defs;
 mod read;
 pub(crate) use defs::ordered_defs;
 pub use defs::{is_direct_method, Decisions};
-pub use read::{is_scalar, HiddenKind, ReadRule};
+pub use read::{is_scalar, value_field, HiddenKind, ReadRule};
 
 /// Which builds an item belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -203,6 +203,9 @@ pub struct ItemPlan<'m> {
     /// Its fields, for a struct.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldPlan>,
+    /// How its value is read, for an integer newtype with checked bounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read: Option<ReadRule>,
 }
 
 impl FieldPlan {
@@ -295,6 +298,7 @@ impl<'m> ItemPlan<'m> {
                 .collect(),
             ordered: decisions.ordered.contains(&def.name),
             fields,
+            read: decisions.values.get(&def.name).cloned(),
         }
     }
 }

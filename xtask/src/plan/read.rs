@@ -200,3 +200,21 @@ pub fn is_scalar(ty: &Type, scalars: &BTreeSet<String>) -> bool {
         _ => false,
     }
 }
+
+/// A definition's value as a required field at the definition's pointer:
+/// how an integer newtype's bounds are read and named.
+pub fn value_field(def: &Def, ty: &Type) -> Field {
+    Field {
+        name: String::new(),
+        pointer: def.pointer.clone(),
+        rust_name: String::new(),
+        docs: None,
+        ty: ty.clone(),
+        required: true,
+        nullable: false,
+        default_on_error: false,
+        skip_invalid_items: false,
+        default_on_null: false,
+        default: None,
+    }
+}
