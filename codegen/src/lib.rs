@@ -50,6 +50,9 @@ pub struct FieldRead {
     pub reader: Option<TokenStream>,
     /// A missing property is an error; otherwise the field's default.
     pub required: bool,
+    /// The field's `#[cfg(...)]` attributes, if it exists only in some
+    /// builds: repeated on everything that names the field. Empty otherwise.
+    pub cfg: TokenStream,
 }
 
 /// A struct that keeps unknown properties in `additional_properties`
@@ -81,6 +84,9 @@ pub struct TaggedArm {
     /// The payload type (read from the members after the discriminator);
     /// `None` for a variant that carries nothing but its discriminator.
     pub payload: Option<TokenStream>,
+    /// The variant's `#[cfg(...)]` attributes, if it exists only in some
+    /// builds. Empty otherwise.
+    pub cfg: TokenStream,
 }
 
 /// A union whose variants are told apart by a discriminator property.
@@ -118,18 +124,19 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
     let slots = slots(o.fields.len());
     let wires: Vec<Literal> = o.fields.iter().map(|f| str_lit(&f.wire)).collect();
     let types: Vec<&TokenStream> = o.fields.iter().map(|f| &f.ty).collect();
+    let cfgs: Vec<&TokenStream> = o.fields.iter().map(|f| &f.cfg).collect();
     // The closures for `runtime::de::fields`: a key's position (any of its
     // names), and the read of the field at a position.
     let mut index = Vec::new();
     let mut reads = Vec::new();
     for (i, (f, slot)) in o.fields.iter().zip(&slots).enumerate() {
-        let (names, wire) = (names(f), str_lit(&f.wire));
+        let (names, wire, cfg) = (names(f), str_lit(&f.wire), &f.cfg);
         let i = Literal::usize_unsuffixed(i);
-        index.push(quote!(#(#names)|* => ::core::option::Option::Some(#i),));
+        index.push(quote!(#cfg #(#names)|* => ::core::option::Option::Some(#i),));
         // The slot's type is the field's: `put` reads that type.
         reads.push(match &f.reader {
-            Some(m) => quote!(#i => #rt::de::put_with::<#m, _, _>(map, &mut #slot, #wire),),
-            None => quote!(#i => #rt::de::put(map, &mut #slot, #wire),),
+            Some(m) => quote!(#cfg #i => #rt::de::put_with::<#m, _, _>(map, &mut #slot, #wire),),
+            None => quote!(#cfg #i => #rt::de::put(map, &mut #slot, #wire),),
         });
     }
     for (i, name) in o.forbidden.iter().enumerate() {
@@ -151,11 +158,11 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
         )
     };
     let inits = o.fields.iter().zip(&slots).zip(&wires).map(|((f, slot), wire)| {
-        let id = &f.ident;
+        let (id, cfg) = (&f.ident, &f.cfg);
         if f.required {
-            quote!(#id: #rt::de::required(#slot, #wire)?)
+            quote!(#cfg #id: #rt::de::required(#slot, #wire)?)
         } else {
-            quote!(#id: #slot.unwrap_or_default())
+            quote!(#cfg #id: #slot.unwrap_or_default())
         }
     });
     let expecting = format!("a {} object", o.name);
@@ -180,7 +187,7 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
     quote! {
         impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &[#(#wires),*];
+                const FIELDS: &[&str] = &[#(#cfgs #wires),*];
                 struct __Visitor #gen #phantom;
                 impl<'de, #(#de_bounds),*> ::serde::de::Visitor<'de> for __Visitor #gen {
                     type Value = #item #gen;
@@ -188,7 +195,7 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
                         f.write_str(#expecting)
                     }
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#item #gen, A::Error> {
-                        #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                        #(#cfgs let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
                         let rest = #rt::de::fields(&mut map, #index_fn, #read_fn)?;
                         ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
                     }
@@ -222,17 +229,18 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
     let item = &o.ident;
     let slots = slots(o.fields.len());
     let types = o.fields.iter().map(|f| &f.ty);
+    let cfgs = o.fields.iter().map(|f| &f.cfg);
     let mut arms: Vec<TokenStream> = o
         .fields
         .iter()
         .zip(&slots)
         .map(|(f, slot)| {
-            let (names, ty) = (names(f), &f.ty);
+            let (names, ty, cfg) = (names(f), &f.ty, &f.cfg);
             let value = match &f.reader {
                 Some(m) => quote!(<#m as #fast::Rule<'de, #ty>>::read(r)),
                 None => quote!(<#ty as #fast::FromJson<'de>>::read(r)),
             };
-            quote!(#(#names)|* => #fast::put(&mut #slot, #value),)
+            quote!(#cfg #(#names)|* => #fast::put(&mut #slot, #value),)
         })
         .collect();
     // A property that must be absent: the visitor reports it.
@@ -240,13 +248,14 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
         let name = str_lit(name);
         quote!(#name => ::core::result::Result::Err(#fast::Bail),)
     }));
-    let required = o.fields.iter().zip(&slots).filter(|(f, _)| f.required).map(|(_, s)| s);
+    let (required, required_cfgs): (Vec<&Ident>, Vec<&TokenStream>) =
+        o.fields.iter().zip(&slots).filter(|(f, _)| f.required).map(|(f, s)| (s, &f.cfg)).unzip();
     let inits = o.fields.iter().zip(&slots).map(|(f, slot)| {
-        let id = &f.ident;
+        let (id, cfg) = (&f.ident, &f.cfg);
         if f.required {
-            quote!(#id: #slot)
+            quote!(#cfg #id: #slot)
         } else {
-            quote!(#id: #slot.unwrap_or_default())
+            quote!(#cfg #id: #slot.unwrap_or_default())
         }
     });
     let read = read_object(fast);
@@ -257,7 +266,7 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
             // One exit for errors (`members`), so the slots are dropped at one place.
             #[inline]
             fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
-                #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                #(#cfgs let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
                 let mut rest = #rt::Extra::new();
                 #fast::members(r, more, |r, key| match key {
                     #(#arms)*
@@ -266,6 +275,7 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
                 // Each required slot taken on its own: a `match` on a tuple
                 // of them would move every value once more.
                 #(
+                    #required_cfgs
                     let ::core::option::Option::Some(#required) = #required else {
                         return ::core::result::Result::Err(#fast::Bail);
                     };
@@ -284,15 +294,16 @@ pub fn tagged_union_from_json(u: &TaggedUnion, paths: &Paths) -> TokenStream {
     let item = &u.ident;
     let key = str_lit(&u.key);
     let arms = u.arms.iter().map(|a| {
-        let (tag, variant) = (str_lit(&a.tag), &a.variant);
+        let (tag, variant, cfg) = (str_lit(&a.tag), &a.variant, &a.cfg);
         match &a.payload {
             None => quote! {
+                #cfg
                 #tag => {
                     #fast::skip_members(r, more)?;
                     ::core::result::Result::Ok(Self::#variant)
                 }
             },
-            Some(t) => quote!(#tag => <#t as #fast::FromJson<'de>>::rest(r, more).map(Self::#variant),),
+            Some(t) => quote!(#cfg #tag => <#t as #fast::FromJson<'de>>::rest(r, more).map(Self::#variant),),
         }
     });
     let read = read_object(fast);

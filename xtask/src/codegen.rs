@@ -322,8 +322,9 @@ pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// One item list for a version: items equal in both schemas (ignoring
-/// descriptions) once; items that differ twice, each behind its cfg; items
-/// only in the unstable schema behind `unstable`.
+/// descriptions) once; items whose unstable shape only adds fields or arms
+/// once, with those gated; items that differ otherwise twice, each behind its
+/// cfg; items only in the unstable schema behind `unstable`.
 ///
 /// Also returns the version's `reencode` registry, which lives in `acp-tools`
 /// (instantiating a decoder for every type costs the bindings' users compile time).
@@ -337,6 +338,10 @@ fn emit_version(plan: &Plan<'_>, stable: &Module, unstable: &Module) -> (Vec<Tok
     let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter(), plan.unstable.clone()).with_schemars();
     let mut items = Vec::new();
     for item in &plan.items {
+        if let Some(stable) = item.stable_shape {
+            items.extend(unstable_emitter.merged(item.def, stable, &stable_emitter));
+            continue;
+        }
         let emitter = if item.gate == Gate::Unstable { &unstable_emitter } else { &stable_emitter };
         items.extend(emitter.def(item.def, item.gate));
     }

@@ -18,7 +18,6 @@ use crate::json;
 use ::core::fmt;
 #[allow(unused_imports)]
 use ::std::borrow::Cow;
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -41,7 +40,6 @@ pub struct AgentRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -90,7 +88,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         deserializer.deserialize_struct("AgentRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentRequest {
     /// Creates a `AgentRequest` from its required fields; every optional field is omitted.
     pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
@@ -108,48 +105,6 @@ impl AgentRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentRequest {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentRequest")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
-            &[
-                (
-                    "CreateElicitationRequest",
-                    runtime::schema::sub::<CreateElicitationRequest>,
-                ),
-                ("CreateTerminalRequest", runtime::schema::sub::<CreateTerminalRequest>),
-                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
-                ("KillTerminalRequest", runtime::schema::sub::<KillTerminalRequest>),
-                ("ReadTextFileRequest", runtime::schema::sub::<ReadTextFileRequest>),
-                (
-                    "ReleaseTerminalRequest",
-                    runtime::schema::sub::<ReleaseTerminalRequest>,
-                ),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                (
-                    "RequestPermissionRequest",
-                    runtime::schema::sub::<RequestPermissionRequest>,
-                ),
-                ("TerminalOutputRequest", runtime::schema::sub::<TerminalOutputRequest>),
-                (
-                    "WaitForTerminalExitRequest",
-                    runtime::schema::sub::<WaitForTerminalExitRequest>,
-                ),
-                ("WriteTextFileRequest", runtime::schema::sub::<WriteTextFileRequest>),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// All possible requests that an agent can send to a client.
 ///
 /// This enum is used internally for routing RPC requests. You typically won't need
@@ -240,6 +195,13 @@ pub enum AgentRequestParams {
     ///
     /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)
     CreateElicitationRequest(CreateElicitationRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Exchanges an MCP-over-ACP message.
+    MessageMcpRequest(MessageMcpRequest),
     /// Handles extension method requests from the agent.
     ///
     /// Allows the Agent to send an arbitrary request that is not part of the ACP spec.
@@ -249,7 +211,6 @@ pub enum AgentRequestParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtMethodRequest(ExtRequest),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for AgentRequestParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -283,13 +244,16 @@ impl ::serde::Serialize for AgentRequestParams {
             Self::CreateElicitationRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
+            Self::MessageMcpRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
             Self::ExtMethodRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -359,76 +323,77 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
         ) {
             return Ok(Self::CreateElicitationRequest(v));
         }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "MessageMcpRequest") {
+            return Ok(Self::MessageMcpRequest(v));
+        }
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
             return Ok(Self::ExtMethodRequest(v));
         }
         Err(runtime::de::no_arm("AgentRequestParams", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<WriteTextFileRequest> for AgentRequestParams {
     /// The `WriteTextFileRequest` arm.
     fn from(value: WriteTextFileRequest) -> Self {
         Self::WriteTextFileRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ReadTextFileRequest> for AgentRequestParams {
     /// The `ReadTextFileRequest` arm.
     fn from(value: ReadTextFileRequest) -> Self {
         Self::ReadTextFileRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<RequestPermissionRequest> for AgentRequestParams {
     /// The `RequestPermissionRequest` arm.
     fn from(value: RequestPermissionRequest) -> Self {
         Self::RequestPermissionRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CreateTerminalRequest> for AgentRequestParams {
     /// The `CreateTerminalRequest` arm.
     fn from(value: CreateTerminalRequest) -> Self {
         Self::CreateTerminalRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<TerminalOutputRequest> for AgentRequestParams {
     /// The `TerminalOutputRequest` arm.
     fn from(value: TerminalOutputRequest) -> Self {
         Self::TerminalOutputRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ReleaseTerminalRequest> for AgentRequestParams {
     /// The `ReleaseTerminalRequest` arm.
     fn from(value: ReleaseTerminalRequest) -> Self {
         Self::ReleaseTerminalRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<WaitForTerminalExitRequest> for AgentRequestParams {
     /// The `WaitForTerminalExitRequest` arm.
     fn from(value: WaitForTerminalExitRequest) -> Self {
         Self::WaitForTerminalExitRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<KillTerminalRequest> for AgentRequestParams {
     /// The `KillTerminalRequest` arm.
     fn from(value: KillTerminalRequest) -> Self {
         Self::KillTerminalRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CreateElicitationRequest> for AgentRequestParams {
     /// The `CreateElicitationRequest` arm.
     fn from(value: CreateElicitationRequest) -> Self {
         Self::CreateElicitationRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<MessageMcpRequest> for AgentRequestParams {
+    /// The `MessageMcpRequest` arm.
+    fn from(value: MessageMcpRequest) -> Self {
+        Self::MessageMcpRequest(value)
+    }
+}
 impl From<ExtRequest> for AgentRequestParams {
     /// The `ExtMethodRequest` arm.
     fn from(value: ExtRequest) -> Self {
@@ -437,19 +402,17 @@ impl From<ExtRequest> for AgentRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentRequestParams {
+impl ::schemars::JsonSchema for AgentRequest {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentRequestParams")
+        Cow::Borrowed("AgentRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
             &[
                 (
                     "CreateElicitationRequest",
@@ -463,6 +426,7 @@ impl ::schemars::JsonSchema for AgentRequestParams {
                     "ReleaseTerminalRequest",
                     runtime::schema::sub::<ReleaseTerminalRequest>,
                 ),
+                ("RequestId", runtime::schema::sub::<RequestId>),
                 (
                     "RequestPermissionRequest",
                     runtime::schema::sub::<RequestPermissionRequest>,
@@ -475,96 +439,6 @@ impl ::schemars::JsonSchema for AgentRequestParams {
                 ("WriteTextFileRequest", runtime::schema::sub::<WriteTextFileRequest>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentRequest {
-    /// The request id used to correlate the matching response.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// The method name to invoke.
-    #[serde(rename = "method")]
-    pub method: String,
-    /// Method-specific request parameters.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub params: runtime::Nullable<AgentRequestParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentRequest, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<runtime::Nullable<AgentRequestParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "method" => Some(1),
-                        "params" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "method"),
-                        2 => runtime::de::put(map, &mut v2, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentRequest {
-                    id: runtime::de::required(v0, "id")?,
-                    method: runtime::de::required(v1, "method")?,
-                    params: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentRequest {
-    /// Creates a `AgentRequest` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<AgentRequestParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -609,309 +483,46 @@ impl ::schemars::JsonSchema for AgentRequest {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// All possible requests that an agent can send to a client.
-///
-/// This enum is used internally for routing RPC requests. You typically won't need
-/// to use this directly.
-///
-/// This enum encompasses all method calls from agent to client.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentRequestParams {
-    /// Writes content to a text file in the client's file system.
-    ///
-    /// Only available if the client advertises the `fs.writeTextFile` capability.
-    /// Allows the agent to create or modify files within the client's environment.
-    ///
-    /// See protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)
-    WriteTextFileRequest(WriteTextFileRequest),
-    /// Reads content from a text file in the client's file system.
-    ///
-    /// Only available if the client advertises the `fs.readTextFile` capability.
-    /// Allows the agent to access file contents within the client's environment.
-    ///
-    /// See protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/draft/overview#client)
-    ReadTextFileRequest(ReadTextFileRequest),
-    /// Requests permission from the user for a tool call operation.
-    ///
-    /// Called by the agent when it needs user authorization before executing
-    /// a potentially sensitive operation. The client should present the options
-    /// to the user and return their decision.
-    ///
-    /// If the client cancels the prompt turn via `session/cancel`, it MUST
-    /// respond to this request with the `cancelled` outcome.
-    ///
-    /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)
-    RequestPermissionRequest(RequestPermissionRequest),
-    /// Executes a command in a new terminal
-    ///
-    /// Only available if the `terminal` Client capability is set to `true`.
-    ///
-    /// Returns a `TerminalId` that can be used with other terminal methods
-    /// to get the current output, wait for exit, and kill the command.
-    ///
-    /// The `TerminalId` can also be used to embed the terminal in a tool call
-    /// by using `terminal` tool call content.
-    ///
-    /// The Agent is responsible for releasing the terminal by using the `terminal/release`
-    /// method.
-    ///
-    /// See protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)
-    CreateTerminalRequest(CreateTerminalRequest),
-    /// Gets the terminal output and exit status
-    ///
-    /// Returns the current content in the terminal without waiting for the command to exit.
-    /// If the command has already exited, the exit status is included.
-    ///
-    /// See protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)
-    TerminalOutputRequest(TerminalOutputRequest),
-    /// Releases a terminal
-    ///
-    /// The command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`
-    /// to wait for the command to exit before releasing the terminal.
-    ///
-    /// After release, the `TerminalId` can no longer be used with other `terminal/*` methods,
-    /// but tool calls that already contain it, continue to display its output.
-    ///
-    /// The `terminal/kill` method can be used to terminate the command without releasing
-    /// the terminal, allowing the Agent to call `terminal/output` and other methods.
-    ///
-    /// See protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)
-    ReleaseTerminalRequest(ReleaseTerminalRequest),
-    /// Waits for the terminal command to exit and return its exit status
-    ///
-    /// See protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)
-    WaitForTerminalExitRequest(WaitForTerminalExitRequest),
-    /// Kills the terminal command without releasing the terminal
-    ///
-    /// While `terminal/release` will also kill the command, this method will keep
-    /// the `TerminalId` valid so it can be used with other methods.
-    ///
-    /// This method can be helpful when implementing command timeouts which terminate
-    /// the command as soon as elapsed, and then get the final output so it can be sent
-    /// to the model.
-    ///
-    /// Note: Call `terminal/release` when `TerminalId` is no longer needed.
-    ///
-    /// See protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/draft/terminals)
-    KillTerminalRequest(KillTerminalRequest),
-    /// Requests structured user input via a form or URL.
-    ///
-    /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation)
-    CreateElicitationRequest(CreateElicitationRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Exchanges an MCP-over-ACP message.
-    MessageMcpRequest(MessageMcpRequest),
-    /// Handles extension method requests from the agent.
-    ///
-    /// Allows the Agent to send an arbitrary request that is not part of the ACP spec.
-    /// Extension methods provide a way to add custom functionality while maintaining
-    /// protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    ExtMethodRequest(ExtRequest),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::WriteTextFileRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ReadTextFileRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::RequestPermissionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CreateTerminalRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::TerminalOutputRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ReleaseTerminalRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::WaitForTerminalExitRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::KillTerminalRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CreateElicitationRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::MessageMcpRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequestParams {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequestParams")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "WriteTextFileRequest",
-        ) {
-            return Ok(Self::WriteTextFileRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ReadTextFileRequest",
-        ) {
-            return Ok(Self::ReadTextFileRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionRequest",
-        ) {
-            return Ok(Self::RequestPermissionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateTerminalRequest",
-        ) {
-            return Ok(Self::CreateTerminalRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "TerminalOutputRequest",
-        ) {
-            return Ok(Self::TerminalOutputRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ReleaseTerminalRequest",
-        ) {
-            return Ok(Self::ReleaseTerminalRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "WaitForTerminalExitRequest",
-        ) {
-            return Ok(Self::WaitForTerminalExitRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "KillTerminalRequest",
-        ) {
-            return Ok(Self::KillTerminalRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationRequest",
-        ) {
-            return Ok(Self::CreateElicitationRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "MessageMcpRequest") {
-            return Ok(Self::MessageMcpRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(runtime::de::no_arm("AgentRequestParams", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<WriteTextFileRequest> for AgentRequestParams {
-    /// The `WriteTextFileRequest` arm.
-    fn from(value: WriteTextFileRequest) -> Self {
-        Self::WriteTextFileRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ReadTextFileRequest> for AgentRequestParams {
-    /// The `ReadTextFileRequest` arm.
-    fn from(value: ReadTextFileRequest) -> Self {
-        Self::ReadTextFileRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<RequestPermissionRequest> for AgentRequestParams {
-    /// The `RequestPermissionRequest` arm.
-    fn from(value: RequestPermissionRequest) -> Self {
-        Self::RequestPermissionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CreateTerminalRequest> for AgentRequestParams {
-    /// The `CreateTerminalRequest` arm.
-    fn from(value: CreateTerminalRequest) -> Self {
-        Self::CreateTerminalRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<TerminalOutputRequest> for AgentRequestParams {
-    /// The `TerminalOutputRequest` arm.
-    fn from(value: TerminalOutputRequest) -> Self {
-        Self::TerminalOutputRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ReleaseTerminalRequest> for AgentRequestParams {
-    /// The `ReleaseTerminalRequest` arm.
-    fn from(value: ReleaseTerminalRequest) -> Self {
-        Self::ReleaseTerminalRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<WaitForTerminalExitRequest> for AgentRequestParams {
-    /// The `WaitForTerminalExitRequest` arm.
-    fn from(value: WaitForTerminalExitRequest) -> Self {
-        Self::WaitForTerminalExitRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<KillTerminalRequest> for AgentRequestParams {
-    /// The `KillTerminalRequest` arm.
-    fn from(value: KillTerminalRequest) -> Self {
-        Self::KillTerminalRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CreateElicitationRequest> for AgentRequestParams {
-    /// The `CreateElicitationRequest` arm.
-    fn from(value: CreateElicitationRequest) -> Self {
-        Self::CreateElicitationRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpRequest> for AgentRequestParams {
-    /// The `MessageMcpRequest` arm.
-    fn from(value: MessageMcpRequest) -> Self {
-        Self::MessageMcpRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtRequest> for AgentRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"WriteTextFileRequest\",\"description\":\"Writes content to a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.writeTextFile` capability.\\nAllows the agent to create or modify files within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileRequest\"}]},{\"title\":\"ReadTextFileRequest\",\"description\":\"Reads content from a text file in the client's file system.\\n\\nOnly available if the client advertises the `fs.readTextFile` capability.\\nAllows the agent to access file contents within the client's environment.\\n\\nSee protocol docs: [Client](https://agentclientprotocol.com/protocol/v1/overview#client)\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileRequest\"}]},{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for a tool call operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nIf the client cancels the prompt turn via `session/cancel`, it MUST\\nrespond to this request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateTerminalRequest\",\"description\":\"Executes a command in a new terminal\\n\\nOnly available if the `terminal` Client capability is set to `true`.\\n\\nReturns a `TerminalId` that can be used with other terminal methods\\nto get the current output, wait for exit, and kill the command.\\n\\nThe `TerminalId` can also be used to embed the terminal in a tool call\\nby using `terminal` tool call content.\\n\\nThe Agent is responsible for releasing the terminal by using the `terminal/release`\\nmethod.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalRequest\"}]},{\"title\":\"TerminalOutputRequest\",\"description\":\"Gets the terminal output and exit status\\n\\nReturns the current content in the terminal without waiting for the command to exit.\\nIf the command has already exited, the exit status is included.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputRequest\"}]},{\"title\":\"ReleaseTerminalRequest\",\"description\":\"Releases a terminal\\n\\nThe command is killed if it hasn't exited yet. Use `terminal/wait_for_exit`\\nto wait for the command to exit before releasing the terminal.\\n\\nAfter release, the `TerminalId` can no longer be used with other `terminal/*` methods,\\nbut tool calls that already contain it, continue to display its output.\\n\\nThe `terminal/kill` method can be used to terminate the command without releasing\\nthe terminal, allowing the Agent to call `terminal/output` and other methods.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalRequest\"}]},{\"title\":\"WaitForTerminalExitRequest\",\"description\":\"Waits for the terminal command to exit and return its exit status\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitRequest\"}]},{\"title\":\"KillTerminalRequest\",\"description\":\"Kills the terminal command without releasing the terminal\\n\\nWhile `terminal/release` will also kill the command, this method will keep\\nthe `TerminalId` valid so it can be used with other methods.\\n\\nThis method can be helpful when implementing command timeouts which terminate\\nthe command as soon as elapsed, and then get the final output so it can be sent\\nto the model.\\n\\nNote: Call `terminal/release` when `TerminalId` is no longer needed.\\n\\nSee protocol docs: [Terminals](https://agentclientprotocol.com/protocol/v1/terminals)\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    runtime::schema::sub::<CreateElicitationRequest>,
+                ),
+                ("CreateTerminalRequest", runtime::schema::sub::<CreateTerminalRequest>),
+                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
+                ("KillTerminalRequest", runtime::schema::sub::<KillTerminalRequest>),
+                ("ReadTextFileRequest", runtime::schema::sub::<ReadTextFileRequest>),
+                (
+                    "ReleaseTerminalRequest",
+                    runtime::schema::sub::<ReleaseTerminalRequest>,
+                ),
+                (
+                    "RequestPermissionRequest",
+                    runtime::schema::sub::<RequestPermissionRequest>,
+                ),
+                ("TerminalOutputRequest", runtime::schema::sub::<TerminalOutputRequest>),
+                (
+                    "WaitForTerminalExitRequest",
+                    runtime::schema::sub::<WaitForTerminalExitRequest>,
+                ),
+                ("WriteTextFileRequest", runtime::schema::sub::<WriteTextFileRequest>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -9984,7 +9595,6 @@ impl ::schemars::JsonSchema for ExtRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -9994,7 +9604,6 @@ pub enum AgentResponse {
     /// A failed JSON-RPC response.
     Error(AgentResponseError),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for AgentResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -10006,7 +9615,6 @@ impl ::serde::Serialize for AgentResponse {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10022,60 +9630,18 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
         Err(runtime::de::no_arm("AgentResponse", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<AgentResponseResult> for AgentResponse {
     /// The `Result` arm.
     fn from(value: AgentResponseResult) -> Self {
         Self::Result(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<AgentResponseError> for AgentResponse {
     /// The `Error` arm.
     fn from(value: AgentResponseError) -> Self {
         Self::Error(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponse {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponse")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
-            &[
-                ("AuthenticateResponse", runtime::schema::sub::<AuthenticateResponse>),
-                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
-                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
-                ("Error", runtime::schema::sub::<Error>),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
-                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
-                ("LoadSessionResponse", runtime::schema::sub::<LoadSessionResponse>),
-                ("LogoutResponse", runtime::schema::sub::<LogoutResponse>),
-                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
-                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
-                (
-                    "SetSessionConfigOptionResponse",
-                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
-                ),
-                (
-                    "SetSessionModeResponse",
-                    runtime::schema::sub::<SetSessionModeResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -10091,7 +9657,6 @@ pub struct AgentResponseResult {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10136,7 +9701,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         deserializer.deserialize_struct("AgentResponseResult", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentResponseResult {
     /// Creates a `AgentResponseResult` from its required fields; every optional field is omitted.
     pub fn new(
@@ -10150,47 +9714,6 @@ impl AgentResponseResult {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponseResult {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponseResult")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
-            &[
-                ("AuthenticateResponse", runtime::schema::sub::<AuthenticateResponse>),
-                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
-                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
-                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
-                ("LoadSessionResponse", runtime::schema::sub::<LoadSessionResponse>),
-                ("LogoutResponse", runtime::schema::sub::<LogoutResponse>),
-                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
-                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
-                (
-                    "SetSessionConfigOptionResponse",
-                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
-                ),
-                (
-                    "SetSessionModeResponse",
-                    runtime::schema::sub::<SetSessionModeResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// Method-specific response data.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -10199,8 +9722,20 @@ pub enum AgentResponseResultResult {
     InitializeResponse(InitializeResponse),
     /// Successful result returned for a `authenticate` request.
     AuthenticateResponse(AuthenticateResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `providers/list` request.
+    ListProvidersResponse(ListProvidersResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `providers/set` request.
+    SetProviderResponse(SetProviderResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `providers/disable` request.
+    DisableProviderResponse(DisableProviderResponse),
     /// Successful result returned for a `logout` request.
     LogoutResponse(LogoutResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for an `auth/status` request.
+    AuthStatusResponse(AuthStatusResponse),
     /// Successful result returned for a `session/new` request.
     NewSessionResponse(NewSessionResponse),
     /// Successful result returned for a `session/load` request.
@@ -10209,6 +9744,21 @@ pub enum AgentResponseResultResult {
     ListSessionsResponse(ListSessionsResponse),
     /// Successful result returned for a `session/delete` request.
     DeleteSessionResponse(DeleteSessionResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/fork` request.
+    ForkSessionResponse(ForkSessionResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/archive` request.
+    ArchiveSessionResponse(ArchiveSessionResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/unarchive` request.
+    UnarchiveSessionResponse(UnarchiveSessionResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/status` request.
+    SessionStatusResponse(SessionStatusResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/set_title` request.
+    SetSessionTitleResponse(SetSessionTitleResponse),
     /// Successful result returned for a `session/resume` request.
     ResumeSessionResponse(ResumeSessionResponse),
     /// Successful result returned for a `session/close` request.
@@ -10222,7 +9772,6 @@ pub enum AgentResponseResultResult {
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for AgentResponseResultResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -10235,7 +9784,23 @@ impl ::serde::Serialize for AgentResponseResultResult {
             Self::AuthenticateResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
+            Self::ListProvidersResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SetProviderResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::DisableProviderResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
             Self::LogoutResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::AuthStatusResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::NewSessionResponse(payload) => {
@@ -10248,6 +9813,26 @@ impl ::serde::Serialize for AgentResponseResultResult {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::DeleteSessionResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::ForkSessionResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::ArchiveSessionResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::UnarchiveSessionResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SessionStatusResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SetSessionTitleResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::ResumeSessionResponse(payload) => {
@@ -10271,7 +9856,6 @@ impl ::serde::Serialize for AgentResponseResultResult {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10292,8 +9876,40 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
         ) {
             return Ok(Self::AuthenticateResponse(v));
         }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ListProvidersResponse",
+        ) {
+            return Ok(Self::ListProvidersResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SetProviderResponse",
+        ) {
+            return Ok(Self::SetProviderResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "DisableProviderResponse",
+        ) {
+            return Ok(Self::DisableProviderResponse(v));
+        }
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutResponse") {
             return Ok(Self::LogoutResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "AuthStatusResponse",
+        ) {
+            return Ok(Self::AuthStatusResponse(v));
         }
         if let Some(v) = runtime::de::try_arm(
             &value,
@@ -10322,6 +9938,46 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
             "DeleteSessionResponse",
         ) {
             return Ok(Self::DeleteSessionResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ForkSessionResponse",
+        ) {
+            return Ok(Self::ForkSessionResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ArchiveSessionResponse",
+        ) {
+            return Ok(Self::ArchiveSessionResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "UnarchiveSessionResponse",
+        ) {
+            return Ok(Self::UnarchiveSessionResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SessionStatusResponse",
+        ) {
+            return Ok(Self::SessionStatusResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SetSessionTitleResponse",
+        ) {
+            return Ok(Self::SetSessionTitleResponse(v));
         }
         if let Some(v) = runtime::de::try_arm(
             &value,
@@ -10360,137 +10016,147 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
         Err(runtime::de::no_arm("AgentResponseResultResult", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<InitializeResponse> for AgentResponseResultResult {
     /// The `InitializeResponse` arm.
     fn from(value: InitializeResponse) -> Self {
         Self::InitializeResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<AuthenticateResponse> for AgentResponseResultResult {
     /// The `AuthenticateResponse` arm.
     fn from(value: AuthenticateResponse) -> Self {
         Self::AuthenticateResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<ListProvidersResponse> for AgentResponseResultResult {
+    /// The `ListProvidersResponse` arm.
+    fn from(value: ListProvidersResponse) -> Self {
+        Self::ListProvidersResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SetProviderResponse> for AgentResponseResultResult {
+    /// The `SetProviderResponse` arm.
+    fn from(value: SetProviderResponse) -> Self {
+        Self::SetProviderResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<DisableProviderResponse> for AgentResponseResultResult {
+    /// The `DisableProviderResponse` arm.
+    fn from(value: DisableProviderResponse) -> Self {
+        Self::DisableProviderResponse(value)
+    }
+}
 impl From<LogoutResponse> for AgentResponseResultResult {
     /// The `LogoutResponse` arm.
     fn from(value: LogoutResponse) -> Self {
         Self::LogoutResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<AuthStatusResponse> for AgentResponseResultResult {
+    /// The `AuthStatusResponse` arm.
+    fn from(value: AuthStatusResponse) -> Self {
+        Self::AuthStatusResponse(value)
+    }
+}
 impl From<NewSessionResponse> for AgentResponseResultResult {
     /// The `NewSessionResponse` arm.
     fn from(value: NewSessionResponse) -> Self {
         Self::NewSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<LoadSessionResponse> for AgentResponseResultResult {
     /// The `LoadSessionResponse` arm.
     fn from(value: LoadSessionResponse) -> Self {
         Self::LoadSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ListSessionsResponse> for AgentResponseResultResult {
     /// The `ListSessionsResponse` arm.
     fn from(value: ListSessionsResponse) -> Self {
         Self::ListSessionsResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<DeleteSessionResponse> for AgentResponseResultResult {
     /// The `DeleteSessionResponse` arm.
     fn from(value: DeleteSessionResponse) -> Self {
         Self::DeleteSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<ForkSessionResponse> for AgentResponseResultResult {
+    /// The `ForkSessionResponse` arm.
+    fn from(value: ForkSessionResponse) -> Self {
+        Self::ForkSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<ArchiveSessionResponse> for AgentResponseResultResult {
+    /// The `ArchiveSessionResponse` arm.
+    fn from(value: ArchiveSessionResponse) -> Self {
+        Self::ArchiveSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<UnarchiveSessionResponse> for AgentResponseResultResult {
+    /// The `UnarchiveSessionResponse` arm.
+    fn from(value: UnarchiveSessionResponse) -> Self {
+        Self::UnarchiveSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SessionStatusResponse> for AgentResponseResultResult {
+    /// The `SessionStatusResponse` arm.
+    fn from(value: SessionStatusResponse) -> Self {
+        Self::SessionStatusResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SetSessionTitleResponse> for AgentResponseResultResult {
+    /// The `SetSessionTitleResponse` arm.
+    fn from(value: SetSessionTitleResponse) -> Self {
+        Self::SetSessionTitleResponse(value)
+    }
+}
 impl From<ResumeSessionResponse> for AgentResponseResultResult {
     /// The `ResumeSessionResponse` arm.
     fn from(value: ResumeSessionResponse) -> Self {
         Self::ResumeSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CloseSessionResponse> for AgentResponseResultResult {
     /// The `CloseSessionResponse` arm.
     fn from(value: CloseSessionResponse) -> Self {
         Self::CloseSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<SetSessionModeResponse> for AgentResponseResultResult {
     /// The `SetSessionModeResponse` arm.
     fn from(value: SetSessionModeResponse) -> Self {
         Self::SetSessionModeResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<SetSessionConfigOptionResponse> for AgentResponseResultResult {
     /// The `SetSessionConfigOptionResponse` arm.
     fn from(value: SetSessionConfigOptionResponse) -> Self {
         Self::SetSessionConfigOptionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<PromptResponse> for AgentResponseResultResult {
     /// The `PromptResponse` arm.
     fn from(value: PromptResponse) -> Self {
         Self::PromptResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ExtResponse> for AgentResponseResultResult {
     /// The `ExtMethodResponse` arm.
     fn from(value: ExtResponse) -> Self {
         Self::ExtMethodResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponseResultResult {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponseResultResult")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
-            &[
-                ("AuthenticateResponse", runtime::schema::sub::<AuthenticateResponse>),
-                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
-                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
-                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
-                ("LoadSessionResponse", runtime::schema::sub::<LoadSessionResponse>),
-                ("LogoutResponse", runtime::schema::sub::<LogoutResponse>),
-                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
-                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
-                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
-                (
-                    "SetSessionConfigOptionResponse",
-                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
-                ),
-                (
-                    "SetSessionModeResponse",
-                    runtime::schema::sub::<SetSessionModeResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -10506,7 +10172,6 @@ pub struct AgentResponseError {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -10551,7 +10216,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         deserializer.deserialize_struct("AgentResponseError", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentResponseError {
     /// Creates a `AgentResponseError` from its required fields; every optional field is omitted.
     pub fn new(id: impl Into<RequestId>, error: impl Into<Error>) -> Self {
@@ -10564,76 +10228,41 @@ impl AgentResponseError {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponseError {
+impl ::schemars::JsonSchema for AgentResponse {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponseError")
+        Cow::Borrowed("AgentResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}",
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
             &[
+                ("AuthenticateResponse", runtime::schema::sub::<AuthenticateResponse>),
+                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
+                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
                 ("Error", runtime::schema::sub::<Error>),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
+                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
+                ("LoadSessionResponse", runtime::schema::sub::<LoadSessionResponse>),
+                ("LogoutResponse", runtime::schema::sub::<LogoutResponse>),
+                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
+                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
                 ("RequestId", runtime::schema::sub::<RequestId>),
+                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
+                (
+                    "SetSessionConfigOptionResponse",
+                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
+                ),
+                (
+                    "SetSessionModeResponse",
+                    runtime::schema::sub::<SetSessionModeResponse>,
+                ),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentResponse {
-    /// A successful JSON-RPC response.
-    Result(AgentResponseResult),
-    /// A failed JSON-RPC response.
-    Error(AgentResponseError),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Error(payload) => ::serde::Serialize::serialize(payload, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(runtime::de::no_arm("AgentResponse", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AgentResponseResult> for AgentResponse {
-    /// The `Result` arm.
-    fn from(value: AgentResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AgentResponseError> for AgentResponse {
-    /// The `Error` arm.
-    fn from(value: AgentResponseError) -> Self {
-        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -10696,79 +10325,44 @@ impl ::schemars::JsonSchema for AgentResponse {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentResponseResult {
-    /// The id of the request this response answers.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// Method-specific response data.
-    #[serde(rename = "result")]
-    pub result: AgentResponseResultResult,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "result"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentResponseResult;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentResponseResult object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentResponseResult, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<AgentResponseResultResult> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "result" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "result"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentResponseResult {
-                    id: runtime::de::required(v0, "id")?,
-                    result: runtime::de::required(v1, "result")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentResponseResult", FIELDS, __Visitor)
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResult {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResult")
     }
-}
-#[cfg(feature = "unstable")]
-impl AgentResponseResult {
-    /// Creates a `AgentResponseResult` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<RequestId>,
-        result: impl Into<AgentResponseResultResult>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            result: result.into(),
-            additional_properties: Default::default(),
-        }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                ("AuthenticateResponse", runtime::schema::sub::<AuthenticateResponse>),
+                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
+                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
+                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
+                ("LoadSessionResponse", runtime::schema::sub::<LoadSessionResponse>),
+                ("LogoutResponse", runtime::schema::sub::<LogoutResponse>),
+                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
+                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
+                ("RequestId", runtime::schema::sub::<RequestId>),
+                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
+                (
+                    "SetSessionConfigOptionResponse",
+                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
+                ),
+                (
+                    "SetSessionModeResponse",
+                    runtime::schema::sub::<SetSessionModeResponse>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -10832,436 +10426,43 @@ impl ::schemars::JsonSchema for AgentResponseResult {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentResponseResultResult {
-    /// Successful result returned for a `initialize` request.
-    InitializeResponse(InitializeResponse),
-    /// Successful result returned for a `authenticate` request.
-    AuthenticateResponse(AuthenticateResponse),
-    /// Successful result returned for a `providers/list` request.
-    ListProvidersResponse(ListProvidersResponse),
-    /// Successful result returned for a `providers/set` request.
-    SetProviderResponse(SetProviderResponse),
-    /// Successful result returned for a `providers/disable` request.
-    DisableProviderResponse(DisableProviderResponse),
-    /// Successful result returned for a `logout` request.
-    LogoutResponse(LogoutResponse),
-    /// Successful result returned for an `auth/status` request.
-    AuthStatusResponse(AuthStatusResponse),
-    /// Successful result returned for a `session/new` request.
-    NewSessionResponse(NewSessionResponse),
-    /// Successful result returned for a `session/load` request.
-    LoadSessionResponse(LoadSessionResponse),
-    /// Successful result returned for a `session/list` request.
-    ListSessionsResponse(ListSessionsResponse),
-    /// Successful result returned for a `session/delete` request.
-    DeleteSessionResponse(DeleteSessionResponse),
-    /// Successful result returned for a `session/fork` request.
-    ForkSessionResponse(ForkSessionResponse),
-    /// Successful result returned for a `session/archive` request.
-    ArchiveSessionResponse(ArchiveSessionResponse),
-    /// Successful result returned for a `session/unarchive` request.
-    UnarchiveSessionResponse(UnarchiveSessionResponse),
-    /// Successful result returned for a `session/status` request.
-    SessionStatusResponse(SessionStatusResponse),
-    /// Successful result returned for a `session/set_title` request.
-    SetSessionTitleResponse(SetSessionTitleResponse),
-    /// Successful result returned for a `session/resume` request.
-    ResumeSessionResponse(ResumeSessionResponse),
-    /// Successful result returned for a `session/close` request.
-    CloseSessionResponse(CloseSessionResponse),
-    /// Successful result returned for a `session/set_mode` request.
-    SetSessionModeResponse(SetSessionModeResponse),
-    /// Successful result returned for a `session/set_config_option` request.
-    SetSessionConfigOptionResponse(SetSessionConfigOptionResponse),
-    /// Successful result returned for a `session/prompt` request.
-    PromptResponse(PromptResponse),
-    /// Successful result returned by an extension method outside the core ACP method set.
-    ExtMethodResponse(ExtResponse),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::AuthenticateResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ListProvidersResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetProviderResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::DisableProviderResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LogoutResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::AuthStatusResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::NewSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LoadSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ListSessionsResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::DeleteSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ForkSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ArchiveSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::UnarchiveSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SessionStatusResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionTitleResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ResumeSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CloseSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionModeResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionConfigOptionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::PromptResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResultResult {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResultResult")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeResponse",
-        ) {
-            return Ok(Self::InitializeResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthenticateResponse",
-        ) {
-            return Ok(Self::AuthenticateResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListProvidersResponse",
-        ) {
-            return Ok(Self::ListProvidersResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetProviderResponse",
-        ) {
-            return Ok(Self::SetProviderResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DisableProviderResponse",
-        ) {
-            return Ok(Self::DisableProviderResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutResponse") {
-            return Ok(Self::LogoutResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthStatusResponse",
-        ) {
-            return Ok(Self::AuthStatusResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "NewSessionResponse",
-        ) {
-            return Ok(Self::NewSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "LoadSessionResponse",
-        ) {
-            return Ok(Self::LoadSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListSessionsResponse",
-        ) {
-            return Ok(Self::ListSessionsResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DeleteSessionResponse",
-        ) {
-            return Ok(Self::DeleteSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ForkSessionResponse",
-        ) {
-            return Ok(Self::ForkSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ArchiveSessionResponse",
-        ) {
-            return Ok(Self::ArchiveSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UnarchiveSessionResponse",
-        ) {
-            return Ok(Self::UnarchiveSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionStatusResponse",
-        ) {
-            return Ok(Self::SessionStatusResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionTitleResponse",
-        ) {
-            return Ok(Self::SetSessionTitleResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ResumeSessionResponse",
-        ) {
-            return Ok(Self::ResumeSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CloseSessionResponse",
-        ) {
-            return Ok(Self::CloseSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionModeResponse",
-        ) {
-            return Ok(Self::SetSessionModeResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionConfigOptionResponse",
-        ) {
-            return Ok(Self::SetSessionConfigOptionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "PromptResponse") {
-            return Ok(Self::PromptResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
-            return Ok(Self::ExtMethodResponse(v));
-        }
-        Err(runtime::de::no_arm("AgentResponseResultResult", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<InitializeResponse> for AgentResponseResultResult {
-    /// The `InitializeResponse` arm.
-    fn from(value: InitializeResponse) -> Self {
-        Self::InitializeResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthenticateResponse> for AgentResponseResultResult {
-    /// The `AuthenticateResponse` arm.
-    fn from(value: AuthenticateResponse) -> Self {
-        Self::AuthenticateResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListProvidersResponse> for AgentResponseResultResult {
-    /// The `ListProvidersResponse` arm.
-    fn from(value: ListProvidersResponse) -> Self {
-        Self::ListProvidersResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetProviderResponse> for AgentResponseResultResult {
-    /// The `SetProviderResponse` arm.
-    fn from(value: SetProviderResponse) -> Self {
-        Self::SetProviderResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DisableProviderResponse> for AgentResponseResultResult {
-    /// The `DisableProviderResponse` arm.
-    fn from(value: DisableProviderResponse) -> Self {
-        Self::DisableProviderResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<LogoutResponse> for AgentResponseResultResult {
-    /// The `LogoutResponse` arm.
-    fn from(value: LogoutResponse) -> Self {
-        Self::LogoutResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusResponse> for AgentResponseResultResult {
-    /// The `AuthStatusResponse` arm.
-    fn from(value: AuthStatusResponse) -> Self {
-        Self::AuthStatusResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<NewSessionResponse> for AgentResponseResultResult {
-    /// The `NewSessionResponse` arm.
-    fn from(value: NewSessionResponse) -> Self {
-        Self::NewSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<LoadSessionResponse> for AgentResponseResultResult {
-    /// The `LoadSessionResponse` arm.
-    fn from(value: LoadSessionResponse) -> Self {
-        Self::LoadSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListSessionsResponse> for AgentResponseResultResult {
-    /// The `ListSessionsResponse` arm.
-    fn from(value: ListSessionsResponse) -> Self {
-        Self::ListSessionsResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DeleteSessionResponse> for AgentResponseResultResult {
-    /// The `DeleteSessionResponse` arm.
-    fn from(value: DeleteSessionResponse) -> Self {
-        Self::DeleteSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ForkSessionResponse> for AgentResponseResultResult {
-    /// The `ForkSessionResponse` arm.
-    fn from(value: ForkSessionResponse) -> Self {
-        Self::ForkSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ArchiveSessionResponse> for AgentResponseResultResult {
-    /// The `ArchiveSessionResponse` arm.
-    fn from(value: ArchiveSessionResponse) -> Self {
-        Self::ArchiveSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnarchiveSessionResponse> for AgentResponseResultResult {
-    /// The `UnarchiveSessionResponse` arm.
-    fn from(value: UnarchiveSessionResponse) -> Self {
-        Self::UnarchiveSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionStatusResponse> for AgentResponseResultResult {
-    /// The `SessionStatusResponse` arm.
-    fn from(value: SessionStatusResponse) -> Self {
-        Self::SessionStatusResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionTitleResponse> for AgentResponseResultResult {
-    /// The `SetSessionTitleResponse` arm.
-    fn from(value: SetSessionTitleResponse) -> Self {
-        Self::SetSessionTitleResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ResumeSessionResponse> for AgentResponseResultResult {
-    /// The `ResumeSessionResponse` arm.
-    fn from(value: ResumeSessionResponse) -> Self {
-        Self::ResumeSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CloseSessionResponse> for AgentResponseResultResult {
-    /// The `CloseSessionResponse` arm.
-    fn from(value: CloseSessionResponse) -> Self {
-        Self::CloseSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionModeResponse> for AgentResponseResultResult {
-    /// The `SetSessionModeResponse` arm.
-    fn from(value: SetSessionModeResponse) -> Self {
-        Self::SetSessionModeResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionConfigOptionResponse> for AgentResponseResultResult {
-    /// The `SetSessionConfigOptionResponse` arm.
-    fn from(value: SetSessionConfigOptionResponse) -> Self {
-        Self::SetSessionConfigOptionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PromptResponse> for AgentResponseResultResult {
-    /// The `PromptResponse` arm.
-    fn from(value: PromptResponse) -> Self {
-        Self::PromptResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtResponse> for AgentResponseResultResult {
-    /// The `ExtMethodResponse` arm.
-    fn from(value: ExtResponse) -> Self {
-        Self::ExtMethodResponse(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"AuthenticateResponse\",\"description\":\"Successful result returned for a `authenticate` request.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateResponse\"}]},{\"title\":\"LogoutResponse\",\"description\":\"Successful result returned for a `logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"LoadSessionResponse\",\"description\":\"Successful result returned for a `session/load` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"SetSessionModeResponse\",\"description\":\"Successful result returned for a `session/set_mode` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                ("AuthenticateResponse", runtime::schema::sub::<AuthenticateResponse>),
+                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
+                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
+                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
+                ("LoadSessionResponse", runtime::schema::sub::<LoadSessionResponse>),
+                ("LogoutResponse", runtime::schema::sub::<LogoutResponse>),
+                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
+                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
+                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
+                (
+                    "SetSessionConfigOptionResponse",
+                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
+                ),
+                (
+                    "SetSessionModeResponse",
+                    runtime::schema::sub::<SetSessionModeResponse>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -11324,79 +10525,6 @@ impl ::schemars::JsonSchema for AgentResponseResultResult {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentResponseError {
-    /// The id of the request this response answers.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// Method-specific error data.
-    #[serde(rename = "error")]
-    pub error: Error,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "error"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentResponseError;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentResponseError object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentResponseError, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<Error> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "error" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "error"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentResponseError {
-                    id: runtime::de::required(v0, "id")?,
-                    error: runtime::de::required(v1, "error")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentResponseError", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentResponseError {
-    /// Creates a `AgentResponseError` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, error: impl Into<Error>) -> Self {
-        Self {
-            id: id.into(),
-            error: error.into(),
-            additional_properties: Default::default(),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseError {
     fn schema_name() -> Cow<'static, str> {
@@ -12641,7 +11769,6 @@ impl ::schemars::JsonSchema for PromptCapabilities {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// MCP capabilities supported by the agent
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
@@ -12666,6 +11793,21 @@ pub struct McpCapabilities {
         deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
     )]
     pub sse: Option<bool>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Agent supports `acp` MCP servers.
+    ///
+    /// Schema default when omitted: `false` (never written back).
+    #[serde(
+        rename = "acp",
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
+    )]
+    pub acp: Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -12683,12 +11825,17 @@ pub struct McpCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["http", "sse", "_meta"];
+        const FIELDS: &[&str] = &[
+            "http",
+            "sse",
+            #[cfg(feature = "unstable")]
+            "acp",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
@@ -12701,13 +11848,17 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
             ) -> Result<McpCapabilities, A::Error> {
                 let mut v0: Option<Option<bool>> = None;
                 let mut v1: Option<Option<bool>> = None;
-                let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v2: Option<Option<bool>> = None;
+                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "http" => Some(0),
                         "sse" => Some(1),
-                        "_meta" => Some(2),
+                        #[cfg(feature = "unstable")]
+                        "acp" => Some(2),
+                        "_meta" => Some(3),
                         _ => None,
                     },
                     |i, map| match i {
@@ -12725,12 +11876,20 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                                 _,
                             >(map, &mut v1, "sse")
                         }
+                        #[cfg(feature = "unstable")]
                         2 => {
+                            runtime::de::put_with::<
+                                runtime::read::LenientScalar,
+                                _,
+                                _,
+                            >(map, &mut v2, "acp")
+                        }
+                        3 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v2, "_meta")
+                            >(map, &mut v3, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -12742,7 +11901,9 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                 Ok(McpCapabilities {
                     http: v0.unwrap_or_default(),
                     sse: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    acp: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -12750,13 +11911,14 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer.deserialize_struct("McpCapabilities", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl McpCapabilities {
     /// Creates a `McpCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
             http: Default::default(),
             sse: Default::default(),
+            #[cfg(feature = "unstable")]
+            acp: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -12771,6 +11933,13 @@ impl McpCapabilities {
     #[must_use]
     pub fn sse(mut self, value: impl Into<bool>) -> Self {
         self.sse = Some(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `acp`.
+    #[must_use]
+    pub fn acp(mut self, value: impl Into<bool>) -> Self {
+        self.acp = Some(value.into());
         self
     }
     /// Sets `_meta`.
@@ -12798,176 +11967,6 @@ impl ::schemars::JsonSchema for McpCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-/// MCP capabilities supported by the agent
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct McpCapabilities {
-    /// Agent supports `http` MCP servers.
-    ///
-    /// Schema default when omitted: `false` (never written back).
-    #[serde(
-        rename = "http",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
-    pub http: Option<bool>,
-    /// Agent supports `sse` MCP servers.
-    ///
-    /// Schema default when omitted: `false` (never written back).
-    #[serde(
-        rename = "sse",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
-    pub sse: Option<bool>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Agent supports `acp` MCP servers.
-    ///
-    /// Schema default when omitted: `false` (never written back).
-    #[serde(
-        rename = "acp",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
-    pub acp: Option<bool>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["http", "sse", "acp", "_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = McpCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a McpCapabilities object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<McpCapabilities, A::Error> {
-                let mut v0: Option<Option<bool>> = None;
-                let mut v1: Option<Option<bool>> = None;
-                let mut v2: Option<Option<bool>> = None;
-                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "http" => Some(0),
-                        "sse" => Some(1),
-                        "acp" => Some(2),
-                        "_meta" => Some(3),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v0, "http")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v1, "sse")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v2, "acp")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v3, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(McpCapabilities {
-                    http: v0.unwrap_or_default(),
-                    sse: v1.unwrap_or_default(),
-                    acp: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("McpCapabilities", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl McpCapabilities {
-    /// Creates a `McpCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            http: Default::default(),
-            sse: Default::default(),
-            acp: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `http`.
-    #[must_use]
-    pub fn http(mut self, value: impl Into<bool>) -> Self {
-        self.http = Some(value.into());
-        self
-    }
-    /// Sets `sse`.
-    #[must_use]
-    pub fn sse(mut self, value: impl Into<bool>) -> Self {
-        self.sse = Some(value.into());
-        self
-    }
-    /// Sets `acp`.
-    #[must_use]
-    pub fn acp(mut self, value: impl Into<bool>) -> Self {
-        self.acp = Some(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for McpCapabilities {
     fn schema_name() -> Cow<'static, str> {
@@ -12984,7 +11983,6 @@ impl ::schemars::JsonSchema for McpCapabilities {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Session capabilities supported by the agent.
 ///
 /// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.
@@ -13037,6 +12035,90 @@ pub struct SessionCapabilities {
     pub additional_directories: runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
     >,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `systemPrompt` on session lifecycle requests.
+    ///
+    /// Optional. Omitted or `null` both mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
+    #[serde(
+        rename = "systemPrompt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub system_prompt: runtime::Nullable<SessionSystemPromptCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `session/fork`.
+    ///
+    /// Optional. Omitted or `null` both mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports forking sessions.
+    #[serde(
+        rename = "fork",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub fork: runtime::Nullable<SessionForkCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `session/archive` and `session/unarchive`.
+    ///
+    /// Optional. Omitted or `null` both mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports both methods, the `archived` filter on
+    /// `session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.
+    #[serde(
+        rename = "archive",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub archive: runtime::Nullable<SessionArchiveCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `session/status`.
+    ///
+    /// Optional. Omitted or `null` both mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports checking session status.
+    #[serde(
+        rename = "status",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub status: runtime::Nullable<SessionStatusCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `session/set_title`.
+    ///
+    /// Agents report titles through `session/list` and `session_info_update` without this
+    /// capability. It only advertises that Clients can set titles.
+    ///
+    /// Optional. Omitted or `null` both mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports setting session titles.
+    #[serde(
+        rename = "title",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub title: runtime::Nullable<SessionTitleCapabilities>,
     /// Whether the agent supports `session/resume`.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
@@ -13076,7 +12158,6 @@ pub struct SessionCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -13085,6 +12166,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "list",
             "delete",
             "additionalDirectories",
+            #[cfg(feature = "unstable")]
+            "systemPrompt",
+            #[cfg(feature = "unstable")]
+            "fork",
+            #[cfg(feature = "unstable")]
+            "archive",
+            #[cfg(feature = "unstable")]
+            "status",
+            #[cfg(feature = "unstable")]
+            "title",
             "resume",
             "close",
             "_meta",
@@ -13104,18 +12195,38 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                 let mut v2: Option<
                     runtime::Nullable<SessionAdditionalDirectoriesCapabilities>,
                 > = None;
-                let mut v3: Option<runtime::Nullable<SessionResumeCapabilities>> = None;
-                let mut v4: Option<runtime::Nullable<SessionCloseCapabilities>> = None;
-                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v3: Option<runtime::Nullable<SessionSystemPromptCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v4: Option<runtime::Nullable<SessionForkCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v5: Option<runtime::Nullable<SessionArchiveCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v6: Option<runtime::Nullable<SessionStatusCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v7: Option<runtime::Nullable<SessionTitleCapabilities>> = None;
+                let mut v8: Option<runtime::Nullable<SessionResumeCapabilities>> = None;
+                let mut v9: Option<runtime::Nullable<SessionCloseCapabilities>> = None;
+                let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "list" => Some(0),
                         "delete" => Some(1),
                         "additionalDirectories" => Some(2),
-                        "resume" => Some(3),
-                        "close" => Some(4),
-                        "_meta" => Some(5),
+                        #[cfg(feature = "unstable")]
+                        "systemPrompt" => Some(3),
+                        #[cfg(feature = "unstable")]
+                        "fork" => Some(4),
+                        #[cfg(feature = "unstable")]
+                        "archive" => Some(5),
+                        #[cfg(feature = "unstable")]
+                        "status" => Some(6),
+                        #[cfg(feature = "unstable")]
+                        "title" => Some(7),
+                        "resume" => Some(8),
+                        "close" => Some(9),
+                        "_meta" => Some(10),
                         _ => None,
                     },
                     |i, map| match i {
@@ -13140,26 +12251,66 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                                 _,
                             >(map, &mut v2, "additionalDirectories")
                         }
+                        #[cfg(feature = "unstable")]
                         3 => {
                             runtime::de::put_with::<
                                 runtime::read::Lenient,
                                 _,
                                 _,
-                            >(map, &mut v3, "resume")
+                            >(map, &mut v3, "systemPrompt")
                         }
+                        #[cfg(feature = "unstable")]
                         4 => {
                             runtime::de::put_with::<
                                 runtime::read::Lenient,
                                 _,
                                 _,
-                            >(map, &mut v4, "close")
+                            >(map, &mut v4, "fork")
                         }
+                        #[cfg(feature = "unstable")]
                         5 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v5, "archive")
+                        }
+                        #[cfg(feature = "unstable")]
+                        6 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v6, "status")
+                        }
+                        #[cfg(feature = "unstable")]
+                        7 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v7, "title")
+                        }
+                        8 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v8, "resume")
+                        }
+                        9 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v9, "close")
+                        }
+                        10 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v5, "_meta")
+                            >(map, &mut v10, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -13172,9 +12323,19 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                     list: v0.unwrap_or_default(),
                     delete: v1.unwrap_or_default(),
                     additional_directories: v2.unwrap_or_default(),
-                    resume: v3.unwrap_or_default(),
-                    close: v4.unwrap_or_default(),
-                    meta: v5.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    system_prompt: v3.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    fork: v4.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    archive: v5.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    status: v6.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    title: v7.unwrap_or_default(),
+                    resume: v8.unwrap_or_default(),
+                    close: v9.unwrap_or_default(),
+                    meta: v10.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -13182,7 +12343,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
         deserializer.deserialize_struct("SessionCapabilities", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl SessionCapabilities {
     /// Creates a `SessionCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
@@ -13190,6 +12350,16 @@ impl SessionCapabilities {
             list: Default::default(),
             delete: Default::default(),
             additional_directories: Default::default(),
+            #[cfg(feature = "unstable")]
+            system_prompt: Default::default(),
+            #[cfg(feature = "unstable")]
+            fork: Default::default(),
+            #[cfg(feature = "unstable")]
+            archive: Default::default(),
+            #[cfg(feature = "unstable")]
+            status: Default::default(),
+            #[cfg(feature = "unstable")]
+            title: Default::default(),
             resume: Default::default(),
             close: Default::default(),
             meta: Default::default(),
@@ -13215,6 +12385,44 @@ impl SessionCapabilities {
         value: impl Into<SessionAdditionalDirectoriesCapabilities>,
     ) -> Self {
         self.additional_directories = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn system_prompt(
+        mut self,
+        value: impl Into<SessionSystemPromptCapabilities>,
+    ) -> Self {
+        self.system_prompt = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `fork`.
+    #[must_use]
+    pub fn fork(mut self, value: impl Into<SessionForkCapabilities>) -> Self {
+        self.fork = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `archive`.
+    #[must_use]
+    pub fn archive(mut self, value: impl Into<SessionArchiveCapabilities>) -> Self {
+        self.archive = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `status`.
+    #[must_use]
+    pub fn status(mut self, value: impl Into<SessionStatusCapabilities>) -> Self {
+        self.status = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `title`.
+    #[must_use]
+    pub fn title(mut self, value: impl Into<SessionTitleCapabilities>) -> Self {
+        self.title = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `resume`.
@@ -13274,430 +12482,6 @@ impl ::schemars::JsonSchema for SessionCapabilities {
                 ),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Session capabilities supported by the agent.
-///
-/// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.
-///
-/// Optionally, they **MAY** support other session methods and notifications by specifying additional capabilities.
-///
-/// Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
-///
-/// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#session-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct SessionCapabilities {
-    /// Whether the agent supports `session/list`.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports listing sessions.
-    #[serde(
-        rename = "list",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub list: runtime::Nullable<SessionListCapabilities>,
-    /// Whether the agent supports `session/delete`.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-    #[serde(
-        rename = "delete",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub delete: runtime::Nullable<SessionDeleteCapabilities>,
-    /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports `additionalDirectories` on
-    /// supported session lifecycle requests.
-    ///
-    /// Agents that also support `session/list` may return
-    /// `SessionInfo.additionalDirectories` to report the complete ordered
-    /// additional-root list associated with a listed session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub additional_directories: runtime::Nullable<
-        SessionAdditionalDirectoriesCapabilities,
-    >,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `systemPrompt` on session lifecycle requests.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub system_prompt: runtime::Nullable<SessionSystemPromptCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `session/fork`.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports forking sessions.
-    #[serde(
-        rename = "fork",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub fork: runtime::Nullable<SessionForkCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `session/archive` and `session/unarchive`.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports both methods, the `archived` filter on
-    /// `session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.
-    #[serde(
-        rename = "archive",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub archive: runtime::Nullable<SessionArchiveCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `session/status`.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports checking session status.
-    #[serde(
-        rename = "status",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub status: runtime::Nullable<SessionStatusCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `session/set_title`.
-    ///
-    /// Agents report titles through `session/list` and `session_info_update` without this
-    /// capability. It only advertises that Clients can set titles.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports setting session titles.
-    #[serde(
-        rename = "title",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub title: runtime::Nullable<SessionTitleCapabilities>,
-    /// Whether the agent supports `session/resume`.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports resuming sessions.
-    #[serde(
-        rename = "resume",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub resume: runtime::Nullable<SessionResumeCapabilities>,
-    /// Whether the agent supports `session/close`.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports closing sessions.
-    #[serde(
-        rename = "close",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub close: runtime::Nullable<SessionCloseCapabilities>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "list",
-            "delete",
-            "additionalDirectories",
-            "systemPrompt",
-            "fork",
-            "archive",
-            "status",
-            "title",
-            "resume",
-            "close",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SessionCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionCapabilities object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<SessionCapabilities, A::Error> {
-                let mut v0: Option<runtime::Nullable<SessionListCapabilities>> = None;
-                let mut v1: Option<runtime::Nullable<SessionDeleteCapabilities>> = None;
-                let mut v2: Option<
-                    runtime::Nullable<SessionAdditionalDirectoriesCapabilities>,
-                > = None;
-                let mut v3: Option<runtime::Nullable<SessionSystemPromptCapabilities>> = None;
-                let mut v4: Option<runtime::Nullable<SessionForkCapabilities>> = None;
-                let mut v5: Option<runtime::Nullable<SessionArchiveCapabilities>> = None;
-                let mut v6: Option<runtime::Nullable<SessionStatusCapabilities>> = None;
-                let mut v7: Option<runtime::Nullable<SessionTitleCapabilities>> = None;
-                let mut v8: Option<runtime::Nullable<SessionResumeCapabilities>> = None;
-                let mut v9: Option<runtime::Nullable<SessionCloseCapabilities>> = None;
-                let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "list" => Some(0),
-                        "delete" => Some(1),
-                        "additionalDirectories" => Some(2),
-                        "systemPrompt" => Some(3),
-                        "fork" => Some(4),
-                        "archive" => Some(5),
-                        "status" => Some(6),
-                        "title" => Some(7),
-                        "resume" => Some(8),
-                        "close" => Some(9),
-                        "_meta" => Some(10),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v0, "list")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v1, "delete")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v2, "additionalDirectories")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v3, "systemPrompt")
-                        }
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v4, "fork")
-                        }
-                        5 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v5, "archive")
-                        }
-                        6 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v6, "status")
-                        }
-                        7 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v7, "title")
-                        }
-                        8 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v8, "resume")
-                        }
-                        9 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v9, "close")
-                        }
-                        10 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v10, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(SessionCapabilities {
-                    list: v0.unwrap_or_default(),
-                    delete: v1.unwrap_or_default(),
-                    additional_directories: v2.unwrap_or_default(),
-                    system_prompt: v3.unwrap_or_default(),
-                    fork: v4.unwrap_or_default(),
-                    archive: v5.unwrap_or_default(),
-                    status: v6.unwrap_or_default(),
-                    title: v7.unwrap_or_default(),
-                    resume: v8.unwrap_or_default(),
-                    close: v9.unwrap_or_default(),
-                    meta: v10.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("SessionCapabilities", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl SessionCapabilities {
-    /// Creates a `SessionCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            list: Default::default(),
-            delete: Default::default(),
-            additional_directories: Default::default(),
-            system_prompt: Default::default(),
-            fork: Default::default(),
-            archive: Default::default(),
-            status: Default::default(),
-            title: Default::default(),
-            resume: Default::default(),
-            close: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `list`.
-    #[must_use]
-    pub fn list(mut self, value: impl Into<SessionListCapabilities>) -> Self {
-        self.list = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `delete`.
-    #[must_use]
-    pub fn delete(mut self, value: impl Into<SessionDeleteCapabilities>) -> Self {
-        self.delete = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(
-        mut self,
-        value: impl Into<SessionAdditionalDirectoriesCapabilities>,
-    ) -> Self {
-        self.additional_directories = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `systemPrompt`.
-    #[must_use]
-    pub fn system_prompt(
-        mut self,
-        value: impl Into<SessionSystemPromptCapabilities>,
-    ) -> Self {
-        self.system_prompt = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `fork`.
-    #[must_use]
-    pub fn fork(mut self, value: impl Into<SessionForkCapabilities>) -> Self {
-        self.fork = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `archive`.
-    #[must_use]
-    pub fn archive(mut self, value: impl Into<SessionArchiveCapabilities>) -> Self {
-        self.archive = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `status`.
-    #[must_use]
-    pub fn status(mut self, value: impl Into<SessionStatusCapabilities>) -> Self {
-        self.status = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<SessionTitleCapabilities>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `resume`.
-    #[must_use]
-    pub fn resume(mut self, value: impl Into<SessionResumeCapabilities>) -> Self {
-        self.resume = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `close`.
-    #[must_use]
-    pub fn close(mut self, value: impl Into<SessionCloseCapabilities>) -> Self {
-        self.close = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -14280,11 +13064,26 @@ impl ::schemars::JsonSchema for SessionCloseCapabilities {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Authentication-related capabilities supported by the agent.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports the `auth/status` method.
+    ///
+    /// Optional. Omitted or `null` both mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports the `auth/status` method.
+    #[serde(
+        rename = "status",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub status: runtime::Nullable<AuthStatusCapabilities>,
     /// Whether the agent supports the logout method.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
@@ -14313,12 +13112,16 @@ pub struct AgentAuthCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["logout", "_meta"];
+        const FIELDS: &[&str] = &[
+            #[cfg(feature = "unstable")]
+            "status",
+            "logout",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
@@ -14329,29 +13132,41 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                 self,
                 mut map: A,
             ) -> Result<AgentAuthCapabilities, A::Error> {
-                let mut v0: Option<runtime::Nullable<LogoutCapabilities>> = None;
-                let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v0: Option<runtime::Nullable<AuthStatusCapabilities>> = None;
+                let mut v1: Option<runtime::Nullable<LogoutCapabilities>> = None;
+                let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "logout" => Some(0),
-                        "_meta" => Some(1),
+                        #[cfg(feature = "unstable")]
+                        "status" => Some(0),
+                        "logout" => Some(1),
+                        "_meta" => Some(2),
                         _ => None,
                     },
                     |i, map| match i {
+                        #[cfg(feature = "unstable")]
                         0 => {
                             runtime::de::put_with::<
                                 runtime::read::Lenient,
                                 _,
                                 _,
-                            >(map, &mut v0, "logout")
+                            >(map, &mut v0, "status")
                         }
                         1 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v1, "logout")
+                        }
+                        2 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v1, "_meta")
+                            >(map, &mut v2, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -14361,8 +13176,10 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                     },
                 )?;
                 Ok(AgentAuthCapabilities {
-                    logout: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    status: v0.unwrap_or_default(),
+                    logout: v1.unwrap_or_default(),
+                    meta: v2.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -14370,15 +13187,23 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer.deserialize_struct("AgentAuthCapabilities", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentAuthCapabilities {
     /// Creates a `AgentAuthCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
+            #[cfg(feature = "unstable")]
+            status: Default::default(),
             logout: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `status`.
+    #[must_use]
+    pub fn status(mut self, value: impl Into<AuthStatusCapabilities>) -> Self {
+        self.status = runtime::Nullable::Value(value.into());
+        self
     }
     /// Sets `logout`.
     #[must_use]
@@ -14410,151 +13235,6 @@ impl ::schemars::JsonSchema for AgentAuthCapabilities {
             "{\"description\":\"Authentication-related capabilities supported by the agent.\",\"type\":\"object\",\"properties\":{\"logout\":{\"anyOf\":[{\"$ref\":\"#/$defs/LogoutCapabilities\"},{\"type\":\"null\"}],\"description\":\"Whether the agent supports the logout method.\\n\\nOptional. Omitted or `null` both mean the agent does not advertise support.\\nSupplying `{}` means the agent supports the logout method.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}",
             &[("LogoutCapabilities", runtime::schema::sub::<LogoutCapabilities>)],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Authentication-related capabilities supported by the agent.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentAuthCapabilities {
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports the `auth/status` method.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports the `auth/status` method.
-    #[serde(
-        rename = "status",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub status: runtime::Nullable<AuthStatusCapabilities>,
-    /// Whether the agent supports the logout method.
-    ///
-    /// Optional. Omitted or `null` both mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports the logout method.
-    #[serde(
-        rename = "logout",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub logout: runtime::Nullable<LogoutCapabilities>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["status", "logout", "_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentAuthCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentAuthCapabilities object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentAuthCapabilities, A::Error> {
-                let mut v0: Option<runtime::Nullable<AuthStatusCapabilities>> = None;
-                let mut v1: Option<runtime::Nullable<LogoutCapabilities>> = None;
-                let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "status" => Some(0),
-                        "logout" => Some(1),
-                        "_meta" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v0, "status")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v1, "logout")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v2, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentAuthCapabilities {
-                    status: v0.unwrap_or_default(),
-                    logout: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentAuthCapabilities", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentAuthCapabilities {
-    /// Creates a `AgentAuthCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            status: Default::default(),
-            logout: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `status`.
-    #[must_use]
-    pub fn status(mut self, value: impl Into<AuthStatusCapabilities>) -> Self {
-        self.status = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `logout`.
-    #[must_use]
-    pub fn logout(mut self, value: impl Into<LogoutCapabilities>) -> Self {
-        self.logout = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -17840,7 +16520,6 @@ impl ::schemars::JsonSchema for ListSessionsResponse {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -17879,210 +16558,7 @@ pub struct SessionInfo {
         deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
     )]
     pub updated_at: runtime::Nullable<String>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for SessionInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "sessionId",
-            "cwd",
-            "additionalDirectories",
-            "title",
-            "updatedAt",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SessionInfo;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionInfo object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<SessionInfo, A::Error> {
-                let mut v0: Option<SessionId> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<Option<Vec<String>>> = None;
-                let mut v3: Option<runtime::Nullable<String>> = None;
-                let mut v4: Option<runtime::Nullable<String>> = None;
-                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "sessionId" => Some(0),
-                        "cwd" => Some(1),
-                        "additionalDirectories" => Some(2),
-                        "title" => Some(3),
-                        "updatedAt" => Some(4),
-                        "_meta" => Some(5),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "sessionId"),
-                        1 => runtime::de::put(map, &mut v1, "cwd"),
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientItems,
-                                _,
-                                _,
-                            >(map, &mut v2, "additionalDirectories")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v3, "title")
-                        }
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v4, "updatedAt")
-                        }
-                        5 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v5, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(SessionInfo {
-                    session_id: runtime::de::required(v0, "sessionId")?,
-                    cwd: runtime::de::required(v1, "cwd")?,
-                    additional_directories: v2.unwrap_or_default(),
-                    title: v3.unwrap_or_default(),
-                    updated_at: v4.unwrap_or_default(),
-                    meta: v5.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("SessionInfo", FIELDS, __Visitor)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl SessionInfo {
-    /// Creates a `SessionInfo` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Default::default(),
-            title: Default::default(),
-            updated_at: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.additional_directories = Some(value.into());
-        self
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<String>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `updatedAt`.
-    #[must_use]
-    pub fn updated_at(mut self, value: impl Into<String>) -> Self {
-        self.updated_at = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SessionInfo {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("SessionInfo")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the session\"},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"description\":\"ISO 8601 timestamp of last activity\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"]}",
-            &[("SessionId", runtime::schema::sub::<SessionId>)],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Information about a session returned by session/list
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct SessionInfo {
-    /// Unique identifier for the session
-    #[serde(rename = "sessionId")]
-    pub session_id: SessionId,
-    /// The working directory for this session. Must be an absolute path.
-    #[serde(rename = "cwd")]
-    pub cwd: String,
-    /// Additional workspace roots reported for this session. Each path must be absolute.
-    ///
-    /// When present, this is the complete ordered additional-root list reported
-    /// by the Agent. Omitted and empty values are equivalent: the response
-    /// reports no additional roots.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientItems,_,_>"
-    )]
-    pub additional_directories: Option<Vec<String>>,
-    /// Human-readable title for the session
-    #[serde(
-        rename = "title",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
-    pub title: runtime::Nullable<String>,
-    /// ISO 8601 timestamp of last activity
-    #[serde(
-        rename = "updatedAt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
-    pub updated_at: runtime::Nullable<String>,
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -18102,7 +16578,7 @@ pub struct SessionInfo {
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     #[serde(
         rename = "_meta",
         default,
@@ -18115,7 +16591,6 @@ pub struct SessionInfo {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionInfo {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -18126,6 +16601,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "additionalDirectories",
             "title",
             "updatedAt",
+            #[cfg(feature = "unstable")]
             "archived",
             "_meta",
         ];
@@ -18144,6 +16620,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                 let mut v2: Option<Option<Vec<String>>> = None;
                 let mut v3: Option<runtime::Nullable<String>> = None;
                 let mut v4: Option<runtime::Nullable<String>> = None;
+                #[cfg(feature = "unstable")]
                 let mut v5: Option<runtime::Nullable<bool>> = None;
                 let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
@@ -18154,6 +16631,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                         "additionalDirectories" => Some(2),
                         "title" => Some(3),
                         "updatedAt" => Some(4),
+                        #[cfg(feature = "unstable")]
                         "archived" => Some(5),
                         "_meta" => Some(6),
                         _ => None,
@@ -18182,6 +16660,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                                 _,
                             >(map, &mut v4, "updatedAt")
                         }
+                        #[cfg(feature = "unstable")]
                         5 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientScalar,
@@ -18209,6 +16688,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                     additional_directories: v2.unwrap_or_default(),
                     title: v3.unwrap_or_default(),
                     updated_at: v4.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
                     archived: v5.unwrap_or_default(),
                     meta: v6.unwrap_or_default(),
                     additional_properties: rest,
@@ -18218,7 +16698,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
         deserializer.deserialize_struct("SessionInfo", FIELDS, __Visitor)
     }
 }
-#[cfg(feature = "unstable")]
 impl SessionInfo {
     /// Creates a `SessionInfo` from its required fields; every optional field is omitted.
     pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
@@ -18228,6 +16707,7 @@ impl SessionInfo {
             additional_directories: Default::default(),
             title: Default::default(),
             updated_at: Default::default(),
+            #[cfg(feature = "unstable")]
             archived: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
@@ -18251,6 +16731,7 @@ impl SessionInfo {
         self.updated_at = runtime::Nullable::Value(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
     /// Sets `archived`.
     #[must_use]
     pub fn archived(mut self, value: impl Into<bool>) -> Self {
@@ -18262,6 +16743,23 @@ impl SessionInfo {
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
         self.meta = runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionInfo {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionInfo")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the session\"},\"cwd\":{\"type\":\"string\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"x-deserialize-default-on-error\":true,\"x-deserialize-skip-invalid-items\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"description\":\"ISO 8601 timestamp of last activity\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"]}",
+            &[("SessionId", runtime::schema::sub::<SessionId>)],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -18886,7 +17384,6 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Response from processing a user prompt.
 ///
 /// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
@@ -18896,6 +17393,19 @@ pub struct PromptResponse {
     /// Indicates why the agent stopped processing the turn.
     #[serde(rename = "stopReason")]
     pub stop_reason: StopReason,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Token usage for this turn (optional).
+    #[serde(
+        rename = "usage",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub usage: runtime::Nullable<Usage>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -18913,12 +17423,16 @@ pub struct PromptResponse {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for PromptResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["stopReason", "_meta"];
+        const FIELDS: &[&str] = &[
+            "stopReason",
+            #[cfg(feature = "unstable")]
+            "usage",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = PromptResponse;
@@ -18930,149 +17444,21 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                 mut map: A,
             ) -> Result<PromptResponse, A::Error> {
                 let mut v0: Option<StopReason> = None;
-                let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "stopReason" => Some(0),
-                        "_meta" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "stopReason"),
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v1, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(PromptResponse {
-                    stop_reason: runtime::de::required(v0, "stopReason")?,
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("PromptResponse", FIELDS, __Visitor)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl PromptResponse {
-    /// Creates a `PromptResponse` from its required fields; every optional field is omitted.
-    pub fn new(stop_reason: impl Into<StopReason>) -> Self {
-        Self {
-            stop_reason: stop_reason.into(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl PromptResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/prompt`.
-    pub const METHOD: &'static str = "session/prompt";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PromptResponse {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("PromptResponse")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptResponse"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Response from processing a user prompt.\\n\\nSee protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"$ref\":\"#/$defs/StopReason\",\"description\":\"Indicates why the agent stopped processing the turn.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"stopReason\"],\"x-method\":\"session/prompt\",\"x-side\":\"agent\"}",
-            &[("StopReason", runtime::schema::sub::<StopReason>)],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Response from processing a user prompt.
-///
-/// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct PromptResponse {
-    /// Indicates why the agent stopped processing the turn.
-    #[serde(rename = "stopReason")]
-    pub stop_reason: StopReason,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Token usage for this turn (optional).
-    #[serde(
-        rename = "usage",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub usage: runtime::Nullable<Usage>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PromptResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["stopReason", "usage", "_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = PromptResponse;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PromptResponse object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<PromptResponse, A::Error> {
-                let mut v0: Option<StopReason> = None;
+                #[cfg(feature = "unstable")]
                 let mut v1: Option<runtime::Nullable<Usage>> = None;
                 let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "stopReason" => Some(0),
+                        #[cfg(feature = "unstable")]
                         "usage" => Some(1),
                         "_meta" => Some(2),
                         _ => None,
                     },
                     |i, map| match i {
                         0 => runtime::de::put(map, &mut v0, "stopReason"),
+                        #[cfg(feature = "unstable")]
                         1 => {
                             runtime::de::put_with::<
                                 runtime::read::Lenient,
@@ -19096,6 +17482,7 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
                 )?;
                 Ok(PromptResponse {
                     stop_reason: runtime::de::required(v0, "stopReason")?,
+                    #[cfg(feature = "unstable")]
                     usage: v1.unwrap_or_default(),
                     meta: v2.unwrap_or_default(),
                     additional_properties: rest,
@@ -19105,17 +17492,18 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
         deserializer.deserialize_struct("PromptResponse", FIELDS, __Visitor)
     }
 }
-#[cfg(feature = "unstable")]
 impl PromptResponse {
     /// Creates a `PromptResponse` from its required fields; every optional field is omitted.
     pub fn new(stop_reason: impl Into<StopReason>) -> Self {
         Self {
             stop_reason: stop_reason.into(),
+            #[cfg(feature = "unstable")]
             usage: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
     }
+    #[cfg(feature = "unstable")]
     /// Sets `usage`.
     #[must_use]
     pub fn usage(mut self, value: impl Into<Usage>) -> Self {
@@ -19129,12 +17517,28 @@ impl PromptResponse {
         self
     }
 }
-#[cfg(feature = "unstable")]
 impl PromptResponse {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/prompt`.
     pub const METHOD: &'static str = "session/prompt";
     /// The side that handles the method (`x-side`): `agent`.
     pub const SIDE: &'static str = "agent";
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for PromptResponse {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("PromptResponse")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptResponse"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Response from processing a user prompt.\\n\\nSee protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"$ref\":\"#/$defs/StopReason\",\"description\":\"Indicates why the agent stopped processing the turn.\"},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"stopReason\"],\"x-method\":\"session/prompt\",\"x-side\":\"agent\"}",
+            &[("StopReason", runtime::schema::sub::<StopReason>)],
+        )
+    }
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
@@ -19533,7 +17937,6 @@ impl ::schemars::JsonSchema for ErrorCode {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -19553,7 +17956,6 @@ pub struct AgentNotification {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -19598,7 +18000,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         deserializer.deserialize_struct("AgentNotification", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentNotification {
     /// Creates a `AgentNotification` from its required fields; every optional field is omitted.
     pub fn new(method: impl Into<String>) -> Self {
@@ -19615,31 +18016,6 @@ impl AgentNotification {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentNotification {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentNotification")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
-            &[
-                (
-                    "CompleteElicitationNotification",
-                    runtime::schema::sub::<CompleteElicitationNotification>,
-                ),
-                ("ExtNotification", runtime::schema::sub::<ExtNotification>),
-                ("SessionNotification", runtime::schema::sub::<SessionNotification>),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// All possible notifications that an agent can send to a client.
 ///
 /// This enum is used internally for routing RPC notifications. You typically won't need
@@ -19665,6 +18041,15 @@ pub enum AgentNotificationParams {
     ///
     /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)
     CompleteElicitationNotification(CompleteElicitationNotification),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Notification that the agent's authentication state changed.
+    ///
+    /// Only sent by agents that advertise the `auth.status` capability.
+    AuthStatusUpdateNotification(AuthStatusUpdateNotification),
     /// Handles extension notifications from the agent.
     ///
     /// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
@@ -19674,7 +18059,6 @@ pub enum AgentNotificationParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtNotification(ExtNotification),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for AgentNotificationParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -19687,13 +18071,16 @@ impl ::serde::Serialize for AgentNotificationParams {
             Self::CompleteElicitationNotification(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
+            Self::AuthStatusUpdateNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
             Self::ExtNotification(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -19714,27 +18101,39 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
         ) {
             return Ok(Self::CompleteElicitationNotification(v));
         }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "AuthStatusUpdateNotification",
+        ) {
+            return Ok(Self::AuthStatusUpdateNotification(v));
+        }
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
             return Ok(Self::ExtNotification(v));
         }
         Err(runtime::de::no_arm("AgentNotificationParams", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<SessionNotification> for AgentNotificationParams {
     /// The `SessionNotification` arm.
     fn from(value: SessionNotification) -> Self {
         Self::SessionNotification(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CompleteElicitationNotification> for AgentNotificationParams {
     /// The `CompleteElicitationNotification` arm.
     fn from(value: CompleteElicitationNotification) -> Self {
         Self::CompleteElicitationNotification(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<AuthStatusUpdateNotification> for AgentNotificationParams {
+    /// The `AuthStatusUpdateNotification` arm.
+    fn from(value: AuthStatusUpdateNotification) -> Self {
+        Self::AuthStatusUpdateNotification(value)
+    }
+}
 impl From<ExtNotification> for AgentNotificationParams {
     /// The `ExtNotification` arm.
     fn from(value: ExtNotification) -> Self {
@@ -19743,19 +18142,17 @@ impl From<ExtNotification> for AgentNotificationParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentNotificationParams {
+impl ::schemars::JsonSchema for AgentNotification {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentNotificationParams")
+        Cow::Borrowed("AgentNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
             &[
                 (
                     "CompleteElicitationNotification",
@@ -19765,88 +18162,6 @@ impl ::schemars::JsonSchema for AgentNotificationParams {
                 ("SessionNotification", runtime::schema::sub::<SessionNotification>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentNotification {
-    /// The notification method name.
-    #[serde(rename = "method")]
-    pub method: String,
-    /// Method-specific notification parameters.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub params: runtime::Nullable<AgentNotificationParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentNotification;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentNotification object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentNotification, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<runtime::Nullable<AgentNotificationParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "method" => Some(0),
-                        "params" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "method"),
-                        1 => runtime::de::put(map, &mut v1, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentNotification {
-                    method: runtime::de::required(v0, "method")?,
-                    params: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentNotification", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentNotification {
-    /// Creates a `AgentNotification` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<AgentNotificationParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -19877,131 +18192,30 @@ impl ::schemars::JsonSchema for AgentNotification {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// All possible notifications that an agent can send to a client.
-///
-/// This enum is used internally for routing RPC notifications. You typically won't need
-/// to use this directly.
-///
-/// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentNotificationParams {
-    /// Handles session update notifications from the agent.
-    ///
-    /// This is a notification endpoint (no response expected) that receives
-    /// real-time updates about session progress, including message chunks,
-    /// tool calls, and execution plans.
-    ///
-    /// Note: Clients SHOULD continue accepting tool call updates even after
-    /// sending a `session/cancel` notification, as the agent may send final
-    /// updates before responding with the cancelled stop reason.
-    ///
-    /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
-    SessionNotification(SessionNotification),
-    /// Notification that a URL-based elicitation has completed.
-    ///
-    /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)
-    CompleteElicitationNotification(CompleteElicitationNotification),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Notification that the agent's authentication state changed.
-    ///
-    /// Only sent by agents that advertise the `auth.status` capability.
-    AuthStatusUpdateNotification(AuthStatusUpdateNotification),
-    /// Handles extension notifications from the agent.
-    ///
-    /// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
-    /// Extension notifications provide a way to send one-way messages for custom functionality
-    /// while maintaining protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    ExtNotification(ExtNotification),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::SessionNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CompleteElicitationNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::AuthStatusUpdateNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotificationParams {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotificationParams")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionNotification",
-        ) {
-            return Ok(Self::SessionNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CompleteElicitationNotification",
-        ) {
-            return Ok(Self::CompleteElicitationNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthStatusUpdateNotification",
-        ) {
-            return Ok(Self::AuthStatusUpdateNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(runtime::de::no_arm("AgentNotificationParams", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionNotification> for AgentNotificationParams {
-    /// The `SessionNotification` arm.
-    fn from(value: SessionNotification) -> Self {
-        Self::SessionNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CompleteElicitationNotification> for AgentNotificationParams {
-    /// The `CompleteElicitationNotification` arm.
-    fn from(value: CompleteElicitationNotification) -> Self {
-        Self::CompleteElicitationNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusUpdateNotification> for AgentNotificationParams {
-    /// The `AuthStatusUpdateNotification` arm.
-    fn from(value: AuthStatusUpdateNotification) -> Self {
-        Self::AuthStatusUpdateNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtNotification> for AgentNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"SessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nreal-time updates about session progress, including message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before responding with the cancelled stop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/SessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CompleteElicitationNotification",
+                    runtime::schema::sub::<CompleteElicitationNotification>,
+                ),
+                ("ExtNotification", runtime::schema::sub::<ExtNotification>),
+                ("SessionNotification", runtime::schema::sub::<SessionNotification>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20229,7 +18443,6 @@ impl ::schemars::JsonSchema for SessionNotification {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Different types of updates that can be sent during session processing.
 ///
 /// These updates provide real-time feedback about the agent's progress.
@@ -20251,6 +18464,20 @@ pub enum SessionUpdate {
     /// The agent's execution plan for complex tasks.
     /// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
     Plan(Plan),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// A content update for a plan identified by ID.
+    PlanUpdate(PlanUpdate),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Removal notice for a plan identified by ID.
+    PlanRemoved(PlanRemoved),
     /// Available commands are ready or have changed
     AvailableCommandsUpdate(AvailableCommandsUpdate),
     /// The current mode of the session has changed
@@ -20278,527 +18505,7 @@ pub enum SessionUpdate {
     /// Agents MUST only send this update when the Client advertised
     /// the `session.compaction` Client capability.
     CompactionSummaryChunk(CompactionSummaryChunk),
-}
-#[cfg(not(feature = "unstable"))]
-impl ::serde::Serialize for SessionUpdate {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::UserMessageChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "user_message_chunk",
-                    Some(payload),
-                )
-            }
-            Self::AgentMessageChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "agent_message_chunk",
-                    Some(payload),
-                )
-            }
-            Self::AgentThoughtChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "agent_thought_chunk",
-                    Some(payload),
-                )
-            }
-            Self::ToolCall(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "tool_call",
-                    Some(payload),
-                )
-            }
-            Self::ToolCallUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "tool_call_update",
-                    Some(payload),
-                )
-            }
-            Self::Plan(payload) => {
-                runtime::ser::tagged(serializer, "sessionUpdate", "plan", Some(payload))
-            }
-            Self::AvailableCommandsUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "available_commands_update",
-                    Some(payload),
-                )
-            }
-            Self::CurrentModeUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "current_mode_update",
-                    Some(payload),
-                )
-            }
-            Self::ConfigOptionUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "config_option_update",
-                    Some(payload),
-                )
-            }
-            Self::SessionInfoUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "session_info_update",
-                    Some(payload),
-                )
-            }
-            Self::UsageUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "usage_update",
-                    Some(payload),
-                )
-            }
-            Self::Notice(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "notice",
-                    Some(payload),
-                )
-            }
-            Self::CompactionUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "compaction_update",
-                    Some(payload),
-                )
-            }
-            Self::CompactionSummaryChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "compaction_summary_chunk",
-                    Some(payload),
-                )
-            }
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl runtime::de::Tagged for SessionUpdate {
-    const NAME: &'static str = "SessionUpdate";
-    const KEY: &'static str = "sessionUpdate";
-    fn is_known(tag: &str) -> bool {
-        matches!(
-            tag, "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" |
-            "tool_call" | "tool_call_update" | "plan" | "available_commands_update" |
-            "current_mode_update" | "config_option_update" | "session_info_update" |
-            "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk"
-        )
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "user_message_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::UserMessageChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "agent_message_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::AgentMessageChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "agent_thought_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::AgentThoughtChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "tool_call" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::ToolCall)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "tool_call_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::ToolCallUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "plan" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Plan)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "available_commands_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::AvailableCommandsUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "current_mode_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::CurrentModeUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "config_option_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::ConfigOptionUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "session_info_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::SessionInfoUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "usage_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::UsageUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "notice" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Notice)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "compaction_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::CompactionUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "compaction_summary_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::CompactionSummaryChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "user_message_chunk",
-            "agent_message_chunk",
-            "agent_thought_chunk",
-            "tool_call",
-            "tool_call_update",
-            "plan",
-            "available_commands_update",
-            "current_mode_update",
-            "config_option_update",
-            "session_info_update",
-            "usage_update",
-            "notice",
-            "compaction_update",
-            "compaction_summary_chunk",
-        ];
-        Err(
-            runtime::de::unknown_tag(
-                "SessionUpdate",
-                "sessionUpdate",
-                runtime::de::tag(&object, "sessionUpdate"),
-                KNOWN,
-            ),
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl SessionUpdate {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "sessionUpdate";
-    /// The `sessionUpdate` discriminator of this value.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Self::UserMessageChunk(_) => "user_message_chunk",
-            Self::AgentMessageChunk(_) => "agent_message_chunk",
-            Self::AgentThoughtChunk(_) => "agent_thought_chunk",
-            Self::ToolCall(_) => "tool_call",
-            Self::ToolCallUpdate(_) => "tool_call_update",
-            Self::Plan(_) => "plan",
-            Self::AvailableCommandsUpdate(_) => "available_commands_update",
-            Self::CurrentModeUpdate(_) => "current_mode_update",
-            Self::ConfigOptionUpdate(_) => "config_option_update",
-            Self::SessionInfoUpdate(_) => "session_info_update",
-            Self::UsageUpdate(_) => "usage_update",
-            Self::Notice(_) => "notice",
-            Self::CompactionUpdate(_) => "compaction_update",
-            Self::CompactionSummaryChunk(_) => "compaction_summary_chunk",
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ToolCall> for SessionUpdate {
-    /// The `tool_call` arm.
-    fn from(value: ToolCall) -> Self {
-        Self::ToolCall(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ToolCallUpdate> for SessionUpdate {
-    /// The `tool_call_update` arm.
-    fn from(value: ToolCallUpdate) -> Self {
-        Self::ToolCallUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<Plan> for SessionUpdate {
-    /// The `plan` arm.
-    fn from(value: Plan) -> Self {
-        Self::Plan(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<AvailableCommandsUpdate> for SessionUpdate {
-    /// The `available_commands_update` arm.
-    fn from(value: AvailableCommandsUpdate) -> Self {
-        Self::AvailableCommandsUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CurrentModeUpdate> for SessionUpdate {
-    /// The `current_mode_update` arm.
-    fn from(value: CurrentModeUpdate) -> Self {
-        Self::CurrentModeUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ConfigOptionUpdate> for SessionUpdate {
-    /// The `config_option_update` arm.
-    fn from(value: ConfigOptionUpdate) -> Self {
-        Self::ConfigOptionUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<SessionInfoUpdate> for SessionUpdate {
-    /// The `session_info_update` arm.
-    fn from(value: SessionInfoUpdate) -> Self {
-        Self::SessionInfoUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<UsageUpdate> for SessionUpdate {
-    /// The `usage_update` arm.
-    fn from(value: UsageUpdate) -> Self {
-        Self::UsageUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<Notice> for SessionUpdate {
-    /// The `notice` arm.
-    fn from(value: Notice) -> Self {
-        Self::Notice(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CompactionUpdate> for SessionUpdate {
-    /// The `compaction_update` arm.
-    fn from(value: CompactionUpdate) -> Self {
-        Self::CompactionUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CompactionSummaryChunk> for SessionUpdate {
-    /// The `compaction_summary_chunk` arm.
-    fn from(value: CompactionSummaryChunk) -> Self {
-        Self::CompactionSummaryChunk(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> json::fast::FromJson<'de> for SessionUpdate {
-    #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
-        if !more || r.key()? != "sessionUpdate" {
-            return Err(json::fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        match &*tag {
-            "user_message_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UserMessageChunk)
-            }
-            "agent_message_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentMessageChunk)
-            }
-            "agent_thought_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentThoughtChunk)
-            }
-            "tool_call" => {
-                <ToolCall as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCall)
-            }
-            "tool_call_update" => {
-                <ToolCallUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCallUpdate)
-            }
-            "plan" => <Plan as json::fast::FromJson<'de>>::rest(r, more).map(Self::Plan),
-            "available_commands_update" => {
-                <AvailableCommandsUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AvailableCommandsUpdate)
-            }
-            "current_mode_update" => {
-                <CurrentModeUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CurrentModeUpdate)
-            }
-            "config_option_update" => {
-                <ConfigOptionUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ConfigOptionUpdate)
-            }
-            "session_info_update" => {
-                <SessionInfoUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SessionInfoUpdate)
-            }
-            "usage_update" => {
-                <UsageUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UsageUpdate)
-            }
-            "notice" => {
-                <Notice as json::fast::FromJson<'de>>::rest(r, more).map(Self::Notice)
-            }
-            "compaction_update" => {
-                <CompactionUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CompactionUpdate)
-            }
-            "compaction_summary_chunk" => {
-                <CompactionSummaryChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CompactionSummaryChunk)
-            }
-            _ => Err(json::fast::Bail),
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SessionUpdate {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("SessionUpdate")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Different types of updates that can be sent during session processing.\\n\\nThese updates provide real-time feedback about the agent's progress.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"oneOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Notification that a new tool call has been initiated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCall\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Update on the status or results of a tool call.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"The agent's execution plan for complex tasks.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Plan\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"The current mode of the session has changed\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CurrentModeUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"current_mode_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Information for the user that is not part of session history.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.notices` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A context compaction has been created or updated.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content block appended to a context compaction's retained summary.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]}],\"discriminator\":{\"propertyName\":\"sessionUpdate\"}}",
-            &[
-                (
-                    "AvailableCommandsUpdate",
-                    runtime::schema::sub::<AvailableCommandsUpdate>,
-                ),
-                (
-                    "CompactionSummaryChunk",
-                    runtime::schema::sub::<CompactionSummaryChunk>,
-                ),
-                ("CompactionUpdate", runtime::schema::sub::<CompactionUpdate>),
-                ("ConfigOptionUpdate", runtime::schema::sub::<ConfigOptionUpdate>),
-                ("ContentChunk", runtime::schema::sub::<ContentChunk>),
-                ("CurrentModeUpdate", runtime::schema::sub::<CurrentModeUpdate>),
-                ("Notice", runtime::schema::sub::<Notice>),
-                ("Plan", runtime::schema::sub::<Plan>),
-                ("SessionInfoUpdate", runtime::schema::sub::<SessionInfoUpdate>),
-                ("ToolCall", runtime::schema::sub::<ToolCall>),
-                ("ToolCallUpdate", runtime::schema::sub::<ToolCallUpdate>),
-                ("UsageUpdate", runtime::schema::sub::<UsageUpdate>),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Different types of updates that can be sent during session processing.
-///
-/// These updates provide real-time feedback about the agent's progress.
-///
-/// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum SessionUpdate {
-    /// A chunk of the user's message being streamed.
-    UserMessageChunk(ContentChunk),
-    /// A chunk of the agent's response being streamed.
-    AgentMessageChunk(ContentChunk),
-    /// A chunk of the agent's internal reasoning being streamed.
-    AgentThoughtChunk(ContentChunk),
-    /// Notification that a new tool call has been initiated.
-    ToolCall(ToolCall),
-    /// Update on the status or results of a tool call.
-    ToolCallUpdate(ToolCallUpdate),
-    /// The agent's execution plan for complex tasks.
-    /// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/draft/agent-plan)
-    Plan(Plan),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// A content update for a plan identified by ID.
-    PlanUpdate(PlanUpdate),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Removal notice for a plan identified by ID.
-    PlanRemoved(PlanRemoved),
-    /// Available commands are ready or have changed
-    AvailableCommandsUpdate(AvailableCommandsUpdate),
-    /// The current mode of the session has changed
-    ///
-    /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-    CurrentModeUpdate(CurrentModeUpdate),
-    /// Session configuration options have been updated.
-    ConfigOptionUpdate(ConfigOptionUpdate),
-    /// Session metadata has been updated (title, timestamps, custom metadata)
-    SessionInfoUpdate(SessionInfoUpdate),
-    /// Context window and cost update for the session.
-    UsageUpdate(UsageUpdate),
-    /// Information for the user that is not part of session history.
-    ///
-    /// Agents MUST only send this update when the Client advertised
-    /// the `session.notices` Client capability.
-    Notice(Notice),
-    /// A context compaction has been created or updated.
-    ///
-    /// Agents MUST only send this update when the Client advertised
-    /// the `session.compaction` Client capability.
-    CompactionUpdate(CompactionUpdate),
-    /// A content block appended to a context compaction's retained summary.
-    ///
-    /// Agents MUST only send this update when the Client advertised
-    /// the `session.compaction` Client capability.
-    CompactionSummaryChunk(CompactionSummaryChunk),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20806,6 +18513,7 @@ pub enum SessionUpdate {
     /// Announces a child session created and owned by this session, or updates
     /// that ownership association's metadata.
     SubagentUpdate(Box<SubagentUpdate>),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20813,6 +18521,7 @@ pub enum SessionUpdate {
     /// A message upsert observed in this session's transcript, sent to or
     /// received from another session.
     SessionMessage(SessionMessage),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -20820,7 +18529,6 @@ pub enum SessionUpdate {
     /// One content block appended to a sent or received session message.
     SessionMessageChunk(SessionMessageChunk),
 }
-#[cfg(feature = "unstable")]
 impl ::serde::Serialize for SessionUpdate {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -20870,6 +18578,7 @@ impl ::serde::Serialize for SessionUpdate {
             Self::Plan(payload) => {
                 runtime::ser::tagged(serializer, "sessionUpdate", "plan", Some(payload))
             }
+            #[cfg(feature = "unstable")]
             Self::PlanUpdate(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -20878,6 +18587,7 @@ impl ::serde::Serialize for SessionUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
             Self::PlanRemoved(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -20950,6 +18660,7 @@ impl ::serde::Serialize for SessionUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
             Self::SubagentUpdate(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -20958,6 +18669,7 @@ impl ::serde::Serialize for SessionUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
             Self::SessionMessage(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -20966,6 +18678,7 @@ impl ::serde::Serialize for SessionUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
             Self::SessionMessageChunk(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -20977,19 +18690,21 @@ impl ::serde::Serialize for SessionUpdate {
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl runtime::de::Tagged for SessionUpdate {
     const NAME: &'static str = "SessionUpdate";
     const KEY: &'static str = "sessionUpdate";
     fn is_known(tag: &str) -> bool {
         matches!(
             tag, "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" |
-            "tool_call" | "tool_call_update" | "plan" | "plan_update" | "plan_removed" |
-            "available_commands_update" | "current_mode_update" | "config_option_update"
-            | "session_info_update" | "usage_update" | "notice" | "compaction_update" |
-            "compaction_summary_chunk" | "subagent_update" | "session_message" |
-            "session_message_chunk"
+            "tool_call" | "tool_call_update" | "plan" | "available_commands_update" |
+            "current_mode_update" | "config_option_update" | "session_info_update" |
+            "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk"
         )
+            || (cfg!(feature = "unstable")
+                && matches!(
+                    tag, "plan_update" | "plan_removed" | "subagent_update" |
+                    "session_message" | "session_message_chunk"
+                ))
     }
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
@@ -21026,11 +18741,13 @@ impl runtime::de::Tagged for SessionUpdate {
                     .map(Self::Plan)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "plan_update" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::PlanUpdate)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "plan_removed" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::PlanRemoved)
@@ -21076,16 +18793,19 @@ impl runtime::de::Tagged for SessionUpdate {
                     .map(Self::CompactionSummaryChunk)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "subagent_update" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::SubagentUpdate)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "session_message" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::SessionMessage)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "session_message_chunk" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::SessionMessageChunk)
@@ -21108,7 +18828,9 @@ impl runtime::de::Tagged for SessionUpdate {
             "tool_call",
             "tool_call_update",
             "plan",
+            #[cfg(feature = "unstable")]
             "plan_update",
+            #[cfg(feature = "unstable")]
             "plan_removed",
             "available_commands_update",
             "current_mode_update",
@@ -21118,8 +18840,11 @@ impl runtime::de::Tagged for SessionUpdate {
             "notice",
             "compaction_update",
             "compaction_summary_chunk",
+            #[cfg(feature = "unstable")]
             "subagent_update",
+            #[cfg(feature = "unstable")]
             "session_message",
+            #[cfg(feature = "unstable")]
             "session_message_chunk",
         ];
         Err(
@@ -21132,7 +18857,6 @@ impl runtime::de::Tagged for SessionUpdate {
         )
     }
 }
-#[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -21140,7 +18864,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
         runtime::de::tagged(deserializer)
     }
 }
-#[cfg(feature = "unstable")]
 impl SessionUpdate {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "sessionUpdate";
@@ -21153,7 +18876,9 @@ impl SessionUpdate {
             Self::ToolCall(_) => "tool_call",
             Self::ToolCallUpdate(_) => "tool_call_update",
             Self::Plan(_) => "plan",
+            #[cfg(feature = "unstable")]
             Self::PlanUpdate(_) => "plan_update",
+            #[cfg(feature = "unstable")]
             Self::PlanRemoved(_) => "plan_removed",
             Self::AvailableCommandsUpdate(_) => "available_commands_update",
             Self::CurrentModeUpdate(_) => "current_mode_update",
@@ -21163,27 +18888,27 @@ impl SessionUpdate {
             Self::Notice(_) => "notice",
             Self::CompactionUpdate(_) => "compaction_update",
             Self::CompactionSummaryChunk(_) => "compaction_summary_chunk",
+            #[cfg(feature = "unstable")]
             Self::SubagentUpdate(_) => "subagent_update",
+            #[cfg(feature = "unstable")]
             Self::SessionMessage(_) => "session_message",
+            #[cfg(feature = "unstable")]
             Self::SessionMessageChunk(_) => "session_message_chunk",
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ToolCall> for SessionUpdate {
     /// The `tool_call` arm.
     fn from(value: ToolCall) -> Self {
         Self::ToolCall(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ToolCallUpdate> for SessionUpdate {
     /// The `tool_call_update` arm.
     fn from(value: ToolCallUpdate) -> Self {
         Self::ToolCallUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<Plan> for SessionUpdate {
     /// The `plan` arm.
     fn from(value: Plan) -> Self {
@@ -21204,56 +18929,48 @@ impl From<PlanRemoved> for SessionUpdate {
         Self::PlanRemoved(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<AvailableCommandsUpdate> for SessionUpdate {
     /// The `available_commands_update` arm.
     fn from(value: AvailableCommandsUpdate) -> Self {
         Self::AvailableCommandsUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<CurrentModeUpdate> for SessionUpdate {
     /// The `current_mode_update` arm.
     fn from(value: CurrentModeUpdate) -> Self {
         Self::CurrentModeUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ConfigOptionUpdate> for SessionUpdate {
     /// The `config_option_update` arm.
     fn from(value: ConfigOptionUpdate) -> Self {
         Self::ConfigOptionUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<SessionInfoUpdate> for SessionUpdate {
     /// The `session_info_update` arm.
     fn from(value: SessionInfoUpdate) -> Self {
         Self::SessionInfoUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<UsageUpdate> for SessionUpdate {
     /// The `usage_update` arm.
     fn from(value: UsageUpdate) -> Self {
         Self::UsageUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<Notice> for SessionUpdate {
     /// The `notice` arm.
     fn from(value: Notice) -> Self {
         Self::Notice(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<CompactionUpdate> for SessionUpdate {
     /// The `compaction_update` arm.
     fn from(value: CompactionUpdate) -> Self {
         Self::CompactionUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<CompactionSummaryChunk> for SessionUpdate {
     /// The `compaction_summary_chunk` arm.
     fn from(value: CompactionSummaryChunk) -> Self {
@@ -21281,7 +18998,6 @@ impl From<SessionMessageChunk> for SessionUpdate {
         Self::SessionMessageChunk(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl<'de> json::fast::FromJson<'de> for SessionUpdate {
     #[inline]
     fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
@@ -21320,10 +19036,12 @@ impl<'de> json::fast::FromJson<'de> for SessionUpdate {
                     .map(Self::ToolCallUpdate)
             }
             "plan" => <Plan as json::fast::FromJson<'de>>::rest(r, more).map(Self::Plan),
+            #[cfg(feature = "unstable")]
             "plan_update" => {
                 <PlanUpdate as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::PlanUpdate)
             }
+            #[cfg(feature = "unstable")]
             "plan_removed" => {
                 <PlanRemoved as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::PlanRemoved)
@@ -21359,20 +19077,59 @@ impl<'de> json::fast::FromJson<'de> for SessionUpdate {
                 <CompactionSummaryChunk as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::CompactionSummaryChunk)
             }
+            #[cfg(feature = "unstable")]
             "subagent_update" => {
                 <Box<SubagentUpdate> as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SubagentUpdate)
             }
+            #[cfg(feature = "unstable")]
             "session_message" => {
                 <SessionMessage as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionMessage)
             }
+            #[cfg(feature = "unstable")]
             "session_message_chunk" => {
                 <SessionMessageChunk as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionMessageChunk)
             }
             _ => Err(json::fast::Bail),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionUpdate {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionUpdate")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Different types of updates that can be sent during session processing.\\n\\nThese updates provide real-time feedback about the agent's progress.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)\",\"oneOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Notification that a new tool call has been initiated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCall\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Update on the status or results of a tool call.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"The agent's execution plan for complex tasks.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Plan\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"The current mode of the session has changed\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CurrentModeUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"current_mode_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Information for the user that is not part of session history.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.notices` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A context compaction has been created or updated.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content block appended to a context compaction's retained summary.\\n\\nAgents MUST only send this update when the Client advertised\\nthe `session.compaction` Client capability.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]}],\"discriminator\":{\"propertyName\":\"sessionUpdate\"}}",
+            &[
+                (
+                    "AvailableCommandsUpdate",
+                    runtime::schema::sub::<AvailableCommandsUpdate>,
+                ),
+                (
+                    "CompactionSummaryChunk",
+                    runtime::schema::sub::<CompactionSummaryChunk>,
+                ),
+                ("CompactionUpdate", runtime::schema::sub::<CompactionUpdate>),
+                ("ConfigOptionUpdate", runtime::schema::sub::<ConfigOptionUpdate>),
+                ("ContentChunk", runtime::schema::sub::<ContentChunk>),
+                ("CurrentModeUpdate", runtime::schema::sub::<CurrentModeUpdate>),
+                ("Notice", runtime::schema::sub::<Notice>),
+                ("Plan", runtime::schema::sub::<Plan>),
+                ("SessionInfoUpdate", runtime::schema::sub::<SessionInfoUpdate>),
+                ("ToolCall", runtime::schema::sub::<ToolCall>),
+                ("ToolCallUpdate", runtime::schema::sub::<ToolCallUpdate>),
+                ("UsageUpdate", runtime::schema::sub::<UsageUpdate>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -25500,7 +23257,6 @@ impl ::schemars::JsonSchema for ExtNotification {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -25523,7 +23279,6 @@ pub struct ClientRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -25572,7 +23327,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         deserializer.deserialize_struct("ClientRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientRequest {
     /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
     pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
@@ -25590,42 +23344,6 @@ impl ClientRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientRequest")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
-            &[
-                ("AuthenticateRequest", runtime::schema::sub::<AuthenticateRequest>),
-                ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
-                ("DeleteSessionRequest", runtime::schema::sub::<DeleteSessionRequest>),
-                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
-                ("InitializeRequest", runtime::schema::sub::<InitializeRequest>),
-                ("ListSessionsRequest", runtime::schema::sub::<ListSessionsRequest>),
-                ("LoadSessionRequest", runtime::schema::sub::<LoadSessionRequest>),
-                ("LogoutRequest", runtime::schema::sub::<LogoutRequest>),
-                ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
-                ("PromptRequest", runtime::schema::sub::<PromptRequest>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
-                (
-                    "SetSessionConfigOptionRequest",
-                    runtime::schema::sub::<SetSessionConfigOptionRequest>,
-                ),
-                ("SetSessionModeRequest", runtime::schema::sub::<SetSessionModeRequest>),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// All possible requests that a client can send to an agent.
 ///
 /// This enum is used internally for routing RPC requests. You typically won't need
@@ -25657,11 +23375,42 @@ pub enum ClientRequestParams {
     ///
     /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
     AuthenticateRequest(AuthenticateRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Lists providers that can be configured by the client.
+    ListProvidersRequest(ListProvidersRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Replaces the configuration for a provider.
+    SetProviderRequest(SetProviderRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Disables a provider.
+    DisableProviderRequest(DisableProviderRequest),
     /// Logs out of the current authenticated state.
     ///
     /// After a successful logout, all new sessions will require authentication.
     /// There is no guarantee about the behavior of already running sessions.
     LogoutRequest(LogoutRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Queries the agent's current authentication state.
+    ///
+    /// This method is only available if the agent advertises the `auth.status` capability.
+    /// It MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.
+    AuthStatusRequest(AuthStatusRequest),
     /// Creates a new conversation session with the agent.
     ///
     /// Sessions represent independent conversation contexts with their own history and state.
@@ -25696,6 +23445,62 @@ pub enum ClientRequestParams {
     ///
     /// This method is only available if the agent advertises the `sessionCapabilities.delete` capability.
     DeleteSessionRequest(DeleteSessionRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Forks an existing session to create a new independent session.
+    ///
+    /// This method is only available if the agent advertises the `session.fork` capability.
+    ///
+    /// The agent should create a new session with the same conversation context as the
+    /// original, allowing operations like generating summaries without affecting the
+    /// original session's history.
+    ///
+    /// As with `session/new`, the forked session is active once the agent responds,
+    /// set up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.
+    /// The client can prompt it without calling `session/load` or `session/resume` first.
+    ForkSessionRequest(ForkSessionRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Archives a session, hiding it from default `session/list` results.
+    ///
+    /// This method is only available if the agent advertises the `sessionCapabilities.archive` capability.
+    ArchiveSessionRequest(ArchiveSessionRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Unarchives a session, returning it to default `session/list` results.
+    ///
+    /// This method is only available if the agent advertises the `sessionCapabilities.archive` capability.
+    UnarchiveSessionRequest(UnarchiveSessionRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Checks whether the Agent has a session in memory, without changing it.
+    ///
+    /// This method is only available if the agent advertises the `sessionCapabilities.status` capability.
+    SessionStatusRequest(SessionStatusRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Sets the title of a session.
+    ///
+    /// This method is only available if the agent advertises the `sessionCapabilities.title` capability.
+    ///
+    /// The session does not need to be active on the connection. The agent stores the
+    /// title and returns the stored title, which may be normalized.
+    SetSessionTitleRequest(SetSessionTitleRequest),
     /// Resumes an existing session without returning previous messages.
     ///
     /// This method is only available if the agent advertises the `sessionCapabilities.resume` capability.
@@ -25746,7 +23551,6 @@ pub enum ClientRequestParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     ExtMethodRequest(ExtRequest),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for ClientRequestParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -25759,7 +23563,23 @@ impl ::serde::Serialize for ClientRequestParams {
             Self::AuthenticateRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
+            Self::ListProvidersRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SetProviderRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::DisableProviderRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
             Self::LogoutRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::AuthStatusRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::NewSessionRequest(payload) => {
@@ -25772,6 +23592,26 @@ impl ::serde::Serialize for ClientRequestParams {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::DeleteSessionRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::ForkSessionRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::ArchiveSessionRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::UnarchiveSessionRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SessionStatusRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SetSessionTitleRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::ResumeSessionRequest(payload) => {
@@ -25795,7 +23635,6 @@ impl ::serde::Serialize for ClientRequestParams {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -25812,8 +23651,36 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ) {
             return Ok(Self::AuthenticateRequest(v));
         }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ListProvidersRequest",
+        ) {
+            return Ok(Self::ListProvidersRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SetProviderRequest",
+        ) {
+            return Ok(Self::SetProviderRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "DisableProviderRequest",
+        ) {
+            return Ok(Self::DisableProviderRequest(v));
+        }
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutRequest") {
             return Ok(Self::LogoutRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "AuthStatusRequest") {
+            return Ok(Self::AuthStatusRequest(v));
         }
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "NewSessionRequest") {
             return Ok(Self::NewSessionRequest(v));
@@ -25838,6 +23705,46 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
             "DeleteSessionRequest",
         ) {
             return Ok(Self::DeleteSessionRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ForkSessionRequest",
+        ) {
+            return Ok(Self::ForkSessionRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ArchiveSessionRequest",
+        ) {
+            return Ok(Self::ArchiveSessionRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "UnarchiveSessionRequest",
+        ) {
+            return Ok(Self::UnarchiveSessionRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SessionStatusRequest",
+        ) {
+            return Ok(Self::SessionStatusRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SetSessionTitleRequest",
+        ) {
+            return Ok(Self::SetSessionTitleRequest(v));
         }
         if let Some(v) = runtime::de::try_arm(
             &value,
@@ -25876,91 +23783,141 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         Err(runtime::de::no_arm("ClientRequestParams", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<InitializeRequest> for ClientRequestParams {
     /// The `InitializeRequest` arm.
     fn from(value: InitializeRequest) -> Self {
         Self::InitializeRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<AuthenticateRequest> for ClientRequestParams {
     /// The `AuthenticateRequest` arm.
     fn from(value: AuthenticateRequest) -> Self {
         Self::AuthenticateRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<ListProvidersRequest> for ClientRequestParams {
+    /// The `ListProvidersRequest` arm.
+    fn from(value: ListProvidersRequest) -> Self {
+        Self::ListProvidersRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SetProviderRequest> for ClientRequestParams {
+    /// The `SetProviderRequest` arm.
+    fn from(value: SetProviderRequest) -> Self {
+        Self::SetProviderRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<DisableProviderRequest> for ClientRequestParams {
+    /// The `DisableProviderRequest` arm.
+    fn from(value: DisableProviderRequest) -> Self {
+        Self::DisableProviderRequest(value)
+    }
+}
 impl From<LogoutRequest> for ClientRequestParams {
     /// The `LogoutRequest` arm.
     fn from(value: LogoutRequest) -> Self {
         Self::LogoutRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<AuthStatusRequest> for ClientRequestParams {
+    /// The `AuthStatusRequest` arm.
+    fn from(value: AuthStatusRequest) -> Self {
+        Self::AuthStatusRequest(value)
+    }
+}
 impl From<NewSessionRequest> for ClientRequestParams {
     /// The `NewSessionRequest` arm.
     fn from(value: NewSessionRequest) -> Self {
         Self::NewSessionRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<LoadSessionRequest> for ClientRequestParams {
     /// The `LoadSessionRequest` arm.
     fn from(value: LoadSessionRequest) -> Self {
         Self::LoadSessionRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ListSessionsRequest> for ClientRequestParams {
     /// The `ListSessionsRequest` arm.
     fn from(value: ListSessionsRequest) -> Self {
         Self::ListSessionsRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<DeleteSessionRequest> for ClientRequestParams {
     /// The `DeleteSessionRequest` arm.
     fn from(value: DeleteSessionRequest) -> Self {
         Self::DeleteSessionRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<ForkSessionRequest> for ClientRequestParams {
+    /// The `ForkSessionRequest` arm.
+    fn from(value: ForkSessionRequest) -> Self {
+        Self::ForkSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<ArchiveSessionRequest> for ClientRequestParams {
+    /// The `ArchiveSessionRequest` arm.
+    fn from(value: ArchiveSessionRequest) -> Self {
+        Self::ArchiveSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<UnarchiveSessionRequest> for ClientRequestParams {
+    /// The `UnarchiveSessionRequest` arm.
+    fn from(value: UnarchiveSessionRequest) -> Self {
+        Self::UnarchiveSessionRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SessionStatusRequest> for ClientRequestParams {
+    /// The `SessionStatusRequest` arm.
+    fn from(value: SessionStatusRequest) -> Self {
+        Self::SessionStatusRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SetSessionTitleRequest> for ClientRequestParams {
+    /// The `SetSessionTitleRequest` arm.
+    fn from(value: SetSessionTitleRequest) -> Self {
+        Self::SetSessionTitleRequest(value)
+    }
+}
 impl From<ResumeSessionRequest> for ClientRequestParams {
     /// The `ResumeSessionRequest` arm.
     fn from(value: ResumeSessionRequest) -> Self {
         Self::ResumeSessionRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CloseSessionRequest> for ClientRequestParams {
     /// The `CloseSessionRequest` arm.
     fn from(value: CloseSessionRequest) -> Self {
         Self::CloseSessionRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<SetSessionModeRequest> for ClientRequestParams {
     /// The `SetSessionModeRequest` arm.
     fn from(value: SetSessionModeRequest) -> Self {
         Self::SetSessionModeRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<SetSessionConfigOptionRequest> for ClientRequestParams {
     /// The `SetSessionConfigOptionRequest` arm.
     fn from(value: SetSessionConfigOptionRequest) -> Self {
         Self::SetSessionConfigOptionRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<PromptRequest> for ClientRequestParams {
     /// The `PromptRequest` arm.
     fn from(value: PromptRequest) -> Self {
         Self::PromptRequest(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ExtRequest> for ClientRequestParams {
     /// The `ExtMethodRequest` arm.
     fn from(value: ExtRequest) -> Self {
@@ -25969,19 +23926,17 @@ impl From<ExtRequest> for ClientRequestParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequestParams {
+impl ::schemars::JsonSchema for ClientRequest {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientRequestParams")
+        Cow::Borrowed("ClientRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
             &[
                 ("AuthenticateRequest", runtime::schema::sub::<AuthenticateRequest>),
                 ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
@@ -25993,6 +23948,7 @@ impl ::schemars::JsonSchema for ClientRequestParams {
                 ("LogoutRequest", runtime::schema::sub::<LogoutRequest>),
                 ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
                 ("PromptRequest", runtime::schema::sub::<PromptRequest>),
+                ("RequestId", runtime::schema::sub::<RequestId>),
                 ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
                 (
                     "SetSessionConfigOptionRequest",
@@ -26001,96 +23957,6 @@ impl ::schemars::JsonSchema for ClientRequestParams {
                 ("SetSessionModeRequest", runtime::schema::sub::<SetSessionModeRequest>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientRequest {
-    /// The request id used to correlate the matching response.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// The method name to invoke.
-    #[serde(rename = "method")]
-    pub method: String,
-    /// Method-specific request parameters.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub params: runtime::Nullable<ClientRequestParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientRequest, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "method" => Some(1),
-                        "params" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "method"),
-                        2 => runtime::de::put(map, &mut v2, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientRequest {
-                    id: runtime::de::required(v0, "id")?,
-                    method: runtime::de::required(v1, "method")?,
-                    params: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ClientRequest {
-    /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<ClientRequestParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -26146,573 +24012,40 @@ impl ::schemars::JsonSchema for ClientRequest {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// All possible requests that a client can send to an agent.
-///
-/// This enum is used internally for routing RPC requests. You typically won't need
-/// to use this directly.
-///
-/// This enum encompasses all method calls from client to agent.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientRequestParams {
-    /// Establishes the connection with a client and negotiates protocol capabilities.
-    ///
-    /// This method is called once at the beginning of the connection to:
-    /// - Negotiate the protocol version to use
-    /// - Exchange capability information between client and agent
-    /// - Determine available authentication methods
-    ///
-    /// The agent should respond with its supported protocol version and capabilities.
-    ///
-    /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
-    InitializeRequest(InitializeRequest),
-    /// Authenticates the client using the specified authentication method.
-    ///
-    /// Called when the agent requires authentication before allowing session creation.
-    /// The client provides an authentication method ID that was advertised during
-    /// initialization and whose type defines the `authenticate` flow.
-    ///
-    /// After successful authentication, the client can proceed to create sessions with
-    /// `session/new` without receiving an `auth_required` (`-32000`) error.
-    ///
-    /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
-    AuthenticateRequest(AuthenticateRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Lists providers that can be configured by the client.
-    ListProvidersRequest(ListProvidersRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Replaces the configuration for a provider.
-    SetProviderRequest(SetProviderRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Disables a provider.
-    DisableProviderRequest(DisableProviderRequest),
-    /// Logs out of the current authenticated state.
-    ///
-    /// After a successful logout, all new sessions will require authentication.
-    /// There is no guarantee about the behavior of already running sessions.
-    LogoutRequest(LogoutRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Queries the agent's current authentication state.
-    ///
-    /// This method is only available if the agent advertises the `auth.status` capability.
-    /// It MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.
-    AuthStatusRequest(AuthStatusRequest),
-    /// Creates a new conversation session with the agent.
-    ///
-    /// Sessions represent independent conversation contexts with their own history and state.
-    ///
-    /// The agent should:
-    /// - Create a new session context
-    /// - Connect to any specified MCP servers
-    /// - Return a unique session ID for future requests
-    ///
-    /// May return an `auth_required` (`-32000`) error if the agent requires authentication.
-    ///
-    /// See protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/draft/session-setup)
-    NewSessionRequest(NewSessionRequest),
-    /// Loads an existing session to resume a previous conversation.
-    ///
-    /// This method is only available if the agent advertises the `loadSession` capability.
-    ///
-    /// The agent should:
-    /// - Restore the session context and conversation history
-    /// - Connect to the specified MCP servers
-    /// - Stream the entire conversation history back to the client via notifications
-    ///
-    /// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
-    LoadSessionRequest(LoadSessionRequest),
-    /// Lists existing sessions known to the agent.
-    ///
-    /// This method is only available if the agent advertises the `sessionCapabilities.list` capability.
-    ///
-    /// The agent should return metadata about sessions with optional filtering and pagination support.
-    ListSessionsRequest(ListSessionsRequest),
-    /// Deletes an existing session from `session/list`.
-    ///
-    /// This method is only available if the agent advertises the `sessionCapabilities.delete` capability.
-    DeleteSessionRequest(DeleteSessionRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Forks an existing session to create a new independent session.
-    ///
-    /// This method is only available if the agent advertises the `session.fork` capability.
-    ///
-    /// The agent should create a new session with the same conversation context as the
-    /// original, allowing operations like generating summaries without affecting the
-    /// original session's history.
-    ///
-    /// As with `session/new`, the forked session is active once the agent responds,
-    /// set up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.
-    /// The client can prompt it without calling `session/load` or `session/resume` first.
-    ForkSessionRequest(ForkSessionRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Archives a session, hiding it from default `session/list` results.
-    ///
-    /// This method is only available if the agent advertises the `sessionCapabilities.archive` capability.
-    ArchiveSessionRequest(ArchiveSessionRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Unarchives a session, returning it to default `session/list` results.
-    ///
-    /// This method is only available if the agent advertises the `sessionCapabilities.archive` capability.
-    UnarchiveSessionRequest(UnarchiveSessionRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Checks whether the Agent has a session in memory, without changing it.
-    ///
-    /// This method is only available if the agent advertises the `sessionCapabilities.status` capability.
-    SessionStatusRequest(SessionStatusRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Sets the title of a session.
-    ///
-    /// This method is only available if the agent advertises the `sessionCapabilities.title` capability.
-    ///
-    /// The session does not need to be active on the connection. The agent stores the
-    /// title and returns the stored title, which may be normalized.
-    SetSessionTitleRequest(SetSessionTitleRequest),
-    /// Resumes an existing session without returning previous messages.
-    ///
-    /// This method is only available if the agent advertises the `sessionCapabilities.resume` capability.
-    ///
-    /// The agent should resume the session context, allowing the conversation to continue
-    /// without replaying the message history (unlike `session/load`).
-    ResumeSessionRequest(ResumeSessionRequest),
-    /// Closes an active session and frees up any resources associated with it.
-    ///
-    /// This method is only available if the agent advertises the `sessionCapabilities.close` capability.
-    ///
-    /// The agent must cancel any ongoing work (as if `session/cancel` was called)
-    /// and then free up any resources associated with the session.
-    CloseSessionRequest(CloseSessionRequest),
-    /// Sets the current mode for a session.
-    ///
-    /// Allows switching between different agent modes (e.g., "ask", "architect", "code")
-    /// that affect system prompts, tool availability, and permission behaviors.
-    ///
-    /// The mode must be one of the modes advertised in `availableModes` during session
-    /// creation or loading. Agents may also change modes autonomously and notify the
-    /// client via `current_mode_update` notifications.
-    ///
-    /// This method can be called at any time during a session, whether the Agent is
-    /// idle or actively generating a response.
-    ///
-    /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-    SetSessionModeRequest(SetSessionModeRequest),
-    /// Sets the current value for a session configuration option.
-    SetSessionConfigOptionRequest(SetSessionConfigOptionRequest),
-    /// Processes a user prompt within a session.
-    ///
-    /// This method handles the whole lifecycle of a prompt:
-    /// - Receives user messages with optional context (files, images, etc.)
-    /// - Processes the prompt using language models
-    /// - Reports language model content and tool calls to the Clients
-    /// - Requests permission to run tools
-    /// - Executes any requested tool calls
-    /// - Returns when the turn is complete with a stop reason
-    ///
-    /// See protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn)
-    PromptRequest(PromptRequest),
-    /// Handles extension method requests from the client.
-    ///
-    /// Extension methods provide a way to add custom functionality while maintaining
-    /// protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    ExtMethodRequest(ExtRequest),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ClientRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::AuthenticateRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ListProvidersRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetProviderRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::DisableProviderRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LogoutRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::AuthStatusRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::NewSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LoadSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ListSessionsRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::DeleteSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ForkSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ArchiveSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::UnarchiveSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SessionStatusRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionTitleRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ResumeSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CloseSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionModeRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionConfigOptionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::PromptRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequestParams {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequestParams")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "InitializeRequest") {
-            return Ok(Self::InitializeRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthenticateRequest",
-        ) {
-            return Ok(Self::AuthenticateRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListProvidersRequest",
-        ) {
-            return Ok(Self::ListProvidersRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetProviderRequest",
-        ) {
-            return Ok(Self::SetProviderRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DisableProviderRequest",
-        ) {
-            return Ok(Self::DisableProviderRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutRequest") {
-            return Ok(Self::LogoutRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "AuthStatusRequest") {
-            return Ok(Self::AuthStatusRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "NewSessionRequest") {
-            return Ok(Self::NewSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "LoadSessionRequest",
-        ) {
-            return Ok(Self::LoadSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListSessionsRequest",
-        ) {
-            return Ok(Self::ListSessionsRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DeleteSessionRequest",
-        ) {
-            return Ok(Self::DeleteSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ForkSessionRequest",
-        ) {
-            return Ok(Self::ForkSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ArchiveSessionRequest",
-        ) {
-            return Ok(Self::ArchiveSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UnarchiveSessionRequest",
-        ) {
-            return Ok(Self::UnarchiveSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionStatusRequest",
-        ) {
-            return Ok(Self::SessionStatusRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionTitleRequest",
-        ) {
-            return Ok(Self::SetSessionTitleRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ResumeSessionRequest",
-        ) {
-            return Ok(Self::ResumeSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CloseSessionRequest",
-        ) {
-            return Ok(Self::CloseSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionModeRequest",
-        ) {
-            return Ok(Self::SetSessionModeRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionConfigOptionRequest",
-        ) {
-            return Ok(Self::SetSessionConfigOptionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "PromptRequest") {
-            return Ok(Self::PromptRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(runtime::de::no_arm("ClientRequestParams", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<InitializeRequest> for ClientRequestParams {
-    /// The `InitializeRequest` arm.
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthenticateRequest> for ClientRequestParams {
-    /// The `AuthenticateRequest` arm.
-    fn from(value: AuthenticateRequest) -> Self {
-        Self::AuthenticateRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListProvidersRequest> for ClientRequestParams {
-    /// The `ListProvidersRequest` arm.
-    fn from(value: ListProvidersRequest) -> Self {
-        Self::ListProvidersRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetProviderRequest> for ClientRequestParams {
-    /// The `SetProviderRequest` arm.
-    fn from(value: SetProviderRequest) -> Self {
-        Self::SetProviderRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DisableProviderRequest> for ClientRequestParams {
-    /// The `DisableProviderRequest` arm.
-    fn from(value: DisableProviderRequest) -> Self {
-        Self::DisableProviderRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<LogoutRequest> for ClientRequestParams {
-    /// The `LogoutRequest` arm.
-    fn from(value: LogoutRequest) -> Self {
-        Self::LogoutRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusRequest> for ClientRequestParams {
-    /// The `AuthStatusRequest` arm.
-    fn from(value: AuthStatusRequest) -> Self {
-        Self::AuthStatusRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<NewSessionRequest> for ClientRequestParams {
-    /// The `NewSessionRequest` arm.
-    fn from(value: NewSessionRequest) -> Self {
-        Self::NewSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<LoadSessionRequest> for ClientRequestParams {
-    /// The `LoadSessionRequest` arm.
-    fn from(value: LoadSessionRequest) -> Self {
-        Self::LoadSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListSessionsRequest> for ClientRequestParams {
-    /// The `ListSessionsRequest` arm.
-    fn from(value: ListSessionsRequest) -> Self {
-        Self::ListSessionsRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DeleteSessionRequest> for ClientRequestParams {
-    /// The `DeleteSessionRequest` arm.
-    fn from(value: DeleteSessionRequest) -> Self {
-        Self::DeleteSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ForkSessionRequest> for ClientRequestParams {
-    /// The `ForkSessionRequest` arm.
-    fn from(value: ForkSessionRequest) -> Self {
-        Self::ForkSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ArchiveSessionRequest> for ClientRequestParams {
-    /// The `ArchiveSessionRequest` arm.
-    fn from(value: ArchiveSessionRequest) -> Self {
-        Self::ArchiveSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnarchiveSessionRequest> for ClientRequestParams {
-    /// The `UnarchiveSessionRequest` arm.
-    fn from(value: UnarchiveSessionRequest) -> Self {
-        Self::UnarchiveSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionStatusRequest> for ClientRequestParams {
-    /// The `SessionStatusRequest` arm.
-    fn from(value: SessionStatusRequest) -> Self {
-        Self::SessionStatusRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionTitleRequest> for ClientRequestParams {
-    /// The `SetSessionTitleRequest` arm.
-    fn from(value: SetSessionTitleRequest) -> Self {
-        Self::SetSessionTitleRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ResumeSessionRequest> for ClientRequestParams {
-    /// The `ResumeSessionRequest` arm.
-    fn from(value: ResumeSessionRequest) -> Self {
-        Self::ResumeSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CloseSessionRequest> for ClientRequestParams {
-    /// The `CloseSessionRequest` arm.
-    fn from(value: CloseSessionRequest) -> Self {
-        Self::CloseSessionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionModeRequest> for ClientRequestParams {
-    /// The `SetSessionModeRequest` arm.
-    fn from(value: SetSessionModeRequest) -> Self {
-        Self::SetSessionModeRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionConfigOptionRequest> for ClientRequestParams {
-    /// The `SetSessionConfigOptionRequest` arm.
-    fn from(value: SetSessionConfigOptionRequest) -> Self {
-        Self::SetSessionConfigOptionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PromptRequest> for ClientRequestParams {
-    /// The `PromptRequest` arm.
-    fn from(value: PromptRequest) -> Self {
-        Self::PromptRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtRequest> for ClientRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called once at the beginning of the connection to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"AuthenticateRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides an authentication method ID that was advertised during\\ninitialization and whose type defines the `authenticate` flow.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/AuthenticateRequest\"}]},{\"title\":\"LogoutRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAfter a successful logout, all new sessions will require authentication.\\nThere is no guarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v1/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"LoadSessionRequest\",\"description\":\"Loads an existing session to resume a previous conversation.\\n\\nThis method is only available if the agent advertises the `loadSession` capability.\\n\\nThe agent should:\\n- Restore the session context and conversation history\\n- Connect to the specified MCP servers\\n- Stream the entire conversation history back to the client via notifications\\n\\nSee protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)\",\"allOf\":[{\"$ref\":\"#/$defs/LoadSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.list` capability.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session without returning previous messages.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.resume` capability.\\n\\nThe agent should resume the session context, allowing the conversation to continue\\nwithout replaying the message history (unlike `session/load`).\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThis method is only available if the agent advertises the `sessionCapabilities.close` capability.\\n\\nThe agent must cancel any ongoing work (as if `session/cancel` was called)\\nand then free up any resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"SetSessionModeRequest\",\"description\":\"Sets the current mode for a session.\\n\\nAllows switching between different agent modes (e.g., \\\"ask\\\", \\\"architect\\\", \\\"code\\\")\\nthat affect system prompts, tool availability, and permission behaviors.\\n\\nThe mode must be one of the modes advertised in `availableModes` during session\\ncreation or loading. Agents may also change modes autonomously and notify the\\nclient via `current_mode_update` notifications.\\n\\nThis method can be called at any time during a session, whether the Agent is\\nidle or actively generating a response.\\n\\nSee protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionModeRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nThis method handles the whole lifecycle of a prompt:\\n- Receives user messages with optional context (files, images, etc.)\\n- Processes the prompt using language models\\n- Reports language model content and tool calls to the Clients\\n- Requests permission to run tools\\n- Executes any requested tool calls\\n- Returns when the turn is complete with a stop reason\\n\\nSee protocol docs: [Prompt Turn](https://agentclientprotocol.com/protocol/v1/prompt-turn)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                ("AuthenticateRequest", runtime::schema::sub::<AuthenticateRequest>),
+                ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
+                ("DeleteSessionRequest", runtime::schema::sub::<DeleteSessionRequest>),
+                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
+                ("InitializeRequest", runtime::schema::sub::<InitializeRequest>),
+                ("ListSessionsRequest", runtime::schema::sub::<ListSessionsRequest>),
+                ("LoadSessionRequest", runtime::schema::sub::<LoadSessionRequest>),
+                ("LogoutRequest", runtime::schema::sub::<LogoutRequest>),
+                ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
+                ("PromptRequest", runtime::schema::sub::<PromptRequest>),
+                ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
+                (
+                    "SetSessionConfigOptionRequest",
+                    runtime::schema::sub::<SetSessionConfigOptionRequest>,
+                ),
+                ("SetSessionModeRequest", runtime::schema::sub::<SetSessionModeRequest>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -26948,7 +24281,6 @@ impl ::schemars::JsonSchema for InitializeRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Capabilities supported by the client.
 ///
 /// Advertised during initialization to inform the agent about
@@ -26990,6 +24322,40 @@ pub struct ClientCapabilities {
         deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
     )]
     pub session: runtime::Nullable<ClientSessionCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the client understands exposed subagent sessions.
+    ///
+    /// Optional and nullable. Omitted or `null` both mean the client does not
+    /// advertise support.
+    /// Supplying `{}` means the client understands child associations, work-state
+    /// snapshots, session-directed messages, and restricted-session semantics.
+    #[serde(
+        rename = "subagents",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub subagents: runtime::Nullable<SubagentCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the client supports `plan_update` and `plan_removed` session updates.
+    ///
+    /// Optional. Omitted or `null` both mean the client does not advertise support.
+    /// Supplying `{}` means the client can receive both update types.
+    #[serde(
+        rename = "plan",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub plan: runtime::Nullable<PlanCapabilities>,
     /// Authentication capabilities supported by the client.
     /// Determines which authentication method types the agent may include
     /// in its `InitializeResponse`.
@@ -27031,7 +24397,6 @@ pub struct ClientCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -27040,6 +24405,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
             "fs",
             "terminal",
             "session",
+            #[cfg(feature = "unstable")]
+            "subagents",
+            #[cfg(feature = "unstable")]
+            "plan",
             "auth",
             "elicitation",
             "_meta",
@@ -27057,18 +24426,26 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                 let mut v0: Option<Option<FileSystemCapabilities>> = None;
                 let mut v1: Option<Option<bool>> = None;
                 let mut v2: Option<runtime::Nullable<ClientSessionCapabilities>> = None;
-                let mut v3: Option<Option<AuthCapabilities>> = None;
-                let mut v4: Option<runtime::Nullable<ElicitationCapabilities>> = None;
-                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v3: Option<runtime::Nullable<SubagentCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v4: Option<runtime::Nullable<PlanCapabilities>> = None;
+                let mut v5: Option<Option<AuthCapabilities>> = None;
+                let mut v6: Option<runtime::Nullable<ElicitationCapabilities>> = None;
+                let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "fs" => Some(0),
                         "terminal" => Some(1),
                         "session" => Some(2),
-                        "auth" => Some(3),
-                        "elicitation" => Some(4),
-                        "_meta" => Some(5),
+                        #[cfg(feature = "unstable")]
+                        "subagents" => Some(3),
+                        #[cfg(feature = "unstable")]
+                        "plan" => Some(4),
+                        "auth" => Some(5),
+                        "elicitation" => Some(6),
+                        "_meta" => Some(7),
                         _ => None,
                     },
                     |i, map| match i {
@@ -27093,26 +24470,42 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                                 _,
                             >(map, &mut v2, "session")
                         }
+                        #[cfg(feature = "unstable")]
                         3 => {
                             runtime::de::put_with::<
                                 runtime::read::Lenient,
                                 _,
                                 _,
-                            >(map, &mut v3, "auth")
+                            >(map, &mut v3, "subagents")
                         }
+                        #[cfg(feature = "unstable")]
                         4 => {
                             runtime::de::put_with::<
                                 runtime::read::Lenient,
                                 _,
                                 _,
-                            >(map, &mut v4, "elicitation")
+                            >(map, &mut v4, "plan")
                         }
                         5 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v5, "auth")
+                        }
+                        6 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v6, "elicitation")
+                        }
+                        7 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v5, "_meta")
+                            >(map, &mut v7, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -27125,9 +24518,13 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
                     fs: v0.unwrap_or_default(),
                     terminal: v1.unwrap_or_default(),
                     session: v2.unwrap_or_default(),
-                    auth: v3.unwrap_or_default(),
-                    elicitation: v4.unwrap_or_default(),
-                    meta: v5.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    subagents: v3.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    plan: v4.unwrap_or_default(),
+                    auth: v5.unwrap_or_default(),
+                    elicitation: v6.unwrap_or_default(),
+                    meta: v7.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -27135,7 +24532,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
         deserializer.deserialize_struct("ClientCapabilities", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientCapabilities {
     /// Creates a `ClientCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
@@ -27143,6 +24539,10 @@ impl ClientCapabilities {
             fs: Default::default(),
             terminal: Default::default(),
             session: Default::default(),
+            #[cfg(feature = "unstable")]
+            subagents: Default::default(),
+            #[cfg(feature = "unstable")]
+            plan: Default::default(),
             auth: Default::default(),
             elicitation: Default::default(),
             meta: Default::default(),
@@ -27165,6 +24565,20 @@ impl ClientCapabilities {
     #[must_use]
     pub fn session(mut self, value: impl Into<ClientSessionCapabilities>) -> Self {
         self.session = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `subagents`.
+    #[must_use]
+    pub fn subagents(mut self, value: impl Into<SubagentCapabilities>) -> Self {
+        self.subagents = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `plan`.
+    #[must_use]
+    pub fn plan(mut self, value: impl Into<PlanCapabilities>) -> Self {
+        self.plan = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `auth`.
@@ -27217,312 +24631,6 @@ impl ::schemars::JsonSchema for ClientCapabilities {
                 ),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Capabilities supported by the client.
-///
-/// Advertised during initialization to inform the agent about
-/// available features and methods.
-///
-/// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#client-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientCapabilities {
-    /// File system capabilities supported by the client.
-    /// Determines which file operations the agent can request.
-    ///
-    /// Schema default when omitted: `{"readTextFile":false,"writeTextFile":false}` (never written back).
-    #[serde(
-        rename = "fs",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub fs: Option<FileSystemCapabilities>,
-    /// Whether the Client support all `terminal/*` methods.
-    ///
-    /// Schema default when omitted: `false` (never written back).
-    #[serde(
-        rename = "terminal",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
-    pub terminal: Option<bool>,
-    /// Session-related capabilities supported by the client.
-    ///
-    /// Optional. Omitted or `null` both mean the client does not advertise any
-    /// session-related extensions.
-    #[serde(
-        rename = "session",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub session: runtime::Nullable<ClientSessionCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the client understands exposed subagent sessions.
-    ///
-    /// Optional and nullable. Omitted or `null` both mean the client does not
-    /// advertise support.
-    /// Supplying `{}` means the client understands child associations, work-state
-    /// snapshots, session-directed messages, and restricted-session semantics.
-    #[serde(
-        rename = "subagents",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub subagents: runtime::Nullable<SubagentCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the client supports `plan_update` and `plan_removed` session updates.
-    ///
-    /// Optional. Omitted or `null` both mean the client does not advertise support.
-    /// Supplying `{}` means the client can receive both update types.
-    #[serde(
-        rename = "plan",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub plan: runtime::Nullable<PlanCapabilities>,
-    /// Authentication capabilities supported by the client.
-    /// Determines which authentication method types the agent may include
-    /// in its `InitializeResponse`.
-    ///
-    /// Schema default when omitted: `{"terminal":false}` (never written back).
-    #[serde(
-        rename = "auth",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub auth: Option<AuthCapabilities>,
-    /// Elicitation capabilities supported by the client.
-    /// Determines which elicitation modes the agent may use.
-    ///
-    /// Optional. Omitted or `null` both mean the client does not advertise
-    /// elicitation support.
-    #[serde(
-        rename = "elicitation",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub elicitation: runtime::Nullable<ElicitationCapabilities>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "fs",
-            "terminal",
-            "session",
-            "subagents",
-            "plan",
-            "auth",
-            "elicitation",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientCapabilities object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientCapabilities, A::Error> {
-                let mut v0: Option<Option<FileSystemCapabilities>> = None;
-                let mut v1: Option<Option<bool>> = None;
-                let mut v2: Option<runtime::Nullable<ClientSessionCapabilities>> = None;
-                let mut v3: Option<runtime::Nullable<SubagentCapabilities>> = None;
-                let mut v4: Option<runtime::Nullable<PlanCapabilities>> = None;
-                let mut v5: Option<Option<AuthCapabilities>> = None;
-                let mut v6: Option<runtime::Nullable<ElicitationCapabilities>> = None;
-                let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "fs" => Some(0),
-                        "terminal" => Some(1),
-                        "session" => Some(2),
-                        "subagents" => Some(3),
-                        "plan" => Some(4),
-                        "auth" => Some(5),
-                        "elicitation" => Some(6),
-                        "_meta" => Some(7),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v0, "fs")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v1, "terminal")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v2, "session")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v3, "subagents")
-                        }
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v4, "plan")
-                        }
-                        5 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v5, "auth")
-                        }
-                        6 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v6, "elicitation")
-                        }
-                        7 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v7, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientCapabilities {
-                    fs: v0.unwrap_or_default(),
-                    terminal: v1.unwrap_or_default(),
-                    session: v2.unwrap_or_default(),
-                    subagents: v3.unwrap_or_default(),
-                    plan: v4.unwrap_or_default(),
-                    auth: v5.unwrap_or_default(),
-                    elicitation: v6.unwrap_or_default(),
-                    meta: v7.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientCapabilities", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ClientCapabilities {
-    /// Creates a `ClientCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            fs: Default::default(),
-            terminal: Default::default(),
-            session: Default::default(),
-            subagents: Default::default(),
-            plan: Default::default(),
-            auth: Default::default(),
-            elicitation: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `fs`.
-    #[must_use]
-    pub fn fs(mut self, value: impl Into<FileSystemCapabilities>) -> Self {
-        self.fs = Some(value.into());
-        self
-    }
-    /// Sets `terminal`.
-    #[must_use]
-    pub fn terminal(mut self, value: impl Into<bool>) -> Self {
-        self.terminal = Some(value.into());
-        self
-    }
-    /// Sets `session`.
-    #[must_use]
-    pub fn session(mut self, value: impl Into<ClientSessionCapabilities>) -> Self {
-        self.session = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `subagents`.
-    #[must_use]
-    pub fn subagents(mut self, value: impl Into<SubagentCapabilities>) -> Self {
-        self.subagents = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `plan`.
-    #[must_use]
-    pub fn plan(mut self, value: impl Into<PlanCapabilities>) -> Self {
-        self.plan = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `auth`.
-    #[must_use]
-    pub fn auth(mut self, value: impl Into<AuthCapabilities>) -> Self {
-        self.auth = Some(value.into());
-        self
-    }
-    /// Sets `elicitation`.
-    #[must_use]
-    pub fn elicitation(mut self, value: impl Into<ElicitationCapabilities>) -> Self {
-        self.elicitation = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -29005,7 +26113,6 @@ impl ::schemars::JsonSchema for LogoutRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -29032,6 +26139,22 @@ pub struct NewSessionRequest {
         deserialize_with = "runtime::read::with::<runtime::read::NullAsDefault,_,_>"
     )]
     pub mcp_servers: Vec<McpServer>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// System-level instructions for the new session.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the Agent uses its
+    /// own default instructions. Clients MUST only send this when the Agent
+    /// advertises `sessionCapabilities.systemPrompt`.
+    #[serde(
+        rename = "systemPrompt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -29049,12 +26172,18 @@ pub struct NewSessionRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["cwd", "additionalDirectories", "mcpServers", "_meta"];
+        const FIELDS: &[&str] = &[
+            "cwd",
+            "additionalDirectories",
+            "mcpServers",
+            #[cfg(feature = "unstable")]
+            "systemPrompt",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
@@ -29068,14 +26197,18 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                 let mut v0: Option<String> = None;
                 let mut v1: Option<Option<Vec<String>>> = None;
                 let mut v2: Option<Vec<McpServer>> = None;
-                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v3: Option<runtime::Nullable<SystemPrompt>> = None;
+                let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "cwd" => Some(0),
                         "additionalDirectories" => Some(1),
                         "mcpServers" => Some(2),
-                        "_meta" => Some(3),
+                        #[cfg(feature = "unstable")]
+                        "systemPrompt" => Some(3),
+                        "_meta" => Some(4),
                         _ => None,
                     },
                     |i, map| match i {
@@ -29088,12 +26221,14 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                                 _,
                             >(map, &mut v2, "mcpServers")
                         }
-                        3 => {
+                        #[cfg(feature = "unstable")]
+                        3 => runtime::de::put(map, &mut v3, "systemPrompt"),
+                        4 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v3, "_meta")
+                            >(map, &mut v4, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -29106,7 +26241,9 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                     cwd: runtime::de::required(v0, "cwd")?,
                     additional_directories: v1.unwrap_or_default(),
                     mcp_servers: runtime::de::required(v2, "mcpServers")?,
-                    meta: v3.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    system_prompt: v3.unwrap_or_default(),
+                    meta: v4.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -29114,7 +26251,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         deserializer.deserialize_struct("NewSessionRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl NewSessionRequest {
     /// Creates a `NewSessionRequest` from its required fields; every optional field is omitted.
     pub fn new(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>) -> Self {
@@ -29122,6 +26258,8 @@ impl NewSessionRequest {
             cwd: cwd.into(),
             additional_directories: Default::default(),
             mcp_servers: mcp_servers.into(),
+            #[cfg(feature = "unstable")]
+            system_prompt: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -29132,6 +26270,13 @@ impl NewSessionRequest {
         self.additional_directories = Some(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
+        self.system_prompt = runtime::Nullable::Value(value.into());
+        self
+    }
     /// Sets `_meta`.
     #[must_use]
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
@@ -29139,7 +26284,6 @@ impl NewSessionRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl NewSessionRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/new`.
     pub const METHOD: &'static str = "session/new";
@@ -29164,179 +26308,6 @@ impl ::schemars::JsonSchema for NewSessionRequest {
     }
 }
 #[cfg(feature = "unstable")]
-/// Request parameters for creating a new session.
-///
-/// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct NewSessionRequest {
-    /// The working directory for this session. Must be an absolute path.
-    #[serde(rename = "cwd")]
-    pub cwd: String,
-    /// Additional workspace roots for this session. Each path must be absolute.
-    ///
-    /// These expand the session's filesystem scope without changing `cwd`, which
-    /// remains the base for relative paths. When omitted or empty, no
-    /// additional roots are activated for the new session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub additional_directories: Option<Vec<String>>,
-    /// List of MCP (Model Context Protocol) servers the agent should connect to.
-    #[serde(
-        rename = "mcpServers",
-        deserialize_with = "runtime::read::with::<runtime::read::NullAsDefault,_,_>"
-    )]
-    pub mcp_servers: Vec<McpServer>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// System-level instructions for the new session.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the Agent uses its
-    /// own default instructions. Clients MUST only send this when the Agent
-    /// advertises `sessionCapabilities.systemPrompt`.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub system_prompt: runtime::Nullable<SystemPrompt>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "cwd",
-            "additionalDirectories",
-            "mcpServers",
-            "systemPrompt",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = NewSessionRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a NewSessionRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<NewSessionRequest, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<Option<Vec<String>>> = None;
-                let mut v2: Option<Vec<McpServer>> = None;
-                let mut v3: Option<runtime::Nullable<SystemPrompt>> = None;
-                let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "cwd" => Some(0),
-                        "additionalDirectories" => Some(1),
-                        "mcpServers" => Some(2),
-                        "systemPrompt" => Some(3),
-                        "_meta" => Some(4),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "cwd"),
-                        1 => runtime::de::put(map, &mut v1, "additionalDirectories"),
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::NullAsDefault,
-                                _,
-                                _,
-                            >(map, &mut v2, "mcpServers")
-                        }
-                        3 => runtime::de::put(map, &mut v3, "systemPrompt"),
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v4, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(NewSessionRequest {
-                    cwd: runtime::de::required(v0, "cwd")?,
-                    additional_directories: v1.unwrap_or_default(),
-                    mcp_servers: runtime::de::required(v2, "mcpServers")?,
-                    system_prompt: v3.unwrap_or_default(),
-                    meta: v4.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("NewSessionRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl NewSessionRequest {
-    /// Creates a `NewSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(cwd: impl Into<String>, mcp_servers: impl Into<Vec<McpServer>>) -> Self {
-        Self {
-            cwd: cwd.into(),
-            additional_directories: Default::default(),
-            mcp_servers: mcp_servers.into(),
-            system_prompt: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.additional_directories = Some(value.into());
-        self
-    }
-    /// Sets `systemPrompt`.
-    #[must_use]
-    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
-        self.system_prompt = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl NewSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/new`.
-    pub const METHOD: &'static str = "session/new";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NewSessionRequest {
     fn schema_name() -> Cow<'static, str> {
@@ -29356,7 +26327,6 @@ impl ::schemars::JsonSchema for NewSessionRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
 /// MCP servers provide tools and context that the agent can use when
@@ -29374,12 +26344,21 @@ pub enum McpServer {
     ///
     /// Only available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`.
     Sse(McpServerSse),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// ACP transport configuration
+    ///
+    /// Only available when the Agent capabilities indicate `mcp_capabilities.acp` is `true`.
+    /// The MCP server is provided by an ACP component and communicates over the ACP channel.
+    Acp(McpServerAcp),
     /// Stdio transport configuration
     ///
     /// All Agents MUST support this transport.
     Stdio(McpServerStdio),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for McpServer {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -29392,16 +26371,20 @@ impl ::serde::Serialize for McpServer {
             Self::Sse(payload) => {
                 runtime::ser::tagged(serializer, "type", "sse", Some(payload))
             }
+            #[cfg(feature = "unstable")]
+            Self::Acp(payload) => {
+                runtime::ser::tagged(serializer, "type", "acp", Some(payload))
+            }
             Self::Stdio(payload) => ::serde::Serialize::serialize(payload, serializer),
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl runtime::de::Tagged for McpServer {
     const NAME: &'static str = "McpServer";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
         matches!(tag, "http" | "sse")
+            || (cfg!(feature = "unstable") && matches!(tag, "acp"))
     }
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
@@ -29418,6 +26401,12 @@ impl runtime::de::Tagged for McpServer {
                     .map(Self::Sse)
                     .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
             }
+            #[cfg(feature = "unstable")]
+            "acp" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Acp)
+                    .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
+            }
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -29428,7 +26417,7 @@ impl runtime::de::Tagged for McpServer {
     fn from_object<E: ::serde::de::Error>(
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["http", "sse"];
+        const KNOWN: &[&str] = &["http", "sse", #[cfg(feature = "unstable")] "acp"];
         match runtime::de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
@@ -29452,7 +26441,6 @@ impl runtime::de::Tagged for McpServer {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for McpServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -29460,7 +26448,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
         runtime::de::tagged(deserializer)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl McpServer {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
@@ -29469,25 +26456,31 @@ impl McpServer {
         match self {
             Self::Http(_) => Some("http"),
             Self::Sse(_) => Some("sse"),
+            #[cfg(feature = "unstable")]
+            Self::Acp(_) => Some("acp"),
             Self::Stdio(_) => None,
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<McpServerHttp> for McpServer {
     /// The `http` arm.
     fn from(value: McpServerHttp) -> Self {
         Self::Http(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<McpServerSse> for McpServer {
     /// The `sse` arm.
     fn from(value: McpServerSse) -> Self {
         Self::Sse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<McpServerAcp> for McpServer {
+    /// The `acp` arm.
+    fn from(value: McpServerAcp) -> Self {
+        Self::Acp(value)
+    }
+}
 impl From<McpServerStdio> for McpServer {
     /// The `Stdio` arm.
     fn from(value: McpServerStdio) -> Self {
@@ -29513,169 +26506,6 @@ impl ::schemars::JsonSchema for McpServer {
                 ("McpServerStdio", runtime::schema::sub::<McpServerStdio>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Configuration for connecting to an MCP (Model Context Protocol) server.
-///
-/// MCP servers provide tools and context that the agent can use when
-/// processing prompts.
-///
-/// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/draft/session-setup#mcp-servers)
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum McpServer {
-    /// HTTP transport configuration
-    ///
-    /// Only available when the Agent capabilities indicate `mcp_capabilities.http` is `true`.
-    Http(McpServerHttp),
-    /// SSE transport configuration
-    ///
-    /// Only available when the Agent capabilities indicate `mcp_capabilities.sse` is `true`.
-    Sse(McpServerSse),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// ACP transport configuration
-    ///
-    /// Only available when the Agent capabilities indicate `mcp_capabilities.acp` is `true`.
-    /// The MCP server is provided by an ACP component and communicates over the ACP channel.
-    Acp(McpServerAcp),
-    /// Stdio transport configuration
-    ///
-    /// All Agents MUST support this transport.
-    Stdio(McpServerStdio),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for McpServer {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Http(payload) => {
-                runtime::ser::tagged(serializer, "type", "http", Some(payload))
-            }
-            Self::Sse(payload) => {
-                runtime::ser::tagged(serializer, "type", "sse", Some(payload))
-            }
-            Self::Acp(payload) => {
-                runtime::ser::tagged(serializer, "type", "acp", Some(payload))
-            }
-            Self::Stdio(payload) => ::serde::Serialize::serialize(payload, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl runtime::de::Tagged for McpServer {
-    const NAME: &'static str = "McpServer";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "http" | "sse" | "acp")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "http" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Http)
-                    .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
-            }
-            "sse" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Sse)
-                    .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
-            }
-            "acp" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Acp)
-                    .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["http", "sse", "acp"];
-        match runtime::de::tag(&object, "type") {
-            other => {
-                let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
-                let tag_error = if missing {
-                    String::new()
-                } else {
-                    runtime::de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("McpServer", "type", other, KNOWN)
-                        .to_string()
-                };
-                let value = ::serde_json::Value::Object(object);
-                let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Stdio") {
-                    return Ok(Self::Stdio(v));
-                }
-                Err(runtime::de::no_open_arm("McpServer", &tag_error, missing, &errors))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("McpServer", "type", other, KNOWN)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
-    }
-}
-#[cfg(feature = "unstable")]
-impl McpServer {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Http(_) => Some("http"),
-            Self::Sse(_) => Some("sse"),
-            Self::Acp(_) => Some("acp"),
-            Self::Stdio(_) => None,
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<McpServerHttp> for McpServer {
-    /// The `http` arm.
-    fn from(value: McpServerHttp) -> Self {
-        Self::Http(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<McpServerSse> for McpServer {
-    /// The `sse` arm.
-    fn from(value: McpServerSse) -> Self {
-        Self::Sse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<McpServerAcp> for McpServer {
-    /// The `acp` arm.
-    fn from(value: McpServerAcp) -> Self {
-        Self::Acp(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<McpServerStdio> for McpServer {
-    /// The `Stdio` arm.
-    fn from(value: McpServerStdio) -> Self {
-        Self::Stdio(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30237,7 +27067,6 @@ impl ::schemars::JsonSchema for McpServerStdio {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Request parameters for loading an existing session.
 ///
 /// Only available if the Agent supports the `loadSession` capability.
@@ -30270,6 +27099,24 @@ pub struct LoadSessionRequest {
     /// The ID of the session to load.
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// System-level instructions for the loaded session.
+    ///
+    /// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+    /// system prompt it stored with the session or use its default instructions.
+    /// Clients MUST only send this when the Agent advertises
+    /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+    /// when the session was created.
+    #[serde(
+        rename = "systemPrompt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -30287,7 +27134,6 @@ pub struct LoadSessionRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -30297,6 +27143,8 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
             "cwd",
             "additionalDirectories",
             "sessionId",
+            #[cfg(feature = "unstable")]
+            "systemPrompt",
             "_meta",
         ];
         struct __Visitor;
@@ -30313,7 +27161,9 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                 let mut v1: Option<String> = None;
                 let mut v2: Option<Option<Vec<String>>> = None;
                 let mut v3: Option<SessionId> = None;
-                let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
+                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
@@ -30321,7 +27171,9 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                         "cwd" => Some(1),
                         "additionalDirectories" => Some(2),
                         "sessionId" => Some(3),
-                        "_meta" => Some(4),
+                        #[cfg(feature = "unstable")]
+                        "systemPrompt" => Some(4),
+                        "_meta" => Some(5),
                         _ => None,
                     },
                     |i, map| match i {
@@ -30335,12 +27187,14 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                         1 => runtime::de::put(map, &mut v1, "cwd"),
                         2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
                         3 => runtime::de::put(map, &mut v3, "sessionId"),
-                        4 => {
+                        #[cfg(feature = "unstable")]
+                        4 => runtime::de::put(map, &mut v4, "systemPrompt"),
+                        5 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v4, "_meta")
+                            >(map, &mut v5, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -30354,7 +27208,9 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
                     cwd: runtime::de::required(v1, "cwd")?,
                     additional_directories: v2.unwrap_or_default(),
                     session_id: runtime::de::required(v3, "sessionId")?,
-                    meta: v4.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    system_prompt: v4.unwrap_or_default(),
+                    meta: v5.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -30362,7 +27218,6 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
         deserializer.deserialize_struct("LoadSessionRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl LoadSessionRequest {
     /// Creates a `LoadSessionRequest` from its required fields; every optional field is omitted.
     pub fn new(
@@ -30375,6 +27230,8 @@ impl LoadSessionRequest {
             cwd: cwd.into(),
             additional_directories: Default::default(),
             session_id: session_id.into(),
+            #[cfg(feature = "unstable")]
+            system_prompt: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -30385,6 +27242,13 @@ impl LoadSessionRequest {
         self.additional_directories = Some(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
+        self.system_prompt = runtime::Nullable::Value(value.into());
+        self
+    }
     /// Sets `_meta`.
     #[must_use]
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
@@ -30392,7 +27256,6 @@ impl LoadSessionRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl LoadSessionRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/load`.
     pub const METHOD: &'static str = "session/load";
@@ -30422,197 +27285,6 @@ impl ::schemars::JsonSchema for LoadSessionRequest {
     }
 }
 #[cfg(feature = "unstable")]
-/// Request parameters for loading an existing session.
-///
-/// Only available if the Agent supports the `loadSession` capability.
-///
-/// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct LoadSessionRequest {
-    /// List of MCP servers to connect to for this session.
-    #[serde(
-        rename = "mcpServers",
-        deserialize_with = "runtime::read::with::<runtime::read::NullAsDefault,_,_>"
-    )]
-    pub mcp_servers: Vec<McpServer>,
-    /// The working directory for this session. Must be an absolute path.
-    #[serde(rename = "cwd")]
-    pub cwd: String,
-    /// Additional workspace roots to activate for this session. Each path must be absolute.
-    ///
-    /// When omitted or empty, no additional roots are activated. When non-empty,
-    /// this is the complete resulting additional-root list for the loaded
-    /// session. It may differ from any previously used or reported list as long as
-    /// the request `cwd` matches the session's `cwd`.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub additional_directories: Option<Vec<String>>,
-    /// The ID of the session to load.
-    #[serde(rename = "sessionId")]
-    pub session_id: SessionId,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// System-level instructions for the loaded session.
-    ///
-    /// Optional. Omitted and `null` are equivalent. The Agent may then keep a
-    /// system prompt it stored with the session or use its default instructions.
-    /// Clients MUST only send this when the Agent advertises
-    /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
-    /// when the session was created.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub system_prompt: runtime::Nullable<SystemPrompt>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "mcpServers",
-            "cwd",
-            "additionalDirectories",
-            "sessionId",
-            "systemPrompt",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = LoadSessionRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a LoadSessionRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<LoadSessionRequest, A::Error> {
-                let mut v0: Option<Vec<McpServer>> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<Option<Vec<String>>> = None;
-                let mut v3: Option<SessionId> = None;
-                let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
-                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "mcpServers" => Some(0),
-                        "cwd" => Some(1),
-                        "additionalDirectories" => Some(2),
-                        "sessionId" => Some(3),
-                        "systemPrompt" => Some(4),
-                        "_meta" => Some(5),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::NullAsDefault,
-                                _,
-                                _,
-                            >(map, &mut v0, "mcpServers")
-                        }
-                        1 => runtime::de::put(map, &mut v1, "cwd"),
-                        2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                        3 => runtime::de::put(map, &mut v3, "sessionId"),
-                        4 => runtime::de::put(map, &mut v4, "systemPrompt"),
-                        5 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v5, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(LoadSessionRequest {
-                    mcp_servers: runtime::de::required(v0, "mcpServers")?,
-                    cwd: runtime::de::required(v1, "cwd")?,
-                    additional_directories: v2.unwrap_or_default(),
-                    session_id: runtime::de::required(v3, "sessionId")?,
-                    system_prompt: v4.unwrap_or_default(),
-                    meta: v5.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("LoadSessionRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl LoadSessionRequest {
-    /// Creates a `LoadSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(
-        mcp_servers: impl Into<Vec<McpServer>>,
-        cwd: impl Into<String>,
-        session_id: impl Into<SessionId>,
-    ) -> Self {
-        Self {
-            mcp_servers: mcp_servers.into(),
-            cwd: cwd.into(),
-            additional_directories: Default::default(),
-            session_id: session_id.into(),
-            system_prompt: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.additional_directories = Some(value.into());
-        self
-    }
-    /// Sets `systemPrompt`.
-    #[must_use]
-    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
-        self.system_prompt = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl LoadSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/load`.
-    pub const METHOD: &'static str = "session/load";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for LoadSessionRequest {
     fn schema_name() -> Cow<'static, str> {
@@ -30635,7 +27307,6 @@ impl ::schemars::JsonSchema for LoadSessionRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Request parameters for listing existing sessions.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.list` capability.
@@ -30656,6 +27327,22 @@ pub struct ListSessionsRequest {
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub cursor: runtime::Nullable<String>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Filter sessions by archive state.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
+    /// the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
+    /// applies before pagination. Clients keep the same value when following `nextCursor`.
+    #[serde(
+        rename = "archived",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    pub archived: runtime::Nullable<SessionArchiveFilter>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -30673,12 +27360,17 @@ pub struct ListSessionsRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["cwd", "cursor", "_meta"];
+        const FIELDS: &[&str] = &[
+            "cwd",
+            "cursor",
+            #[cfg(feature = "unstable")]
+            "archived",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
@@ -30691,24 +27383,30 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
             ) -> Result<ListSessionsRequest, A::Error> {
                 let mut v0: Option<runtime::Nullable<String>> = None;
                 let mut v1: Option<runtime::Nullable<String>> = None;
-                let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v2: Option<runtime::Nullable<SessionArchiveFilter>> = None;
+                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "cwd" => Some(0),
                         "cursor" => Some(1),
-                        "_meta" => Some(2),
+                        #[cfg(feature = "unstable")]
+                        "archived" => Some(2),
+                        "_meta" => Some(3),
                         _ => None,
                     },
                     |i, map| match i {
                         0 => runtime::de::put(map, &mut v0, "cwd"),
                         1 => runtime::de::put(map, &mut v1, "cursor"),
-                        2 => {
+                        #[cfg(feature = "unstable")]
+                        2 => runtime::de::put(map, &mut v2, "archived"),
+                        3 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v2, "_meta")
+                            >(map, &mut v3, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -30720,7 +27418,9 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                 Ok(ListSessionsRequest {
                     cwd: v0.unwrap_or_default(),
                     cursor: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    archived: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -30728,13 +27428,14 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer.deserialize_struct("ListSessionsRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ListSessionsRequest {
     /// Creates a `ListSessionsRequest` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
             cwd: Default::default(),
             cursor: Default::default(),
+            #[cfg(feature = "unstable")]
+            archived: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -30751,6 +27452,13 @@ impl ListSessionsRequest {
         self.cursor = runtime::Nullable::Value(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
+    /// Sets `archived`.
+    #[must_use]
+    pub fn archived(mut self, value: impl Into<SessionArchiveFilter>) -> Self {
+        self.archived = runtime::Nullable::Value(value.into());
+        self
+    }
     /// Sets `_meta`.
     #[must_use]
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
@@ -30758,7 +27466,6 @@ impl ListSessionsRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ListSessionsRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/list`.
     pub const METHOD: &'static str = "session/list";
@@ -30783,162 +27490,6 @@ impl ::schemars::JsonSchema for ListSessionsRequest {
             &[],
         )
     }
-}
-#[cfg(feature = "unstable")]
-/// Request parameters for listing existing sessions.
-///
-/// Only available if the Agent supports the `sessionCapabilities.list` capability.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ListSessionsRequest {
-    /// Filter sessions by working directory. Must be an absolute path.
-    #[serde(
-        rename = "cwd",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub cwd: runtime::Nullable<String>,
-    /// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-    #[serde(
-        rename = "cursor",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub cursor: runtime::Nullable<String>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Filter sessions by archive state.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
-    /// the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
-    /// applies before pagination. Clients keep the same value when following `nextCursor`.
-    #[serde(
-        rename = "archived",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub archived: runtime::Nullable<SessionArchiveFilter>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["cwd", "cursor", "archived", "_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ListSessionsRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ListSessionsRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ListSessionsRequest, A::Error> {
-                let mut v0: Option<runtime::Nullable<String>> = None;
-                let mut v1: Option<runtime::Nullable<String>> = None;
-                let mut v2: Option<runtime::Nullable<SessionArchiveFilter>> = None;
-                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "cwd" => Some(0),
-                        "cursor" => Some(1),
-                        "archived" => Some(2),
-                        "_meta" => Some(3),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "cwd"),
-                        1 => runtime::de::put(map, &mut v1, "cursor"),
-                        2 => runtime::de::put(map, &mut v2, "archived"),
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v3, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ListSessionsRequest {
-                    cwd: v0.unwrap_or_default(),
-                    cursor: v1.unwrap_or_default(),
-                    archived: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ListSessionsRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ListSessionsRequest {
-    /// Creates a `ListSessionsRequest` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            cwd: Default::default(),
-            cursor: Default::default(),
-            archived: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `cwd`.
-    #[must_use]
-    pub fn cwd(mut self, value: impl Into<String>) -> Self {
-        self.cwd = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `cursor`.
-    #[must_use]
-    pub fn cursor(mut self, value: impl Into<String>) -> Self {
-        self.cursor = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `archived`.
-    #[must_use]
-    pub fn archived(mut self, value: impl Into<SessionArchiveFilter>) -> Self {
-        self.archived = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ListSessionsRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/list`.
-    pub const METHOD: &'static str = "session/list";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
@@ -31075,7 +27626,6 @@ impl ::schemars::JsonSchema for DeleteSessionRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Request parameters for resuming an existing session.
 ///
 /// Resumes an existing session without returning previous messages (unlike `session/load`).
@@ -31106,6 +27656,24 @@ pub struct ResumeSessionRequest {
     /// List of MCP servers to connect to for this session.
     #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// System-level instructions for the resumed session.
+    ///
+    /// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+    /// system prompt it stored with the session or use its default instructions.
+    /// Clients MUST only send this when the Agent advertises
+    /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+    /// when the session was created.
+    #[serde(
+        rename = "systemPrompt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
@@ -31123,7 +27691,6 @@ pub struct ResumeSessionRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -31133,6 +27700,8 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "cwd",
             "additionalDirectories",
             "mcpServers",
+            #[cfg(feature = "unstable")]
+            "systemPrompt",
             "_meta",
         ];
         struct __Visitor;
@@ -31149,7 +27718,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                 let mut v1: Option<String> = None;
                 let mut v2: Option<Option<Vec<String>>> = None;
                 let mut v3: Option<Option<Vec<McpServer>>> = None;
-                let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
+                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
@@ -31157,7 +27728,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         "cwd" => Some(1),
                         "additionalDirectories" => Some(2),
                         "mcpServers" => Some(3),
-                        "_meta" => Some(4),
+                        #[cfg(feature = "unstable")]
+                        "systemPrompt" => Some(4),
+                        "_meta" => Some(5),
                         _ => None,
                     },
                     |i, map| match i {
@@ -31165,12 +27738,14 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         1 => runtime::de::put(map, &mut v1, "cwd"),
                         2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
                         3 => runtime::de::put(map, &mut v3, "mcpServers"),
-                        4 => {
+                        #[cfg(feature = "unstable")]
+                        4 => runtime::de::put(map, &mut v4, "systemPrompt"),
+                        5 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v4, "_meta")
+                            >(map, &mut v5, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -31184,7 +27759,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                     cwd: runtime::de::required(v1, "cwd")?,
                     additional_directories: v2.unwrap_or_default(),
                     mcp_servers: v3.unwrap_or_default(),
-                    meta: v4.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    system_prompt: v4.unwrap_or_default(),
+                    meta: v5.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -31192,7 +27769,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
         deserializer.deserialize_struct("ResumeSessionRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ResumeSessionRequest {
     /// Creates a `ResumeSessionRequest` from its required fields; every optional field is omitted.
     pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
@@ -31201,6 +27777,8 @@ impl ResumeSessionRequest {
             cwd: cwd.into(),
             additional_directories: Default::default(),
             mcp_servers: Default::default(),
+            #[cfg(feature = "unstable")]
+            system_prompt: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -31217,6 +27795,13 @@ impl ResumeSessionRequest {
         self.mcp_servers = Some(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
+        self.system_prompt = runtime::Nullable::Value(value.into());
+        self
+    }
     /// Sets `_meta`.
     #[must_use]
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
@@ -31224,7 +27809,6 @@ impl ResumeSessionRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ResumeSessionRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/resume`.
     pub const METHOD: &'static str = "session/resume";
@@ -31252,191 +27836,6 @@ impl ::schemars::JsonSchema for ResumeSessionRequest {
             ],
         )
     }
-}
-#[cfg(feature = "unstable")]
-/// Request parameters for resuming an existing session.
-///
-/// Resumes an existing session without returning previous messages (unlike `session/load`).
-/// This is useful for agents that can resume sessions but don't implement full session loading.
-///
-/// Only available if the Agent supports the `sessionCapabilities.resume` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ResumeSessionRequest {
-    /// The ID of the session to resume.
-    #[serde(rename = "sessionId")]
-    pub session_id: SessionId,
-    /// The working directory for this session. Must be an absolute path.
-    #[serde(rename = "cwd")]
-    pub cwd: String,
-    /// Additional workspace roots to activate for this session. Each path must be absolute.
-    ///
-    /// When omitted or empty, no additional roots are activated. When non-empty,
-    /// this is the complete resulting additional-root list for the resumed
-    /// session. It may differ from any previously used or reported list as long as
-    /// the request `cwd` matches the session's `cwd`.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub additional_directories: Option<Vec<String>>,
-    /// List of MCP servers to connect to for this session.
-    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
-    pub mcp_servers: Option<Vec<McpServer>>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// System-level instructions for the resumed session.
-    ///
-    /// Optional. Omitted and `null` are equivalent. The Agent may then keep a
-    /// system prompt it stored with the session or use its default instructions.
-    /// Clients MUST only send this when the Agent advertises
-    /// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
-    /// when the session was created.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub system_prompt: runtime::Nullable<SystemPrompt>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "sessionId",
-            "cwd",
-            "additionalDirectories",
-            "mcpServers",
-            "systemPrompt",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ResumeSessionRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ResumeSessionRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ResumeSessionRequest, A::Error> {
-                let mut v0: Option<SessionId> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<Option<Vec<String>>> = None;
-                let mut v3: Option<Option<Vec<McpServer>>> = None;
-                let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
-                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "sessionId" => Some(0),
-                        "cwd" => Some(1),
-                        "additionalDirectories" => Some(2),
-                        "mcpServers" => Some(3),
-                        "systemPrompt" => Some(4),
-                        "_meta" => Some(5),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "sessionId"),
-                        1 => runtime::de::put(map, &mut v1, "cwd"),
-                        2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                        3 => runtime::de::put(map, &mut v3, "mcpServers"),
-                        4 => runtime::de::put(map, &mut v4, "systemPrompt"),
-                        5 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v5, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ResumeSessionRequest {
-                    session_id: runtime::de::required(v0, "sessionId")?,
-                    cwd: runtime::de::required(v1, "cwd")?,
-                    additional_directories: v2.unwrap_or_default(),
-                    mcp_servers: v3.unwrap_or_default(),
-                    system_prompt: v4.unwrap_or_default(),
-                    meta: v5.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ResumeSessionRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ResumeSessionRequest {
-    /// Creates a `ResumeSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<String>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Default::default(),
-            mcp_servers: Default::default(),
-            system_prompt: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.additional_directories = Some(value.into());
-        self
-    }
-    /// Sets `mcpServers`.
-    #[must_use]
-    pub fn mcp_servers(mut self, value: impl Into<Vec<McpServer>>) -> Self {
-        self.mcp_servers = Some(value.into());
-        self
-    }
-    /// Sets `systemPrompt`.
-    #[must_use]
-    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
-        self.system_prompt = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ResumeSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/resume`.
-    pub const METHOD: &'static str = "session/resume";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
@@ -32252,7 +28651,6 @@ impl ::schemars::JsonSchema for PromptRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -32262,7 +28660,6 @@ pub enum ClientResponse {
     /// A failed JSON-RPC response.
     Error(ClientResponseError),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for ClientResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -32274,7 +28671,6 @@ impl ::serde::Serialize for ClientResponse {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -32290,69 +28686,18 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
         Err(runtime::de::no_arm("ClientResponse", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ClientResponseResult> for ClientResponse {
     /// The `Result` arm.
     fn from(value: ClientResponseResult) -> Self {
         Self::Result(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ClientResponseError> for ClientResponse {
     /// The `Error` arm.
     fn from(value: ClientResponseError) -> Self {
         Self::Error(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponse {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponse")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
-            &[
-                (
-                    "CreateElicitationResponse",
-                    runtime::schema::sub::<CreateElicitationResponse>,
-                ),
-                (
-                    "CreateTerminalResponse",
-                    runtime::schema::sub::<CreateTerminalResponse>,
-                ),
-                ("Error", runtime::schema::sub::<Error>),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("KillTerminalResponse", runtime::schema::sub::<KillTerminalResponse>),
-                ("ReadTextFileResponse", runtime::schema::sub::<ReadTextFileResponse>),
-                (
-                    "ReleaseTerminalResponse",
-                    runtime::schema::sub::<ReleaseTerminalResponse>,
-                ),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                (
-                    "RequestPermissionResponse",
-                    runtime::schema::sub::<RequestPermissionResponse>,
-                ),
-                (
-                    "TerminalOutputResponse",
-                    runtime::schema::sub::<TerminalOutputResponse>,
-                ),
-                (
-                    "WaitForTerminalExitResponse",
-                    runtime::schema::sub::<WaitForTerminalExitResponse>,
-                ),
-                ("WriteTextFileResponse", runtime::schema::sub::<WriteTextFileResponse>),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -32368,7 +28713,6 @@ pub struct ClientResponseResult {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -32413,7 +28757,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         deserializer.deserialize_struct("ClientResponseResult", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientResponseResult {
     /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
     pub fn new(
@@ -32427,56 +28770,6 @@ impl ClientResponseResult {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponseResult {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponseResult")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
-            &[
-                (
-                    "CreateElicitationResponse",
-                    runtime::schema::sub::<CreateElicitationResponse>,
-                ),
-                (
-                    "CreateTerminalResponse",
-                    runtime::schema::sub::<CreateTerminalResponse>,
-                ),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("KillTerminalResponse", runtime::schema::sub::<KillTerminalResponse>),
-                ("ReadTextFileResponse", runtime::schema::sub::<ReadTextFileResponse>),
-                (
-                    "ReleaseTerminalResponse",
-                    runtime::schema::sub::<ReleaseTerminalResponse>,
-                ),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                (
-                    "RequestPermissionResponse",
-                    runtime::schema::sub::<RequestPermissionResponse>,
-                ),
-                (
-                    "TerminalOutputResponse",
-                    runtime::schema::sub::<TerminalOutputResponse>,
-                ),
-                (
-                    "WaitForTerminalExitResponse",
-                    runtime::schema::sub::<WaitForTerminalExitResponse>,
-                ),
-                ("WriteTextFileResponse", runtime::schema::sub::<WriteTextFileResponse>),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// Method-specific response data.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -32499,10 +28792,12 @@ pub enum ClientResponseResultResult {
     KillTerminalResponse(KillTerminalResponse),
     /// Successful result returned for a `elicitation/create` request.
     CreateElicitationResponse(CreateElicitationResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned by an MCP-over-ACP `mcp/message` request.
+    MessageMcpResponse(MessageMcpResponse),
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for ClientResponseResultResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -32536,13 +28831,16 @@ impl ::serde::Serialize for ClientResponseResultResult {
             Self::CreateElicitationResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
+            Self::MessageMcpResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
             Self::ExtMethodResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -32612,131 +28910,87 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
         ) {
             return Ok(Self::CreateElicitationResponse(v));
         }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "MessageMcpResponse",
+        ) {
+            return Ok(Self::MessageMcpResponse(v));
+        }
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
             return Ok(Self::ExtMethodResponse(v));
         }
         Err(runtime::de::no_arm("ClientResponseResultResult", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<WriteTextFileResponse> for ClientResponseResultResult {
     /// The `WriteTextFileResponse` arm.
     fn from(value: WriteTextFileResponse) -> Self {
         Self::WriteTextFileResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ReadTextFileResponse> for ClientResponseResultResult {
     /// The `ReadTextFileResponse` arm.
     fn from(value: ReadTextFileResponse) -> Self {
         Self::ReadTextFileResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<RequestPermissionResponse> for ClientResponseResultResult {
     /// The `RequestPermissionResponse` arm.
     fn from(value: RequestPermissionResponse) -> Self {
         Self::RequestPermissionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CreateTerminalResponse> for ClientResponseResultResult {
     /// The `CreateTerminalResponse` arm.
     fn from(value: CreateTerminalResponse) -> Self {
         Self::CreateTerminalResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<TerminalOutputResponse> for ClientResponseResultResult {
     /// The `TerminalOutputResponse` arm.
     fn from(value: TerminalOutputResponse) -> Self {
         Self::TerminalOutputResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ReleaseTerminalResponse> for ClientResponseResultResult {
     /// The `ReleaseTerminalResponse` arm.
     fn from(value: ReleaseTerminalResponse) -> Self {
         Self::ReleaseTerminalResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<WaitForTerminalExitResponse> for ClientResponseResultResult {
     /// The `WaitForTerminalExitResponse` arm.
     fn from(value: WaitForTerminalExitResponse) -> Self {
         Self::WaitForTerminalExitResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<KillTerminalResponse> for ClientResponseResultResult {
     /// The `KillTerminalResponse` arm.
     fn from(value: KillTerminalResponse) -> Self {
         Self::KillTerminalResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CreateElicitationResponse> for ClientResponseResultResult {
     /// The `CreateElicitationResponse` arm.
     fn from(value: CreateElicitationResponse) -> Self {
         Self::CreateElicitationResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<MessageMcpResponse> for ClientResponseResultResult {
+    /// The `MessageMcpResponse` arm.
+    fn from(value: MessageMcpResponse) -> Self {
+        Self::MessageMcpResponse(value)
+    }
+}
 impl From<ExtResponse> for ClientResponseResultResult {
     /// The `ExtMethodResponse` arm.
     fn from(value: ExtResponse) -> Self {
         Self::ExtMethodResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponseResultResult {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponseResultResult")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
-            &[
-                (
-                    "CreateElicitationResponse",
-                    runtime::schema::sub::<CreateElicitationResponse>,
-                ),
-                (
-                    "CreateTerminalResponse",
-                    runtime::schema::sub::<CreateTerminalResponse>,
-                ),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("KillTerminalResponse", runtime::schema::sub::<KillTerminalResponse>),
-                ("ReadTextFileResponse", runtime::schema::sub::<ReadTextFileResponse>),
-                (
-                    "ReleaseTerminalResponse",
-                    runtime::schema::sub::<ReleaseTerminalResponse>,
-                ),
-                (
-                    "RequestPermissionResponse",
-                    runtime::schema::sub::<RequestPermissionResponse>,
-                ),
-                (
-                    "TerminalOutputResponse",
-                    runtime::schema::sub::<TerminalOutputResponse>,
-                ),
-                (
-                    "WaitForTerminalExitResponse",
-                    runtime::schema::sub::<WaitForTerminalExitResponse>,
-                ),
-                ("WriteTextFileResponse", runtime::schema::sub::<WriteTextFileResponse>),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -32752,7 +29006,6 @@ pub struct ClientResponseError {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -32797,7 +29050,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer.deserialize_struct("ClientResponseError", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientResponseError {
     /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
     pub fn new(id: impl Into<RequestId>, error: impl Into<Error>) -> Self {
@@ -32810,76 +29062,50 @@ impl ClientResponseError {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponseError {
+impl ::schemars::JsonSchema for ClientResponse {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponseError")
+        Cow::Borrowed("ClientResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}",
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
             &[
+                (
+                    "CreateElicitationResponse",
+                    runtime::schema::sub::<CreateElicitationResponse>,
+                ),
+                (
+                    "CreateTerminalResponse",
+                    runtime::schema::sub::<CreateTerminalResponse>,
+                ),
                 ("Error", runtime::schema::sub::<Error>),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("KillTerminalResponse", runtime::schema::sub::<KillTerminalResponse>),
+                ("ReadTextFileResponse", runtime::schema::sub::<ReadTextFileResponse>),
+                (
+                    "ReleaseTerminalResponse",
+                    runtime::schema::sub::<ReleaseTerminalResponse>,
+                ),
                 ("RequestId", runtime::schema::sub::<RequestId>),
+                (
+                    "RequestPermissionResponse",
+                    runtime::schema::sub::<RequestPermissionResponse>,
+                ),
+                (
+                    "TerminalOutputResponse",
+                    runtime::schema::sub::<TerminalOutputResponse>,
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    runtime::schema::sub::<WaitForTerminalExitResponse>,
+                ),
+                ("WriteTextFileResponse", runtime::schema::sub::<WriteTextFileResponse>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientResponse {
-    /// A successful JSON-RPC response.
-    Result(ClientResponseResult),
-    /// A failed JSON-RPC response.
-    Error(ClientResponseError),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ClientResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Error(payload) => ::serde::Serialize::serialize(payload, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(runtime::de::no_arm("ClientResponse", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ClientResponseResult> for ClientResponse {
-    /// The `Result` arm.
-    fn from(value: ClientResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ClientResponseError> for ClientResponse {
-    /// The `Error` arm.
-    fn from(value: ClientResponseError) -> Self {
-        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32931,79 +29157,53 @@ impl ::schemars::JsonSchema for ClientResponse {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientResponseResult {
-    /// The id of the request this response answers.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// Method-specific response data.
-    #[serde(rename = "result")]
-    pub result: ClientResponseResultResult,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "result"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientResponseResult;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientResponseResult object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientResponseResult, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<ClientResponseResultResult> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "result" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "result"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientResponseResult {
-                    id: runtime::de::required(v0, "id")?,
-                    result: runtime::de::required(v1, "result")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientResponseResult", FIELDS, __Visitor)
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResult {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResult")
     }
-}
-#[cfg(feature = "unstable")]
-impl ClientResponseResult {
-    /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<RequestId>,
-        result: impl Into<ClientResponseResultResult>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            result: result.into(),
-            additional_properties: Default::default(),
-        }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    runtime::schema::sub::<CreateElicitationResponse>,
+                ),
+                (
+                    "CreateTerminalResponse",
+                    runtime::schema::sub::<CreateTerminalResponse>,
+                ),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("KillTerminalResponse", runtime::schema::sub::<KillTerminalResponse>),
+                ("ReadTextFileResponse", runtime::schema::sub::<ReadTextFileResponse>),
+                (
+                    "ReleaseTerminalResponse",
+                    runtime::schema::sub::<ReleaseTerminalResponse>,
+                ),
+                ("RequestId", runtime::schema::sub::<RequestId>),
+                (
+                    "RequestPermissionResponse",
+                    runtime::schema::sub::<RequestPermissionResponse>,
+                ),
+                (
+                    "TerminalOutputResponse",
+                    runtime::schema::sub::<TerminalOutputResponse>,
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    runtime::schema::sub::<WaitForTerminalExitResponse>,
+                ),
+                ("WriteTextFileResponse", runtime::schema::sub::<WriteTextFileResponse>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -33056,235 +29256,52 @@ impl ::schemars::JsonSchema for ClientResponseResult {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientResponseResultResult {
-    /// Successful result returned for a `fs/write_text_file` request.
-    WriteTextFileResponse(WriteTextFileResponse),
-    /// Successful result returned for a `fs/read_text_file` request.
-    ReadTextFileResponse(ReadTextFileResponse),
-    /// Successful result returned for a `session/request_permission` request.
-    RequestPermissionResponse(RequestPermissionResponse),
-    /// Successful result returned for a `terminal/create` request.
-    CreateTerminalResponse(CreateTerminalResponse),
-    /// Successful result returned for a `terminal/output` request.
-    TerminalOutputResponse(TerminalOutputResponse),
-    /// Successful result returned for a `terminal/release` request.
-    ReleaseTerminalResponse(ReleaseTerminalResponse),
-    /// Successful result returned for a `terminal/wait_for_exit` request.
-    WaitForTerminalExitResponse(WaitForTerminalExitResponse),
-    /// Successful result returned for a `terminal/kill` request.
-    KillTerminalResponse(KillTerminalResponse),
-    /// Successful result returned for a `elicitation/create` request.
-    CreateElicitationResponse(CreateElicitationResponse),
-    /// Successful result returned by an MCP-over-ACP `mcp/message` request.
-    MessageMcpResponse(MessageMcpResponse),
-    /// Successful result returned by an extension method outside the core ACP method set.
-    ExtMethodResponse(ExtResponse),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ClientResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::WriteTextFileResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ReadTextFileResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::RequestPermissionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CreateTerminalResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::TerminalOutputResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ReleaseTerminalResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::WaitForTerminalExitResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::KillTerminalResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CreateElicitationResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::MessageMcpResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResultResult {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResultResult")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "WriteTextFileResponse",
-        ) {
-            return Ok(Self::WriteTextFileResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ReadTextFileResponse",
-        ) {
-            return Ok(Self::ReadTextFileResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionResponse",
-        ) {
-            return Ok(Self::RequestPermissionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateTerminalResponse",
-        ) {
-            return Ok(Self::CreateTerminalResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "TerminalOutputResponse",
-        ) {
-            return Ok(Self::TerminalOutputResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ReleaseTerminalResponse",
-        ) {
-            return Ok(Self::ReleaseTerminalResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "WaitForTerminalExitResponse",
-        ) {
-            return Ok(Self::WaitForTerminalExitResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "KillTerminalResponse",
-        ) {
-            return Ok(Self::KillTerminalResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationResponse",
-        ) {
-            return Ok(Self::CreateElicitationResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "MessageMcpResponse",
-        ) {
-            return Ok(Self::MessageMcpResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
-            return Ok(Self::ExtMethodResponse(v));
-        }
-        Err(runtime::de::no_arm("ClientResponseResultResult", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<WriteTextFileResponse> for ClientResponseResultResult {
-    /// The `WriteTextFileResponse` arm.
-    fn from(value: WriteTextFileResponse) -> Self {
-        Self::WriteTextFileResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ReadTextFileResponse> for ClientResponseResultResult {
-    /// The `ReadTextFileResponse` arm.
-    fn from(value: ReadTextFileResponse) -> Self {
-        Self::ReadTextFileResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<RequestPermissionResponse> for ClientResponseResultResult {
-    /// The `RequestPermissionResponse` arm.
-    fn from(value: RequestPermissionResponse) -> Self {
-        Self::RequestPermissionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CreateTerminalResponse> for ClientResponseResultResult {
-    /// The `CreateTerminalResponse` arm.
-    fn from(value: CreateTerminalResponse) -> Self {
-        Self::CreateTerminalResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<TerminalOutputResponse> for ClientResponseResultResult {
-    /// The `TerminalOutputResponse` arm.
-    fn from(value: TerminalOutputResponse) -> Self {
-        Self::TerminalOutputResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ReleaseTerminalResponse> for ClientResponseResultResult {
-    /// The `ReleaseTerminalResponse` arm.
-    fn from(value: ReleaseTerminalResponse) -> Self {
-        Self::ReleaseTerminalResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<WaitForTerminalExitResponse> for ClientResponseResultResult {
-    /// The `WaitForTerminalExitResponse` arm.
-    fn from(value: WaitForTerminalExitResponse) -> Self {
-        Self::WaitForTerminalExitResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<KillTerminalResponse> for ClientResponseResultResult {
-    /// The `KillTerminalResponse` arm.
-    fn from(value: KillTerminalResponse) -> Self {
-        Self::KillTerminalResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CreateElicitationResponse> for ClientResponseResultResult {
-    /// The `CreateElicitationResponse` arm.
-    fn from(value: CreateElicitationResponse) -> Self {
-        Self::CreateElicitationResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpResponse> for ClientResponseResultResult {
-    /// The `MessageMcpResponse` arm.
-    fn from(value: MessageMcpResponse) -> Self {
-        Self::MessageMcpResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtResponse> for ClientResponseResultResult {
-    /// The `ExtMethodResponse` arm.
-    fn from(value: ExtResponse) -> Self {
-        Self::ExtMethodResponse(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"WriteTextFileResponse\",\"description\":\"Successful result returned for a `fs/write_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WriteTextFileResponse\"}]},{\"title\":\"ReadTextFileResponse\",\"description\":\"Successful result returned for a `fs/read_text_file` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReadTextFileResponse\"}]},{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateTerminalResponse\",\"description\":\"Successful result returned for a `terminal/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateTerminalResponse\"}]},{\"title\":\"TerminalOutputResponse\",\"description\":\"Successful result returned for a `terminal/output` request.\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputResponse\"}]},{\"title\":\"ReleaseTerminalResponse\",\"description\":\"Successful result returned for a `terminal/release` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ReleaseTerminalResponse\"}]},{\"title\":\"WaitForTerminalExitResponse\",\"description\":\"Successful result returned for a `terminal/wait_for_exit` request.\",\"allOf\":[{\"$ref\":\"#/$defs/WaitForTerminalExitResponse\"}]},{\"title\":\"KillTerminalResponse\",\"description\":\"Successful result returned for a `terminal/kill` request.\",\"allOf\":[{\"$ref\":\"#/$defs/KillTerminalResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    runtime::schema::sub::<CreateElicitationResponse>,
+                ),
+                (
+                    "CreateTerminalResponse",
+                    runtime::schema::sub::<CreateTerminalResponse>,
+                ),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("KillTerminalResponse", runtime::schema::sub::<KillTerminalResponse>),
+                ("ReadTextFileResponse", runtime::schema::sub::<ReadTextFileResponse>),
+                (
+                    "ReleaseTerminalResponse",
+                    runtime::schema::sub::<ReleaseTerminalResponse>,
+                ),
+                (
+                    "RequestPermissionResponse",
+                    runtime::schema::sub::<RequestPermissionResponse>,
+                ),
+                (
+                    "TerminalOutputResponse",
+                    runtime::schema::sub::<TerminalOutputResponse>,
+                ),
+                (
+                    "WaitForTerminalExitResponse",
+                    runtime::schema::sub::<WaitForTerminalExitResponse>,
+                ),
+                ("WriteTextFileResponse", runtime::schema::sub::<WriteTextFileResponse>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -33336,79 +29353,6 @@ impl ::schemars::JsonSchema for ClientResponseResultResult {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientResponseError {
-    /// The id of the request this response answers.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// Method-specific error data.
-    #[serde(rename = "error")]
-    pub error: Error,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "error"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientResponseError;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientResponseError object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientResponseError, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<Error> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "error" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "error"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientResponseError {
-                    id: runtime::de::required(v0, "id")?,
-                    error: runtime::de::required(v1, "error")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientResponseError", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ClientResponseError {
-    /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, error: impl Into<Error>) -> Self {
-        Self {
-            id: id.into(),
-            error: error.into(),
-            additional_properties: Default::default(),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseError {
     fn schema_name() -> Cow<'static, str> {
@@ -35217,7 +31161,6 @@ impl ::schemars::JsonSchema for ElicitationAcceptAction {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -35237,7 +31180,6 @@ pub struct ClientNotification {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -35282,7 +31224,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         deserializer.deserialize_struct("ClientNotification", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientNotification {
     /// Creates a `ClientNotification` from its required fields; every optional field is omitted.
     pub fn new(method: impl Into<String>) -> Self {
@@ -35297,6 +31238,107 @@ impl ClientNotification {
     pub fn params(mut self, value: impl Into<ClientNotificationParams>) -> Self {
         self.params = runtime::Nullable::Value(value.into());
         self
+    }
+}
+/// All possible notifications that a client can send to an agent.
+///
+/// This enum is used internally for routing RPC notifications. You typically won't need
+/// to use this directly.
+///
+/// Notifications do not expect a response.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ClientNotificationParams {
+    /// Cancels ongoing operations for a session.
+    ///
+    /// This is a notification sent by the client to cancel an ongoing prompt turn.
+    ///
+    /// Upon receiving this notification, the Agent SHOULD:
+    /// - Stop all language model requests as soon as possible
+    /// - Abort all tool call invocations in progress
+    /// - Send any pending `session/update` notifications
+    /// - Respond to the original `session/prompt` request with the `cancelled` stop reason
+    ///
+    /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+    CancelNotification(CancelNotification),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Sends an MCP-over-ACP notification.
+    MessageMcpNotification(MessageMcpNotification),
+    /// Handles extension notifications from the client.
+    ///
+    /// Extension notifications provide a way to send one-way messages for custom functionality
+    /// while maintaining protocol compatibility.
+    ///
+    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+    ExtNotification(ExtNotification),
+}
+impl ::serde::Serialize for ClientNotificationParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::CancelNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::MessageMcpNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            Self::ExtNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "CancelNotification",
+        ) {
+            return Ok(Self::CancelNotification(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "MessageMcpNotification",
+        ) {
+            return Ok(Self::MessageMcpNotification(v));
+        }
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
+            return Ok(Self::ExtNotification(v));
+        }
+        Err(runtime::de::no_arm("ClientNotificationParams", &errors))
+    }
+}
+impl From<CancelNotification> for ClientNotificationParams {
+    /// The `CancelNotification` arm.
+    fn from(value: CancelNotification) -> Self {
+        Self::CancelNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<MessageMcpNotification> for ClientNotificationParams {
+    /// The `MessageMcpNotification` arm.
+    fn from(value: MessageMcpNotification) -> Self {
+        Self::MessageMcpNotification(value)
+    }
+}
+impl From<ExtNotification> for ClientNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -35319,190 +31361,6 @@ impl ::schemars::JsonSchema for ClientNotification {
                 ("ExtNotification", runtime::schema::sub::<ExtNotification>),
             ],
         )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-/// All possible notifications that a client can send to an agent.
-///
-/// This enum is used internally for routing RPC notifications. You typically won't need
-/// to use this directly.
-///
-/// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientNotificationParams {
-    /// Cancels ongoing operations for a session.
-    ///
-    /// This is a notification sent by the client to cancel an ongoing prompt turn.
-    ///
-    /// Upon receiving this notification, the Agent SHOULD:
-    /// - Stop all language model requests as soon as possible
-    /// - Abort all tool call invocations in progress
-    /// - Send any pending `session/update` notifications
-    /// - Respond to the original `session/prompt` request with the `cancelled` stop reason
-    ///
-    /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-    CancelNotification(CancelNotification),
-    /// Handles extension notifications from the client.
-    ///
-    /// Extension notifications provide a way to send one-way messages for custom functionality
-    /// while maintaining protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    ExtNotification(ExtNotification),
-}
-#[cfg(not(feature = "unstable"))]
-impl ::serde::Serialize for ClientNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::CancelNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelNotification",
-        ) {
-            return Ok(Self::CancelNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(runtime::de::no_arm("ClientNotificationParams", &errors))
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CancelNotification> for ClientNotificationParams {
-    /// The `CancelNotification` arm.
-    fn from(value: CancelNotification) -> Self {
-        Self::CancelNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ExtNotification> for ClientNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientNotificationParams {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientNotificationParams")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
-            &[
-                ("CancelNotification", runtime::schema::sub::<CancelNotification>),
-                ("ExtNotification", runtime::schema::sub::<ExtNotification>),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientNotification {
-    /// The notification method name.
-    #[serde(rename = "method")]
-    pub method: String,
-    /// Method-specific notification parameters.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub params: runtime::Nullable<ClientNotificationParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientNotification;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientNotification object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientNotification, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<runtime::Nullable<ClientNotificationParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "method" => Some(0),
-                        "params" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "method"),
-                        1 => runtime::de::put(map, &mut v1, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientNotification {
-                    method: runtime::de::required(v0, "method")?,
-                    params: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientNotification", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ClientNotification {
-    /// Creates a `ClientNotification` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<ClientNotificationParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -35531,107 +31389,26 @@ impl ::schemars::JsonSchema for ClientNotification {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// All possible notifications that a client can send to an agent.
-///
-/// This enum is used internally for routing RPC notifications. You typically won't need
-/// to use this directly.
-///
-/// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientNotificationParams {
-    /// Cancels ongoing operations for a session.
-    ///
-    /// This is a notification sent by the client to cancel an ongoing prompt turn.
-    ///
-    /// Upon receiving this notification, the Agent SHOULD:
-    /// - Stop all language model requests as soon as possible
-    /// - Abort all tool call invocations in progress
-    /// - Send any pending `session/update` notifications
-    /// - Respond to the original `session/prompt` request with the `cancelled` stop reason
-    ///
-    /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-    CancelNotification(CancelNotification),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Sends an MCP-over-ACP notification.
-    MessageMcpNotification(MessageMcpNotification),
-    /// Handles extension notifications from the client.
-    ///
-    /// Extension notifications provide a way to send one-way messages for custom functionality
-    /// while maintaining protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    ExtNotification(ExtNotification),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ClientNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::CancelNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::MessageMcpNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotificationParams {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotificationParams")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelNotification",
-        ) {
-            return Ok(Self::CancelNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "MessageMcpNotification",
-        ) {
-            return Ok(Self::MessageMcpNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(runtime::de::no_arm("ClientNotificationParams", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<CancelNotification> for ClientNotificationParams {
-    /// The `CancelNotification` arm.
-    fn from(value: CancelNotification) -> Self {
-        Self::CancelNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpNotification> for ClientNotificationParams {
-    /// The `MessageMcpNotification` arm.
-    fn from(value: MessageMcpNotification) -> Self {
-        Self::MessageMcpNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtNotification> for ClientNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelNotification\",\"description\":\"Cancels ongoing operations for a session.\\n\\nThis is a notification sent by the client to cancel an ongoing prompt turn.\\n\\nUpon receiving this notification, the Agent SHOULD:\\n- Stop all language model requests as soon as possible\\n- Abort all tool call invocations in progress\\n- Send any pending `session/update` notifications\\n- Respond to the original `session/prompt` request with the `cancelled` stop reason\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                ("CancelNotification", runtime::schema::sub::<CancelNotification>),
+                ("ExtNotification", runtime::schema::sub::<ExtNotification>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]

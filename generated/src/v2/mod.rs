@@ -18,7 +18,6 @@ use crate::json;
 use ::core::fmt;
 #[allow(unused_imports)]
 use ::std::borrow::Cow;
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -41,7 +40,6 @@ pub struct AgentRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -90,7 +88,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
         deserializer.deserialize_struct("AgentRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentRequest {
     /// Creates a `AgentRequest` from its required fields; every optional field is omitted.
     pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
@@ -106,6 +103,124 @@ impl AgentRequest {
     pub fn params(mut self, value: impl Into<AgentRequestParams>) -> Self {
         self.params = runtime::Nullable::Value(value.into());
         self
+    }
+}
+/// All possible requests that an agent can send to a client.
+///
+/// This enum is used internally for routing RPC requests. You typically won't need
+/// to use this directly.
+///
+/// This enum encompasses all method calls from agent to client.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AgentRequestParams {
+    /// Requests permission from the user for an operation.
+    ///
+    /// Called by the agent when it needs user authorization before executing
+    /// a potentially sensitive operation. The client should present the options
+    /// to the user and return their decision.
+    ///
+    /// After `session/cancel`, the agent stops waiting for requests of the cancelled
+    /// foreground work and SHOULD cancel them with `$/cancel_request`. The client
+    /// answers a cancelled request with the `cancelled` outcome.
+    ///
+    /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
+    RequestPermissionRequest(RequestPermissionRequest),
+    /// Requests structured user input via a form or URL.
+    ///
+    /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
+    CreateElicitationRequest(CreateElicitationRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Exchanges an MCP-over-ACP message.
+    MessageMcpRequest(MessageMcpRequest),
+    /// Handles extension method requests from the agent.
+    ///
+    /// Allows the Agent to send an arbitrary request that is not part of the ACP spec.
+    /// Extension methods provide a way to add custom functionality while maintaining
+    /// protocol compatibility.
+    ///
+    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+    ExtMethodRequest(ExtRequest),
+}
+impl ::serde::Serialize for AgentRequestParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::RequestPermissionRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            Self::CreateElicitationRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::MessageMcpRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            Self::ExtMethodRequest(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "RequestPermissionRequest",
+        ) {
+            return Ok(Self::RequestPermissionRequest(v));
+        }
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "CreateElicitationRequest",
+        ) {
+            return Ok(Self::CreateElicitationRequest(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "MessageMcpRequest") {
+            return Ok(Self::MessageMcpRequest(v));
+        }
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
+            return Ok(Self::ExtMethodRequest(v));
+        }
+        Err(runtime::de::no_arm("AgentRequestParams", &errors))
+    }
+}
+impl From<RequestPermissionRequest> for AgentRequestParams {
+    /// The `RequestPermissionRequest` arm.
+    fn from(value: RequestPermissionRequest) -> Self {
+        Self::RequestPermissionRequest(value)
+    }
+}
+impl From<CreateElicitationRequest> for AgentRequestParams {
+    /// The `CreateElicitationRequest` arm.
+    fn from(value: CreateElicitationRequest) -> Self {
+        Self::CreateElicitationRequest(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<MessageMcpRequest> for AgentRequestParams {
+    /// The `MessageMcpRequest` arm.
+    fn from(value: MessageMcpRequest) -> Self {
+        Self::MessageMcpRequest(value)
+    }
+}
+impl From<ExtRequest> for AgentRequestParams {
+    /// The `ExtMethodRequest` arm.
+    fn from(value: ExtRequest) -> Self {
+        Self::ExtMethodRequest(value)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -134,227 +249,6 @@ impl ::schemars::JsonSchema for AgentRequest {
                 ),
             ],
         )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-/// All possible requests that an agent can send to a client.
-///
-/// This enum is used internally for routing RPC requests. You typically won't need
-/// to use this directly.
-///
-/// This enum encompasses all method calls from agent to client.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentRequestParams {
-    /// Requests permission from the user for an operation.
-    ///
-    /// Called by the agent when it needs user authorization before executing
-    /// a potentially sensitive operation. The client should present the options
-    /// to the user and return their decision.
-    ///
-    /// After `session/cancel`, the agent stops waiting for requests of the cancelled
-    /// foreground work and SHOULD cancel them with `$/cancel_request`. The client
-    /// answers a cancelled request with the `cancelled` outcome.
-    ///
-    /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
-    RequestPermissionRequest(RequestPermissionRequest),
-    /// Requests structured user input via a form or URL.
-    ///
-    /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
-    CreateElicitationRequest(CreateElicitationRequest),
-    /// Handles extension method requests from the agent.
-    ///
-    /// Allows the Agent to send an arbitrary request that is not part of the ACP spec.
-    /// Extension methods provide a way to add custom functionality while maintaining
-    /// protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    ExtMethodRequest(ExtRequest),
-}
-#[cfg(not(feature = "unstable"))]
-impl ::serde::Serialize for AgentRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::RequestPermissionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CreateElicitationRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionRequest",
-        ) {
-            return Ok(Self::RequestPermissionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationRequest",
-        ) {
-            return Ok(Self::CreateElicitationRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(runtime::de::no_arm("AgentRequestParams", &errors))
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<RequestPermissionRequest> for AgentRequestParams {
-    /// The `RequestPermissionRequest` arm.
-    fn from(value: RequestPermissionRequest) -> Self {
-        Self::RequestPermissionRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CreateElicitationRequest> for AgentRequestParams {
-    /// The `CreateElicitationRequest` arm.
-    fn from(value: CreateElicitationRequest) -> Self {
-        Self::CreateElicitationRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ExtRequest> for AgentRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentRequestParams {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentRequestParams")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
-            &[
-                (
-                    "CreateElicitationRequest",
-                    runtime::schema::sub::<CreateElicitationRequest>,
-                ),
-                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
-                (
-                    "RequestPermissionRequest",
-                    runtime::schema::sub::<RequestPermissionRequest>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentRequest {
-    /// The request id used to correlate the matching response.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// The method name to invoke.
-    #[serde(rename = "method")]
-    pub method: String,
-    /// Method-specific request parameters.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub params: runtime::Nullable<AgentRequestParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentRequest, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<runtime::Nullable<AgentRequestParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "method" => Some(1),
-                        "params" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "method"),
-                        2 => runtime::de::put(map, &mut v2, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentRequest {
-                    id: runtime::de::required(v0, "id")?,
-                    method: runtime::de::required(v1, "method")?,
-                    params: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentRequest {
-    /// Creates a `AgentRequest` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<AgentRequestParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -386,125 +280,33 @@ impl ::schemars::JsonSchema for AgentRequest {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// All possible requests that an agent can send to a client.
-///
-/// This enum is used internally for routing RPC requests. You typically won't need
-/// to use this directly.
-///
-/// This enum encompasses all method calls from agent to client.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentRequestParams {
-    /// Requests permission from the user for an operation.
-    ///
-    /// Called by the agent when it needs user authorization before executing
-    /// a potentially sensitive operation. The client should present the options
-    /// to the user and return their decision.
-    ///
-    /// After `session/cancel`, the agent stops waiting for requests of the cancelled
-    /// foreground work and SHOULD cancel them with `$/cancel_request`. The client
-    /// answers a cancelled request with the `cancelled` outcome.
-    ///
-    /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)
-    RequestPermissionRequest(RequestPermissionRequest),
-    /// Requests structured user input via a form or URL.
-    ///
-    /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
-    CreateElicitationRequest(CreateElicitationRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Exchanges an MCP-over-ACP message.
-    MessageMcpRequest(MessageMcpRequest),
-    /// Handles extension method requests from the agent.
-    ///
-    /// Allows the Agent to send an arbitrary request that is not part of the ACP spec.
-    /// Extension methods provide a way to add custom functionality while maintaining
-    /// protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    ExtMethodRequest(ExtRequest),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::RequestPermissionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CreateElicitationRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::MessageMcpRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentRequestParams {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentRequestParams")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionRequest",
-        ) {
-            return Ok(Self::RequestPermissionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationRequest",
-        ) {
-            return Ok(Self::CreateElicitationRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "MessageMcpRequest") {
-            return Ok(Self::MessageMcpRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(runtime::de::no_arm("AgentRequestParams", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<RequestPermissionRequest> for AgentRequestParams {
-    /// The `RequestPermissionRequest` arm.
-    fn from(value: RequestPermissionRequest) -> Self {
-        Self::RequestPermissionRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CreateElicitationRequest> for AgentRequestParams {
-    /// The `CreateElicitationRequest` arm.
-    fn from(value: CreateElicitationRequest) -> Self {
-        Self::CreateElicitationRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpRequest> for AgentRequestParams {
-    /// The `MessageMcpRequest` arm.
-    fn from(value: MessageMcpRequest) -> Self {
-        Self::MessageMcpRequest(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtRequest> for AgentRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from agent to client.\",\"anyOf\":[{\"title\":\"RequestPermissionRequest\",\"description\":\"Requests permission from the user for an operation.\\n\\nCalled by the agent when it needs user authorization before executing\\na potentially sensitive operation. The client should present the options\\nto the user and return their decision.\\n\\nAfter `session/cancel`, the agent stops waiting for requests of the cancelled\\nforeground work and SHOULD cancel them with `$/cancel_request`. The client\\nanswers a cancelled request with the `cancelled` outcome.\\n\\nSee protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionRequest\"}]},{\"title\":\"CreateElicitationRequest\",\"description\":\"Requests structured user input via a form or URL.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the agent.\\n\\nAllows the Agent to send an arbitrary request that is not part of the ACP spec.\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                (
+                    "CreateElicitationRequest",
+                    runtime::schema::sub::<CreateElicitationRequest>,
+                ),
+                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
+                (
+                    "RequestPermissionRequest",
+                    runtime::schema::sub::<RequestPermissionRequest>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -10987,7 +10789,6 @@ impl ::schemars::JsonSchema for ExtRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -10997,7 +10798,6 @@ pub enum AgentResponse {
     /// A failed JSON-RPC response.
     Error(AgentResponseError),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for AgentResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -11009,7 +10809,6 @@ impl ::serde::Serialize for AgentResponse {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11025,63 +10824,18 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
         Err(runtime::de::no_arm("AgentResponse", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<AgentResponseResult> for AgentResponse {
     /// The `Result` arm.
     fn from(value: AgentResponseResult) -> Self {
         Self::Result(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<AgentResponseError> for AgentResponse {
     /// The `Error` arm.
     fn from(value: AgentResponseError) -> Self {
         Self::Error(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponse {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponse")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
-            &[
-                (
-                    "CancelTerminalResponse",
-                    runtime::schema::sub::<CancelTerminalResponse>,
-                ),
-                (
-                    "CancelToolCallResponse",
-                    runtime::schema::sub::<CancelToolCallResponse>,
-                ),
-                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
-                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
-                ("Error", runtime::schema::sub::<Error>),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
-                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
-                ("LoginAuthResponse", runtime::schema::sub::<LoginAuthResponse>),
-                ("LogoutAuthResponse", runtime::schema::sub::<LogoutAuthResponse>),
-                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
-                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
-                (
-                    "SetSessionConfigOptionResponse",
-                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -11097,7 +10851,6 @@ pub struct AgentResponseResult {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11142,7 +10895,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
         deserializer.deserialize_struct("AgentResponseResult", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentResponseResult {
     /// Creates a `AgentResponseResult` from its required fields; every optional field is omitted.
     pub fn new(
@@ -11156,50 +10908,6 @@ impl AgentResponseResult {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponseResult {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponseResult")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
-            &[
-                (
-                    "CancelTerminalResponse",
-                    runtime::schema::sub::<CancelTerminalResponse>,
-                ),
-                (
-                    "CancelToolCallResponse",
-                    runtime::schema::sub::<CancelToolCallResponse>,
-                ),
-                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
-                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
-                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
-                ("LoginAuthResponse", runtime::schema::sub::<LoginAuthResponse>),
-                ("LogoutAuthResponse", runtime::schema::sub::<LogoutAuthResponse>),
-                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
-                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
-                (
-                    "SetSessionConfigOptionResponse",
-                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// Method-specific response data.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -11208,14 +10916,41 @@ pub enum AgentResponseResultResult {
     InitializeResponse(InitializeResponse),
     /// Successful result returned for an `auth/login` request.
     LoginAuthResponse(LoginAuthResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `providers/list` request.
+    ListProvidersResponse(ListProvidersResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `providers/set` request.
+    SetProviderResponse(SetProviderResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `providers/disable` request.
+    DisableProviderResponse(DisableProviderResponse),
     /// Successful result returned for an `auth/logout` request.
     LogoutAuthResponse(LogoutAuthResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for an `auth/status` request.
+    AuthStatusResponse(AuthStatusResponse),
     /// Successful result returned for a `session/new` request.
     NewSessionResponse(NewSessionResponse),
     /// Successful result returned for a `session/list` request.
     ListSessionsResponse(ListSessionsResponse),
     /// Successful result returned for a `session/delete` request.
     DeleteSessionResponse(DeleteSessionResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/fork` request.
+    ForkSessionResponse(ForkSessionResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/archive` request.
+    ArchiveSessionResponse(ArchiveSessionResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/unarchive` request.
+    UnarchiveSessionResponse(UnarchiveSessionResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/status` request.
+    SessionStatusResponse(SessionStatusResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned for a `session/set_title` request.
+    SetSessionTitleResponse(SetSessionTitleResponse),
     /// Successful result returned for a `session/resume` request.
     ResumeSessionResponse(ResumeSessionResponse),
     /// Successful result returned for a `session/close` request.
@@ -11231,7 +10966,6 @@ pub enum AgentResponseResultResult {
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for AgentResponseResultResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -11244,7 +10978,23 @@ impl ::serde::Serialize for AgentResponseResultResult {
             Self::LoginAuthResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
+            Self::ListProvidersResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SetProviderResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::DisableProviderResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
             Self::LogoutAuthResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::AuthStatusResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::NewSessionResponse(payload) => {
@@ -11254,6 +11004,26 @@ impl ::serde::Serialize for AgentResponseResultResult {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::DeleteSessionResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::ForkSessionResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::ArchiveSessionResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::UnarchiveSessionResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SessionStatusResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::SetSessionTitleResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::ResumeSessionResponse(payload) => {
@@ -11280,7 +11050,6 @@ impl ::serde::Serialize for AgentResponseResultResult {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11297,12 +11066,44 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LoginAuthResponse") {
             return Ok(Self::LoginAuthResponse(v));
         }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ListProvidersResponse",
+        ) {
+            return Ok(Self::ListProvidersResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SetProviderResponse",
+        ) {
+            return Ok(Self::SetProviderResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "DisableProviderResponse",
+        ) {
+            return Ok(Self::DisableProviderResponse(v));
+        }
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
             "LogoutAuthResponse",
         ) {
             return Ok(Self::LogoutAuthResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "AuthStatusResponse",
+        ) {
+            return Ok(Self::AuthStatusResponse(v));
         }
         if let Some(v) = runtime::de::try_arm(
             &value,
@@ -11324,6 +11125,46 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
             "DeleteSessionResponse",
         ) {
             return Ok(Self::DeleteSessionResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ForkSessionResponse",
+        ) {
+            return Ok(Self::ForkSessionResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "ArchiveSessionResponse",
+        ) {
+            return Ok(Self::ArchiveSessionResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "UnarchiveSessionResponse",
+        ) {
+            return Ok(Self::UnarchiveSessionResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SessionStatusResponse",
+        ) {
+            return Ok(Self::SessionStatusResponse(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "SetSessionTitleResponse",
+        ) {
+            return Ok(Self::SetSessionTitleResponse(v));
         }
         if let Some(v) = runtime::de::try_arm(
             &value,
@@ -11369,140 +11210,147 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
         Err(runtime::de::no_arm("AgentResponseResultResult", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<InitializeResponse> for AgentResponseResultResult {
     /// The `InitializeResponse` arm.
     fn from(value: InitializeResponse) -> Self {
         Self::InitializeResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<LoginAuthResponse> for AgentResponseResultResult {
     /// The `LoginAuthResponse` arm.
     fn from(value: LoginAuthResponse) -> Self {
         Self::LoginAuthResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<ListProvidersResponse> for AgentResponseResultResult {
+    /// The `ListProvidersResponse` arm.
+    fn from(value: ListProvidersResponse) -> Self {
+        Self::ListProvidersResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SetProviderResponse> for AgentResponseResultResult {
+    /// The `SetProviderResponse` arm.
+    fn from(value: SetProviderResponse) -> Self {
+        Self::SetProviderResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<DisableProviderResponse> for AgentResponseResultResult {
+    /// The `DisableProviderResponse` arm.
+    fn from(value: DisableProviderResponse) -> Self {
+        Self::DisableProviderResponse(value)
+    }
+}
 impl From<LogoutAuthResponse> for AgentResponseResultResult {
     /// The `LogoutAuthResponse` arm.
     fn from(value: LogoutAuthResponse) -> Self {
         Self::LogoutAuthResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<AuthStatusResponse> for AgentResponseResultResult {
+    /// The `AuthStatusResponse` arm.
+    fn from(value: AuthStatusResponse) -> Self {
+        Self::AuthStatusResponse(value)
+    }
+}
 impl From<NewSessionResponse> for AgentResponseResultResult {
     /// The `NewSessionResponse` arm.
     fn from(value: NewSessionResponse) -> Self {
         Self::NewSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ListSessionsResponse> for AgentResponseResultResult {
     /// The `ListSessionsResponse` arm.
     fn from(value: ListSessionsResponse) -> Self {
         Self::ListSessionsResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<DeleteSessionResponse> for AgentResponseResultResult {
     /// The `DeleteSessionResponse` arm.
     fn from(value: DeleteSessionResponse) -> Self {
         Self::DeleteSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<ForkSessionResponse> for AgentResponseResultResult {
+    /// The `ForkSessionResponse` arm.
+    fn from(value: ForkSessionResponse) -> Self {
+        Self::ForkSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<ArchiveSessionResponse> for AgentResponseResultResult {
+    /// The `ArchiveSessionResponse` arm.
+    fn from(value: ArchiveSessionResponse) -> Self {
+        Self::ArchiveSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<UnarchiveSessionResponse> for AgentResponseResultResult {
+    /// The `UnarchiveSessionResponse` arm.
+    fn from(value: UnarchiveSessionResponse) -> Self {
+        Self::UnarchiveSessionResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SessionStatusResponse> for AgentResponseResultResult {
+    /// The `SessionStatusResponse` arm.
+    fn from(value: SessionStatusResponse) -> Self {
+        Self::SessionStatusResponse(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<SetSessionTitleResponse> for AgentResponseResultResult {
+    /// The `SetSessionTitleResponse` arm.
+    fn from(value: SetSessionTitleResponse) -> Self {
+        Self::SetSessionTitleResponse(value)
+    }
+}
 impl From<ResumeSessionResponse> for AgentResponseResultResult {
     /// The `ResumeSessionResponse` arm.
     fn from(value: ResumeSessionResponse) -> Self {
         Self::ResumeSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CloseSessionResponse> for AgentResponseResultResult {
     /// The `CloseSessionResponse` arm.
     fn from(value: CloseSessionResponse) -> Self {
         Self::CloseSessionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CancelToolCallResponse> for AgentResponseResultResult {
     /// The `CancelToolCallResponse` arm.
     fn from(value: CancelToolCallResponse) -> Self {
         Self::CancelToolCallResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CancelTerminalResponse> for AgentResponseResultResult {
     /// The `CancelTerminalResponse` arm.
     fn from(value: CancelTerminalResponse) -> Self {
         Self::CancelTerminalResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<SetSessionConfigOptionResponse> for AgentResponseResultResult {
     /// The `SetSessionConfigOptionResponse` arm.
     fn from(value: SetSessionConfigOptionResponse) -> Self {
         Self::SetSessionConfigOptionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<PromptResponse> for AgentResponseResultResult {
     /// The `PromptResponse` arm.
     fn from(value: PromptResponse) -> Self {
         Self::PromptResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ExtResponse> for AgentResponseResultResult {
     /// The `ExtMethodResponse` arm.
     fn from(value: ExtResponse) -> Self {
         Self::ExtMethodResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponseResultResult {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponseResultResult")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
-            &[
-                (
-                    "CancelTerminalResponse",
-                    runtime::schema::sub::<CancelTerminalResponse>,
-                ),
-                (
-                    "CancelToolCallResponse",
-                    runtime::schema::sub::<CancelToolCallResponse>,
-                ),
-                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
-                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
-                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
-                ("LoginAuthResponse", runtime::schema::sub::<LoginAuthResponse>),
-                ("LogoutAuthResponse", runtime::schema::sub::<LogoutAuthResponse>),
-                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
-                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
-                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
-                (
-                    "SetSessionConfigOptionResponse",
-                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -11524,7 +11372,6 @@ pub struct AgentResponseError {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11575,7 +11422,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
         deserializer.deserialize_struct("AgentResponseError", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentResponseError {
     /// Creates a `AgentResponseError` from its required fields; every optional field is omitted.
     pub fn new(
@@ -11589,26 +11435,6 @@ impl AgentResponseError {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponseError {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponseError")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}",
-            &[("Error", runtime::schema::sub::<Error>)],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// The id of the request this response answers.
 ///
 /// Required. `null` only when the request's id could not be determined, such as
@@ -11621,7 +11447,6 @@ pub enum AgentResponseErrorId {
     /// A string request ID.
     Str(String),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for AgentResponseErrorId {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -11633,7 +11458,6 @@ impl ::serde::Serialize for AgentResponseErrorId {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -11649,21 +11473,18 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
         Err(runtime::de::no_arm("AgentResponseErrorId", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<i64> for AgentResponseErrorId {
     /// The `Number` arm.
     fn from(value: i64) -> Self {
         Self::Number(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<String> for AgentResponseErrorId {
     /// The `Str` arm.
     fn from(value: String) -> Self {
         Self::Str(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<&str> for AgentResponseErrorId {
     /// The `Str` arm.
     fn from(value: &str) -> Self {
@@ -11672,73 +11493,44 @@ impl From<&str> for AgentResponseErrorId {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentResponseErrorId {
+impl ::schemars::JsonSchema for AgentResponse {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentResponseErrorId")
+        Cow::Borrowed("AgentResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseErrorId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]}",
-            &[],
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CancelTerminalResponse",
+                    runtime::schema::sub::<CancelTerminalResponse>,
+                ),
+                (
+                    "CancelToolCallResponse",
+                    runtime::schema::sub::<CancelToolCallResponse>,
+                ),
+                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
+                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
+                ("Error", runtime::schema::sub::<Error>),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
+                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
+                ("LoginAuthResponse", runtime::schema::sub::<LoginAuthResponse>),
+                ("LogoutAuthResponse", runtime::schema::sub::<LogoutAuthResponse>),
+                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
+                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
+                ("RequestId", runtime::schema::sub::<RequestId>),
+                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
+                (
+                    "SetSessionConfigOptionResponse",
+                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
+                ),
+            ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentResponse {
-    /// A successful JSON-RPC response.
-    Result(AgentResponseResult),
-    /// A failed JSON-RPC response.
-    Error(AgentResponseError),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Error(payload) => ::serde::Serialize::serialize(payload, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(runtime::de::no_arm("AgentResponse", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AgentResponseResult> for AgentResponse {
-    /// The `Result` arm.
-    fn from(value: AgentResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AgentResponseError> for AgentResponse {
-    /// The `Error` arm.
-    fn from(value: AgentResponseError) -> Self {
-        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -11804,79 +11596,47 @@ impl ::schemars::JsonSchema for AgentResponse {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentResponseResult {
-    /// The id of the request this response answers.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// Method-specific response data.
-    #[serde(rename = "result")]
-    pub result: AgentResponseResultResult,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "result"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentResponseResult;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentResponseResult object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentResponseResult, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<AgentResponseResultResult> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "result" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "result"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentResponseResult {
-                    id: runtime::de::required(v0, "id")?,
-                    result: runtime::de::required(v1, "result")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentResponseResult", FIELDS, __Visitor)
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResult {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResult")
     }
-}
-#[cfg(feature = "unstable")]
-impl AgentResponseResult {
-    /// Creates a `AgentResponseResult` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<RequestId>,
-        result: impl Into<AgentResponseResultResult>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            result: result.into(),
-            additional_properties: Default::default(),
-        }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "CancelTerminalResponse",
+                    runtime::schema::sub::<CancelTerminalResponse>,
+                ),
+                (
+                    "CancelToolCallResponse",
+                    runtime::schema::sub::<CancelToolCallResponse>,
+                ),
+                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
+                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
+                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
+                ("LoginAuthResponse", runtime::schema::sub::<LoginAuthResponse>),
+                ("LogoutAuthResponse", runtime::schema::sub::<LogoutAuthResponse>),
+                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
+                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
+                ("RequestId", runtime::schema::sub::<RequestId>),
+                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
+                (
+                    "SetSessionConfigOptionResponse",
+                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -11943,436 +11703,46 @@ impl ::schemars::JsonSchema for AgentResponseResult {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentResponseResultResult {
-    /// Successful result returned for a `initialize` request.
-    InitializeResponse(InitializeResponse),
-    /// Successful result returned for an `auth/login` request.
-    LoginAuthResponse(LoginAuthResponse),
-    /// Successful result returned for a `providers/list` request.
-    ListProvidersResponse(ListProvidersResponse),
-    /// Successful result returned for a `providers/set` request.
-    SetProviderResponse(SetProviderResponse),
-    /// Successful result returned for a `providers/disable` request.
-    DisableProviderResponse(DisableProviderResponse),
-    /// Successful result returned for an `auth/logout` request.
-    LogoutAuthResponse(LogoutAuthResponse),
-    /// Successful result returned for an `auth/status` request.
-    AuthStatusResponse(AuthStatusResponse),
-    /// Successful result returned for a `session/new` request.
-    NewSessionResponse(NewSessionResponse),
-    /// Successful result returned for a `session/list` request.
-    ListSessionsResponse(ListSessionsResponse),
-    /// Successful result returned for a `session/delete` request.
-    DeleteSessionResponse(DeleteSessionResponse),
-    /// Successful result returned for a `session/fork` request.
-    ForkSessionResponse(ForkSessionResponse),
-    /// Successful result returned for a `session/archive` request.
-    ArchiveSessionResponse(ArchiveSessionResponse),
-    /// Successful result returned for a `session/unarchive` request.
-    UnarchiveSessionResponse(UnarchiveSessionResponse),
-    /// Successful result returned for a `session/status` request.
-    SessionStatusResponse(SessionStatusResponse),
-    /// Successful result returned for a `session/set_title` request.
-    SetSessionTitleResponse(SetSessionTitleResponse),
-    /// Successful result returned for a `session/resume` request.
-    ResumeSessionResponse(ResumeSessionResponse),
-    /// Successful result returned for a `session/close` request.
-    CloseSessionResponse(CloseSessionResponse),
-    /// Successful result returned for a `tool_call/cancel` request.
-    CancelToolCallResponse(CancelToolCallResponse),
-    /// Successful result returned for a `terminal/cancel` request.
-    CancelTerminalResponse(CancelTerminalResponse),
-    /// Successful result returned for a `session/set_config_option` request.
-    SetSessionConfigOptionResponse(SetSessionConfigOptionResponse),
-    /// Successful result returned for a `session/prompt` request.
-    PromptResponse(PromptResponse),
-    /// Successful result returned by an extension method outside the core ACP method set.
-    ExtMethodResponse(ExtResponse),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LoginAuthResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ListProvidersResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetProviderResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::DisableProviderResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LogoutAuthResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::AuthStatusResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::NewSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ListSessionsResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::DeleteSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ForkSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ArchiveSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::UnarchiveSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SessionStatusResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionTitleResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ResumeSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CloseSessionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CancelToolCallResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CancelTerminalResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionConfigOptionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::PromptResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentResponseResultResult {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentResponseResultResult")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeResponse",
-        ) {
-            return Ok(Self::InitializeResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LoginAuthResponse") {
-            return Ok(Self::LoginAuthResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListProvidersResponse",
-        ) {
-            return Ok(Self::ListProvidersResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetProviderResponse",
-        ) {
-            return Ok(Self::SetProviderResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DisableProviderResponse",
-        ) {
-            return Ok(Self::DisableProviderResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "LogoutAuthResponse",
-        ) {
-            return Ok(Self::LogoutAuthResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthStatusResponse",
-        ) {
-            return Ok(Self::AuthStatusResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "NewSessionResponse",
-        ) {
-            return Ok(Self::NewSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListSessionsResponse",
-        ) {
-            return Ok(Self::ListSessionsResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DeleteSessionResponse",
-        ) {
-            return Ok(Self::DeleteSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ForkSessionResponse",
-        ) {
-            return Ok(Self::ForkSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ArchiveSessionResponse",
-        ) {
-            return Ok(Self::ArchiveSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UnarchiveSessionResponse",
-        ) {
-            return Ok(Self::UnarchiveSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionStatusResponse",
-        ) {
-            return Ok(Self::SessionStatusResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionTitleResponse",
-        ) {
-            return Ok(Self::SetSessionTitleResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ResumeSessionResponse",
-        ) {
-            return Ok(Self::ResumeSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CloseSessionResponse",
-        ) {
-            return Ok(Self::CloseSessionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelToolCallResponse",
-        ) {
-            return Ok(Self::CancelToolCallResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelTerminalResponse",
-        ) {
-            return Ok(Self::CancelTerminalResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionConfigOptionResponse",
-        ) {
-            return Ok(Self::SetSessionConfigOptionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "PromptResponse") {
-            return Ok(Self::PromptResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
-            return Ok(Self::ExtMethodResponse(v));
-        }
-        Err(runtime::de::no_arm("AgentResponseResultResult", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<InitializeResponse> for AgentResponseResultResult {
-    /// The `InitializeResponse` arm.
-    fn from(value: InitializeResponse) -> Self {
-        Self::InitializeResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<LoginAuthResponse> for AgentResponseResultResult {
-    /// The `LoginAuthResponse` arm.
-    fn from(value: LoginAuthResponse) -> Self {
-        Self::LoginAuthResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListProvidersResponse> for AgentResponseResultResult {
-    /// The `ListProvidersResponse` arm.
-    fn from(value: ListProvidersResponse) -> Self {
-        Self::ListProvidersResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetProviderResponse> for AgentResponseResultResult {
-    /// The `SetProviderResponse` arm.
-    fn from(value: SetProviderResponse) -> Self {
-        Self::SetProviderResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DisableProviderResponse> for AgentResponseResultResult {
-    /// The `DisableProviderResponse` arm.
-    fn from(value: DisableProviderResponse) -> Self {
-        Self::DisableProviderResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<LogoutAuthResponse> for AgentResponseResultResult {
-    /// The `LogoutAuthResponse` arm.
-    fn from(value: LogoutAuthResponse) -> Self {
-        Self::LogoutAuthResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusResponse> for AgentResponseResultResult {
-    /// The `AuthStatusResponse` arm.
-    fn from(value: AuthStatusResponse) -> Self {
-        Self::AuthStatusResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<NewSessionResponse> for AgentResponseResultResult {
-    /// The `NewSessionResponse` arm.
-    fn from(value: NewSessionResponse) -> Self {
-        Self::NewSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ListSessionsResponse> for AgentResponseResultResult {
-    /// The `ListSessionsResponse` arm.
-    fn from(value: ListSessionsResponse) -> Self {
-        Self::ListSessionsResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<DeleteSessionResponse> for AgentResponseResultResult {
-    /// The `DeleteSessionResponse` arm.
-    fn from(value: DeleteSessionResponse) -> Self {
-        Self::DeleteSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ForkSessionResponse> for AgentResponseResultResult {
-    /// The `ForkSessionResponse` arm.
-    fn from(value: ForkSessionResponse) -> Self {
-        Self::ForkSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ArchiveSessionResponse> for AgentResponseResultResult {
-    /// The `ArchiveSessionResponse` arm.
-    fn from(value: ArchiveSessionResponse) -> Self {
-        Self::ArchiveSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnarchiveSessionResponse> for AgentResponseResultResult {
-    /// The `UnarchiveSessionResponse` arm.
-    fn from(value: UnarchiveSessionResponse) -> Self {
-        Self::UnarchiveSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SessionStatusResponse> for AgentResponseResultResult {
-    /// The `SessionStatusResponse` arm.
-    fn from(value: SessionStatusResponse) -> Self {
-        Self::SessionStatusResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionTitleResponse> for AgentResponseResultResult {
-    /// The `SetSessionTitleResponse` arm.
-    fn from(value: SetSessionTitleResponse) -> Self {
-        Self::SetSessionTitleResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ResumeSessionResponse> for AgentResponseResultResult {
-    /// The `ResumeSessionResponse` arm.
-    fn from(value: ResumeSessionResponse) -> Self {
-        Self::ResumeSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CloseSessionResponse> for AgentResponseResultResult {
-    /// The `CloseSessionResponse` arm.
-    fn from(value: CloseSessionResponse) -> Self {
-        Self::CloseSessionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CancelToolCallResponse> for AgentResponseResultResult {
-    /// The `CancelToolCallResponse` arm.
-    fn from(value: CancelToolCallResponse) -> Self {
-        Self::CancelToolCallResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CancelTerminalResponse> for AgentResponseResultResult {
-    /// The `CancelTerminalResponse` arm.
-    fn from(value: CancelTerminalResponse) -> Self {
-        Self::CancelTerminalResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<SetSessionConfigOptionResponse> for AgentResponseResultResult {
-    /// The `SetSessionConfigOptionResponse` arm.
-    fn from(value: SetSessionConfigOptionResponse) -> Self {
-        Self::SetSessionConfigOptionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PromptResponse> for AgentResponseResultResult {
-    /// The `PromptResponse` arm.
-    fn from(value: PromptResponse) -> Self {
-        Self::PromptResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtResponse> for AgentResponseResultResult {
-    /// The `ExtMethodResponse` arm.
-    fn from(value: ExtResponse) -> Self {
-        Self::ExtMethodResponse(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"InitializeResponse\",\"description\":\"Successful result returned for a `initialize` request.\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeResponse\"}]},{\"title\":\"LoginAuthResponse\",\"description\":\"Successful result returned for an `auth/login` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthResponse\"}]},{\"title\":\"LogoutAuthResponse\",\"description\":\"Successful result returned for an `auth/logout` request.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthResponse\"}]},{\"title\":\"NewSessionResponse\",\"description\":\"Successful result returned for a `session/new` request.\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionResponse\"}]},{\"title\":\"ListSessionsResponse\",\"description\":\"Successful result returned for a `session/list` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsResponse\"}]},{\"title\":\"DeleteSessionResponse\",\"description\":\"Successful result returned for a `session/delete` request.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionResponse\"}]},{\"title\":\"ResumeSessionResponse\",\"description\":\"Successful result returned for a `session/resume` request.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionResponse\"}]},{\"title\":\"CloseSessionResponse\",\"description\":\"Successful result returned for a `session/close` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionResponse\"}]},{\"title\":\"CancelToolCallResponse\",\"description\":\"Successful result returned for a `tool_call/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallResponse\"}]},{\"title\":\"CancelTerminalResponse\",\"description\":\"Successful result returned for a `terminal/cancel` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalResponse\"}]},{\"title\":\"SetSessionConfigOptionResponse\",\"description\":\"Successful result returned for a `session/set_config_option` request.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionResponse\"}]},{\"title\":\"PromptResponse\",\"description\":\"Successful result returned for a `session/prompt` request.\",\"allOf\":[{\"$ref\":\"#/$defs/PromptResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "CancelTerminalResponse",
+                    runtime::schema::sub::<CancelTerminalResponse>,
+                ),
+                (
+                    "CancelToolCallResponse",
+                    runtime::schema::sub::<CancelToolCallResponse>,
+                ),
+                ("CloseSessionResponse", runtime::schema::sub::<CloseSessionResponse>),
+                ("DeleteSessionResponse", runtime::schema::sub::<DeleteSessionResponse>),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("InitializeResponse", runtime::schema::sub::<InitializeResponse>),
+                ("ListSessionsResponse", runtime::schema::sub::<ListSessionsResponse>),
+                ("LoginAuthResponse", runtime::schema::sub::<LoginAuthResponse>),
+                ("LogoutAuthResponse", runtime::schema::sub::<LogoutAuthResponse>),
+                ("NewSessionResponse", runtime::schema::sub::<NewSessionResponse>),
+                ("PromptResponse", runtime::schema::sub::<PromptResponse>),
+                ("ResumeSessionResponse", runtime::schema::sub::<ResumeSessionResponse>),
+                (
+                    "SetSessionConfigOptionResponse",
+                    runtime::schema::sub::<SetSessionConfigOptionResponse>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -12438,94 +11808,6 @@ impl ::schemars::JsonSchema for AgentResponseResultResult {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentResponseError {
-    /// The id of the request this response answers.
-    ///
-    /// Required. `null` only when the request's id could not be determined, such as
-    /// for a parse error or an invalid request.
-    #[serde(
-        rename = "id",
-        deserialize_with = "runtime::read::with::<runtime::read::Present,_,_>"
-    )]
-    pub id: Option<AgentResponseErrorId>,
-    /// Method-specific error data.
-    #[serde(rename = "error")]
-    pub error: Error,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "error"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentResponseError;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentResponseError object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentResponseError, A::Error> {
-                let mut v0: Option<Option<AgentResponseErrorId>> = None;
-                let mut v1: Option<Error> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "error" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Present,
-                                _,
-                                _,
-                            >(map, &mut v0, "id")
-                        }
-                        1 => runtime::de::put(map, &mut v1, "error"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentResponseError {
-                    id: runtime::de::required(v0, "id")?,
-                    error: runtime::de::required(v1, "error")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentResponseError", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentResponseError {
-    /// Creates a `AgentResponseError` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<Option<AgentResponseErrorId>>,
-        error: impl Into<Error>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            error: error.into(),
-            additional_properties: Default::default(),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseError {
     fn schema_name() -> Cow<'static, str> {
@@ -12544,69 +11826,6 @@ impl ::schemars::JsonSchema for AgentResponseError {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// The id of the request this response answers.
-///
-/// Required. `null` only when the request's id could not be determined, such as
-/// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AgentResponseErrorId {
-    /// A numeric request ID.
-    Number(i64),
-    /// A string request ID.
-    Str(String),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentResponseErrorId {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Str(payload) => ::serde::Serialize::serialize(payload, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(runtime::de::no_arm("AgentResponseErrorId", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<i64> for AgentResponseErrorId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for AgentResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for AgentResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentResponseErrorId {
     fn schema_name() -> Cow<'static, str> {
@@ -13019,7 +12238,6 @@ impl ::schemars::JsonSchema for Implementation {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Capabilities supported by the agent.
 ///
 /// Advertised during initialization to inform the client about
@@ -13056,6 +12274,22 @@ pub struct AgentCapabilities {
         deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
     )]
     pub auth: runtime::Nullable<AgentAuthCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Provider configuration capabilities supported by the agent.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports provider configuration methods.
+    #[serde(
+        rename = "providers",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub providers: runtime::Nullable<ProvidersCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -13073,12 +12307,17 @@ pub struct AgentCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["session", "auth", "_meta"];
+        const FIELDS: &[&str] = &[
+            "session",
+            "auth",
+            #[cfg(feature = "unstable")]
+            "providers",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentCapabilities;
@@ -13091,13 +12330,17 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
             ) -> Result<AgentCapabilities, A::Error> {
                 let mut v0: Option<runtime::Nullable<SessionCapabilities>> = None;
                 let mut v1: Option<runtime::Nullable<AgentAuthCapabilities>> = None;
-                let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v2: Option<runtime::Nullable<ProvidersCapabilities>> = None;
+                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "session" => Some(0),
                         "auth" => Some(1),
-                        "_meta" => Some(2),
+                        #[cfg(feature = "unstable")]
+                        "providers" => Some(2),
+                        "_meta" => Some(3),
                         _ => None,
                     },
                     |i, map| match i {
@@ -13115,12 +12358,20 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                                 _,
                             >(map, &mut v1, "auth")
                         }
+                        #[cfg(feature = "unstable")]
                         2 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v2, "providers")
+                        }
+                        3 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v2, "_meta")
+                            >(map, &mut v3, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -13132,7 +12383,9 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
                 Ok(AgentCapabilities {
                     session: v0.unwrap_or_default(),
                     auth: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    providers: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -13140,13 +12393,14 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         deserializer.deserialize_struct("AgentCapabilities", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentCapabilities {
     /// Creates a `AgentCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
             session: Default::default(),
             auth: Default::default(),
+            #[cfg(feature = "unstable")]
+            providers: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -13161,6 +12415,13 @@ impl AgentCapabilities {
     #[must_use]
     pub fn auth(mut self, value: impl Into<AgentAuthCapabilities>) -> Self {
         self.auth = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `providers`.
+    #[must_use]
+    pub fn providers(mut self, value: impl Into<ProvidersCapabilities>) -> Self {
+        self.providers = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `_meta`.
@@ -13191,189 +12452,6 @@ impl ::schemars::JsonSchema for AgentCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-/// Capabilities supported by the agent.
-///
-/// Advertised during initialization to inform the client about
-/// available features and content types.
-///
-/// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#agent-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentCapabilities {
-    /// Session capabilities supported by the agent.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not support the
-    /// `session/*` methods. Supplying `{}` means the agent supports the
-    /// baseline session methods: `session/new`, `session/list`,
-    /// `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
-    /// and `session/update`.
-    #[serde(
-        rename = "session",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub session: runtime::Nullable<SessionCapabilities>,
-    /// Authentication-related extension capabilities supported by the agent.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
-    /// authentication-related extensions. This field does not advertise support
-    /// for `auth/login` or `auth/logout`. Those methods are advertised by a
-    /// non-empty `authMethods` list in the `initialize` response.
-    #[serde(
-        rename = "auth",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub auth: runtime::Nullable<AgentAuthCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Provider configuration capabilities supported by the agent.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports provider configuration methods.
-    #[serde(
-        rename = "providers",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub providers: runtime::Nullable<ProvidersCapabilities>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["session", "auth", "providers", "_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentCapabilities object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentCapabilities, A::Error> {
-                let mut v0: Option<runtime::Nullable<SessionCapabilities>> = None;
-                let mut v1: Option<runtime::Nullable<AgentAuthCapabilities>> = None;
-                let mut v2: Option<runtime::Nullable<ProvidersCapabilities>> = None;
-                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "session" => Some(0),
-                        "auth" => Some(1),
-                        "providers" => Some(2),
-                        "_meta" => Some(3),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v0, "session")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v1, "auth")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v2, "providers")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v3, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentCapabilities {
-                    session: v0.unwrap_or_default(),
-                    auth: v1.unwrap_or_default(),
-                    providers: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentCapabilities", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentCapabilities {
-    /// Creates a `AgentCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            session: Default::default(),
-            auth: Default::default(),
-            providers: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `session`.
-    #[must_use]
-    pub fn session(mut self, value: impl Into<SessionCapabilities>) -> Self {
-        self.session = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `auth`.
-    #[must_use]
-    pub fn auth(mut self, value: impl Into<AgentAuthCapabilities>) -> Self {
-        self.auth = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `providers`.
-    #[must_use]
-    pub fn providers(mut self, value: impl Into<ProvidersCapabilities>) -> Self {
-        self.providers = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AgentCapabilities {
     fn schema_name() -> Cow<'static, str> {
@@ -13394,7 +12472,6 @@ impl ::schemars::JsonSchema for AgentCapabilities {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Session capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the baseline session methods:
@@ -13460,6 +12537,90 @@ pub struct SessionCapabilities {
     pub additional_directories: runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
     >,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `systemPrompt` on session lifecycle requests.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
+    #[serde(
+        rename = "systemPrompt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub system_prompt: runtime::Nullable<SessionSystemPromptCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `session/fork`.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports forking sessions.
+    #[serde(
+        rename = "fork",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub fork: runtime::Nullable<SessionForkCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `session/archive` and `session/unarchive`.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports both methods, the `archived` filter on
+    /// `session/list`, and `SessionInfo.archived`.
+    #[serde(
+        rename = "archive",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub archive: runtime::Nullable<SessionArchiveCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `session/status`.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports checking session status.
+    #[serde(
+        rename = "status",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub status: runtime::Nullable<SessionStatusCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports `session/set_title`.
+    ///
+    /// Agents report titles through `session/list` and `session_info_update` without this
+    /// capability. It only advertises that Clients can set titles.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports setting session titles.
+    #[serde(
+        rename = "title",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub title: runtime::Nullable<SessionTitleCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -13477,7 +12638,6 @@ pub struct SessionCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -13487,6 +12647,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
             "mcp",
             "delete",
             "additionalDirectories",
+            #[cfg(feature = "unstable")]
+            "systemPrompt",
+            #[cfg(feature = "unstable")]
+            "fork",
+            #[cfg(feature = "unstable")]
+            "archive",
+            #[cfg(feature = "unstable")]
+            "status",
+            #[cfg(feature = "unstable")]
+            "title",
             "_meta",
         ];
         struct __Visitor;
@@ -13505,7 +12675,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                 let mut v3: Option<
                     runtime::Nullable<SessionAdditionalDirectoriesCapabilities>,
                 > = None;
-                let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v4: Option<runtime::Nullable<SessionSystemPromptCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v5: Option<runtime::Nullable<SessionForkCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v6: Option<runtime::Nullable<SessionArchiveCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v7: Option<runtime::Nullable<SessionStatusCapabilities>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v8: Option<runtime::Nullable<SessionTitleCapabilities>> = None;
+                let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
@@ -13513,7 +12693,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                         "mcp" => Some(1),
                         "delete" => Some(2),
                         "additionalDirectories" => Some(3),
-                        "_meta" => Some(4),
+                        #[cfg(feature = "unstable")]
+                        "systemPrompt" => Some(4),
+                        #[cfg(feature = "unstable")]
+                        "fork" => Some(5),
+                        #[cfg(feature = "unstable")]
+                        "archive" => Some(6),
+                        #[cfg(feature = "unstable")]
+                        "status" => Some(7),
+                        #[cfg(feature = "unstable")]
+                        "title" => Some(8),
+                        "_meta" => Some(9),
                         _ => None,
                     },
                     |i, map| match i {
@@ -13545,12 +12735,52 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                                 _,
                             >(map, &mut v3, "additionalDirectories")
                         }
+                        #[cfg(feature = "unstable")]
                         4 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v4, "systemPrompt")
+                        }
+                        #[cfg(feature = "unstable")]
+                        5 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v5, "fork")
+                        }
+                        #[cfg(feature = "unstable")]
+                        6 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v6, "archive")
+                        }
+                        #[cfg(feature = "unstable")]
+                        7 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v7, "status")
+                        }
+                        #[cfg(feature = "unstable")]
+                        8 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v8, "title")
+                        }
+                        9 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v4, "_meta")
+                            >(map, &mut v9, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -13564,7 +12794,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
                     mcp: v1.unwrap_or_default(),
                     delete: v2.unwrap_or_default(),
                     additional_directories: v3.unwrap_or_default(),
-                    meta: v4.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    system_prompt: v4.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    fork: v5.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    archive: v6.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    status: v7.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    title: v8.unwrap_or_default(),
+                    meta: v9.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -13572,7 +12812,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
         deserializer.deserialize_struct("SessionCapabilities", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl SessionCapabilities {
     /// Creates a `SessionCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
@@ -13581,6 +12820,16 @@ impl SessionCapabilities {
             mcp: Default::default(),
             delete: Default::default(),
             additional_directories: Default::default(),
+            #[cfg(feature = "unstable")]
+            system_prompt: Default::default(),
+            #[cfg(feature = "unstable")]
+            fork: Default::default(),
+            #[cfg(feature = "unstable")]
+            archive: Default::default(),
+            #[cfg(feature = "unstable")]
+            status: Default::default(),
+            #[cfg(feature = "unstable")]
+            title: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -13610,6 +12859,44 @@ impl SessionCapabilities {
         value: impl Into<SessionAdditionalDirectoriesCapabilities>,
     ) -> Self {
         self.additional_directories = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn system_prompt(
+        mut self,
+        value: impl Into<SessionSystemPromptCapabilities>,
+    ) -> Self {
+        self.system_prompt = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `fork`.
+    #[must_use]
+    pub fn fork(mut self, value: impl Into<SessionForkCapabilities>) -> Self {
+        self.fork = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `archive`.
+    #[must_use]
+    pub fn archive(mut self, value: impl Into<SessionArchiveCapabilities>) -> Self {
+        self.archive = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `status`.
+    #[must_use]
+    pub fn status(mut self, value: impl Into<SessionStatusCapabilities>) -> Self {
+        self.status = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `title`.
+    #[must_use]
+    pub fn title(mut self, value: impl Into<SessionTitleCapabilities>) -> Self {
+        self.title = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `_meta`.
@@ -13647,403 +12934,6 @@ impl ::schemars::JsonSchema for SessionCapabilities {
                 ),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Session capabilities supported by the agent.
-///
-/// Supplying `{}` means the agent supports the baseline session methods:
-/// `session/new`, `session/list`, `session/resume`, `session/close`,
-/// `session/prompt`, `session/cancel`, and `session/update`.
-///
-/// Agents that support sessions **MAY** support additional session methods,
-/// prompt content types, and MCP transports by specifying additional
-/// capabilities.
-///
-/// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/draft/initialization#session-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct SessionCapabilities {
-    /// Prompt capabilities supported by the agent in `session/prompt` requests.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
-    /// prompt extensions beyond the baseline text and resource-link content
-    /// required by `session/prompt`.
-    #[serde(
-        rename = "prompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub prompt: runtime::Nullable<PromptCapabilities>,
-    /// MCP capabilities supported by the agent for session lifecycle requests.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise MCP
-    /// server transport support for sessions.
-    #[serde(
-        rename = "mcp",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub mcp: runtime::Nullable<McpCapabilities>,
-    /// Whether the agent supports `session/delete`.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-    #[serde(
-        rename = "delete",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub delete: runtime::Nullable<SessionDeleteCapabilities>,
-    /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports `additionalDirectories` on
-    /// supported session lifecycle requests.
-    ///
-    /// Agents may return `SessionInfo.additionalDirectories` to report the
-    /// complete ordered additional-root list associated with a listed session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub additional_directories: runtime::Nullable<
-        SessionAdditionalDirectoriesCapabilities,
-    >,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `systemPrompt` on session lifecycle requests.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub system_prompt: runtime::Nullable<SessionSystemPromptCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `session/fork`.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports forking sessions.
-    #[serde(
-        rename = "fork",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub fork: runtime::Nullable<SessionForkCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `session/archive` and `session/unarchive`.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports both methods, the `archived` filter on
-    /// `session/list`, and `SessionInfo.archived`.
-    #[serde(
-        rename = "archive",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub archive: runtime::Nullable<SessionArchiveCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `session/status`.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports checking session status.
-    #[serde(
-        rename = "status",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub status: runtime::Nullable<SessionStatusCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports `session/set_title`.
-    ///
-    /// Agents report titles through `session/list` and `session_info_update` without this
-    /// capability. It only advertises that Clients can set titles.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports setting session titles.
-    #[serde(
-        rename = "title",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub title: runtime::Nullable<SessionTitleCapabilities>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "prompt",
-            "mcp",
-            "delete",
-            "additionalDirectories",
-            "systemPrompt",
-            "fork",
-            "archive",
-            "status",
-            "title",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SessionCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionCapabilities object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<SessionCapabilities, A::Error> {
-                let mut v0: Option<runtime::Nullable<PromptCapabilities>> = None;
-                let mut v1: Option<runtime::Nullable<McpCapabilities>> = None;
-                let mut v2: Option<runtime::Nullable<SessionDeleteCapabilities>> = None;
-                let mut v3: Option<
-                    runtime::Nullable<SessionAdditionalDirectoriesCapabilities>,
-                > = None;
-                let mut v4: Option<runtime::Nullable<SessionSystemPromptCapabilities>> = None;
-                let mut v5: Option<runtime::Nullable<SessionForkCapabilities>> = None;
-                let mut v6: Option<runtime::Nullable<SessionArchiveCapabilities>> = None;
-                let mut v7: Option<runtime::Nullable<SessionStatusCapabilities>> = None;
-                let mut v8: Option<runtime::Nullable<SessionTitleCapabilities>> = None;
-                let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "prompt" => Some(0),
-                        "mcp" => Some(1),
-                        "delete" => Some(2),
-                        "additionalDirectories" => Some(3),
-                        "systemPrompt" => Some(4),
-                        "fork" => Some(5),
-                        "archive" => Some(6),
-                        "status" => Some(7),
-                        "title" => Some(8),
-                        "_meta" => Some(9),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v0, "prompt")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v1, "mcp")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v2, "delete")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v3, "additionalDirectories")
-                        }
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v4, "systemPrompt")
-                        }
-                        5 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v5, "fork")
-                        }
-                        6 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v6, "archive")
-                        }
-                        7 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v7, "status")
-                        }
-                        8 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v8, "title")
-                        }
-                        9 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v9, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(SessionCapabilities {
-                    prompt: v0.unwrap_or_default(),
-                    mcp: v1.unwrap_or_default(),
-                    delete: v2.unwrap_or_default(),
-                    additional_directories: v3.unwrap_or_default(),
-                    system_prompt: v4.unwrap_or_default(),
-                    fork: v5.unwrap_or_default(),
-                    archive: v6.unwrap_or_default(),
-                    status: v7.unwrap_or_default(),
-                    title: v8.unwrap_or_default(),
-                    meta: v9.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("SessionCapabilities", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl SessionCapabilities {
-    /// Creates a `SessionCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            prompt: Default::default(),
-            mcp: Default::default(),
-            delete: Default::default(),
-            additional_directories: Default::default(),
-            system_prompt: Default::default(),
-            fork: Default::default(),
-            archive: Default::default(),
-            status: Default::default(),
-            title: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `prompt`.
-    #[must_use]
-    pub fn prompt(mut self, value: impl Into<PromptCapabilities>) -> Self {
-        self.prompt = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `mcp`.
-    #[must_use]
-    pub fn mcp(mut self, value: impl Into<McpCapabilities>) -> Self {
-        self.mcp = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `delete`.
-    #[must_use]
-    pub fn delete(mut self, value: impl Into<SessionDeleteCapabilities>) -> Self {
-        self.delete = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(
-        mut self,
-        value: impl Into<SessionAdditionalDirectoriesCapabilities>,
-    ) -> Self {
-        self.additional_directories = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `systemPrompt`.
-    #[must_use]
-    pub fn system_prompt(
-        mut self,
-        value: impl Into<SessionSystemPromptCapabilities>,
-    ) -> Self {
-        self.system_prompt = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `fork`.
-    #[must_use]
-    pub fn fork(mut self, value: impl Into<SessionForkCapabilities>) -> Self {
-        self.fork = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `archive`.
-    #[must_use]
-    pub fn archive(mut self, value: impl Into<SessionArchiveCapabilities>) -> Self {
-        self.archive = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `status`.
-    #[must_use]
-    pub fn status(mut self, value: impl Into<SessionStatusCapabilities>) -> Self {
-        self.status = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<SessionTitleCapabilities>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -14621,7 +13511,6 @@ impl ::schemars::JsonSchema for PromptEmbeddedContextCapabilities {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// MCP capabilities supported by the agent for session lifecycle requests.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
@@ -14648,6 +13537,22 @@ pub struct McpCapabilities {
         deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
     )]
     pub http: runtime::Nullable<McpHttpCapabilities>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Agent supports `acp` MCP servers.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports ACP MCP server transports.
+    #[serde(
+        rename = "acp",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub acp: runtime::Nullable<McpAcpCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -14665,12 +13570,17 @@ pub struct McpCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["stdio", "http", "_meta"];
+        const FIELDS: &[&str] = &[
+            "stdio",
+            "http",
+            #[cfg(feature = "unstable")]
+            "acp",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = McpCapabilities;
@@ -14683,13 +13593,17 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
             ) -> Result<McpCapabilities, A::Error> {
                 let mut v0: Option<runtime::Nullable<McpStdioCapabilities>> = None;
                 let mut v1: Option<runtime::Nullable<McpHttpCapabilities>> = None;
-                let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v2: Option<runtime::Nullable<McpAcpCapabilities>> = None;
+                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "stdio" => Some(0),
                         "http" => Some(1),
-                        "_meta" => Some(2),
+                        #[cfg(feature = "unstable")]
+                        "acp" => Some(2),
+                        "_meta" => Some(3),
                         _ => None,
                     },
                     |i, map| match i {
@@ -14707,12 +13621,20 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                                 _,
                             >(map, &mut v1, "http")
                         }
+                        #[cfg(feature = "unstable")]
                         2 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v2, "acp")
+                        }
+                        3 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v2, "_meta")
+                            >(map, &mut v3, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -14724,7 +13646,9 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
                 Ok(McpCapabilities {
                     stdio: v0.unwrap_or_default(),
                     http: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    acp: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -14732,13 +13656,14 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
         deserializer.deserialize_struct("McpCapabilities", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl McpCapabilities {
     /// Creates a `McpCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
             stdio: Default::default(),
             http: Default::default(),
+            #[cfg(feature = "unstable")]
+            acp: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -14753,6 +13678,13 @@ impl McpCapabilities {
     #[must_use]
     pub fn http(mut self, value: impl Into<McpHttpCapabilities>) -> Self {
         self.http = runtime::Nullable::Value(value.into());
+        self
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `acp`.
+    #[must_use]
+    pub fn acp(mut self, value: impl Into<McpAcpCapabilities>) -> Self {
+        self.acp = runtime::Nullable::Value(value.into());
         self
     }
     /// Sets `_meta`.
@@ -14780,179 +13712,6 @@ impl ::schemars::JsonSchema for McpCapabilities {
                 ("McpStdioCapabilities", runtime::schema::sub::<McpStdioCapabilities>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// MCP capabilities supported by the agent for session lifecycle requests.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct McpCapabilities {
-    /// Agent supports `stdio` MCP servers.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports stdio MCP server transports.
-    #[serde(
-        rename = "stdio",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub stdio: runtime::Nullable<McpStdioCapabilities>,
-    /// Agent supports `http` MCP servers.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports HTTP MCP server transports.
-    #[serde(
-        rename = "http",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub http: runtime::Nullable<McpHttpCapabilities>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Agent supports `acp` MCP servers.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports ACP MCP server transports.
-    #[serde(
-        rename = "acp",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub acp: runtime::Nullable<McpAcpCapabilities>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["stdio", "http", "acp", "_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = McpCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a McpCapabilities object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<McpCapabilities, A::Error> {
-                let mut v0: Option<runtime::Nullable<McpStdioCapabilities>> = None;
-                let mut v1: Option<runtime::Nullable<McpHttpCapabilities>> = None;
-                let mut v2: Option<runtime::Nullable<McpAcpCapabilities>> = None;
-                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "stdio" => Some(0),
-                        "http" => Some(1),
-                        "acp" => Some(2),
-                        "_meta" => Some(3),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v0, "stdio")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v1, "http")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v2, "acp")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v3, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(McpCapabilities {
-                    stdio: v0.unwrap_or_default(),
-                    http: v1.unwrap_or_default(),
-                    acp: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("McpCapabilities", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl McpCapabilities {
-    /// Creates a `McpCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            stdio: Default::default(),
-            http: Default::default(),
-            acp: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `stdio`.
-    #[must_use]
-    pub fn stdio(mut self, value: impl Into<McpStdioCapabilities>) -> Self {
-        self.stdio = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `http`.
-    #[must_use]
-    pub fn http(mut self, value: impl Into<McpHttpCapabilities>) -> Self {
-        self.http = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `acp`.
-    #[must_use]
-    pub fn acp(mut self, value: impl Into<McpAcpCapabilities>) -> Self {
-        self.acp = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -15394,7 +14153,6 @@ impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Authentication-related extension capabilities supported by the agent.
 ///
 /// This object does not advertise support for `auth/login` or `auth/logout`.
@@ -15403,6 +14161,22 @@ impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Whether the agent supports the `auth/status` method.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+    /// Supplying `{}` means the agent supports the `auth/status` method.
+    #[serde(
+        rename = "status",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub status: runtime::Nullable<AuthStatusCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -15420,12 +14194,11 @@ pub struct AgentAuthCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["_meta"];
+        const FIELDS: &[&str] = &[#[cfg(feature = "unstable")] "status", "_meta"];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = AgentAuthCapabilities;
@@ -15436,20 +14209,32 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                 self,
                 mut map: A,
             ) -> Result<AgentAuthCapabilities, A::Error> {
-                let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v0: Option<runtime::Nullable<AuthStatusCapabilities>> = None;
+                let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
-                        "_meta" => Some(0),
+                        #[cfg(feature = "unstable")]
+                        "status" => Some(0),
+                        "_meta" => Some(1),
                         _ => None,
                     },
                     |i, map| match i {
+                        #[cfg(feature = "unstable")]
                         0 => {
+                            runtime::de::put_with::<
+                                runtime::read::Lenient,
+                                _,
+                                _,
+                            >(map, &mut v0, "status")
+                        }
+                        1 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v0, "_meta")
+                            >(map, &mut v1, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -15459,7 +14244,9 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
                     },
                 )?;
                 Ok(AgentAuthCapabilities {
-                    meta: v0.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    status: v0.unwrap_or_default(),
+                    meta: v1.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -15467,14 +14254,22 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
         deserializer.deserialize_struct("AgentAuthCapabilities", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentAuthCapabilities {
     /// Creates a `AgentAuthCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
+            #[cfg(feature = "unstable")]
+            status: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `status`.
+    #[must_use]
+    pub fn status(mut self, value: impl Into<AuthStatusCapabilities>) -> Self {
+        self.status = runtime::Nullable::Value(value.into());
+        self
     }
     /// Sets `_meta`.
     #[must_use]
@@ -15500,127 +14295,6 @@ impl ::schemars::JsonSchema for AgentAuthCapabilities {
             "{\"description\":\"Authentication-related extension capabilities supported by the agent.\\n\\nThis object does not advertise support for `auth/login` or `auth/logout`.\\nThose methods are advertised by a non-empty `authMethods` list in the\\n`initialize` response.\",\"type\":\"object\",\"properties\":{\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}}}",
             &[],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Authentication-related extension capabilities supported by the agent.
-///
-/// This object does not advertise support for `auth/login` or `auth/logout`.
-/// Those methods are advertised by a non-empty `authMethods` list in the
-/// `initialize` response.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentAuthCapabilities {
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Whether the agent supports the `auth/status` method.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-    /// Supplying `{}` means the agent supports the `auth/status` method.
-    #[serde(
-        rename = "status",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub status: runtime::Nullable<AuthStatusCapabilities>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["status", "_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentAuthCapabilities;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentAuthCapabilities object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentAuthCapabilities, A::Error> {
-                let mut v0: Option<runtime::Nullable<AuthStatusCapabilities>> = None;
-                let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "status" => Some(0),
-                        "_meta" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Lenient,
-                                _,
-                                _,
-                            >(map, &mut v0, "status")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v1, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentAuthCapabilities {
-                    status: v0.unwrap_or_default(),
-                    meta: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentAuthCapabilities", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentAuthCapabilities {
-    /// Creates a `AgentAuthCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            status: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `status`.
-    #[must_use]
-    pub fn status(mut self, value: impl Into<AuthStatusCapabilities>) -> Self {
-        self.status = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -19025,7 +17699,6 @@ impl ::schemars::JsonSchema for ListSessionsResponse {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Information about a session returned by session/list
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -19069,215 +17742,7 @@ pub struct SessionInfo {
         deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
     )]
     pub updated_at: runtime::Nullable<String>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for SessionInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "sessionId",
-            "cwd",
-            "additionalDirectories",
-            "title",
-            "updatedAt",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SessionInfo;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionInfo object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<SessionInfo, A::Error> {
-                let mut v0: Option<SessionId> = None;
-                let mut v1: Option<AbsolutePath> = None;
-                let mut v2: Option<Option<Vec<AbsolutePath>>> = None;
-                let mut v3: Option<runtime::Nullable<String>> = None;
-                let mut v4: Option<runtime::Nullable<String>> = None;
-                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "sessionId" => Some(0),
-                        "cwd" => Some(1),
-                        "additionalDirectories" => Some(2),
-                        "title" => Some(3),
-                        "updatedAt" => Some(4),
-                        "_meta" => Some(5),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "sessionId"),
-                        1 => runtime::de::put(map, &mut v1, "cwd"),
-                        2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v3, "title")
-                        }
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v4, "updatedAt")
-                        }
-                        5 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v5, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(SessionInfo {
-                    session_id: runtime::de::required(v0, "sessionId")?,
-                    cwd: runtime::de::required(v1, "cwd")?,
-                    additional_directories: v2.unwrap_or_default(),
-                    title: v3.unwrap_or_default(),
-                    updated_at: v4.unwrap_or_default(),
-                    meta: v5.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("SessionInfo", FIELDS, __Visitor)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl SessionInfo {
-    /// Creates a `SessionInfo` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Default::default(),
-            title: Default::default(),
-            updated_at: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(
-        mut self,
-        value: impl Into<Vec<AbsolutePath>>,
-    ) -> Self {
-        self.additional_directories = Some(value.into());
-        self
-    }
-    /// Sets `title`.
-    #[must_use]
-    pub fn title(mut self, value: impl Into<String>) -> Self {
-        self.title = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `updatedAt`.
-    #[must_use]
-    pub fn updated_at(mut self, value: impl Into<String>) -> Self {
-        self.updated_at = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SessionInfo {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("SessionInfo")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the session\"},\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"x-deserialize-default-on-null\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session\\n\\nOmitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"description\":\"RFC 3339 timestamp of last activity.\\n\\nOmitted and `null` are equivalent and mean the last activity time is not reported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"]}",
-            &[
-                ("AbsolutePath", runtime::schema::sub::<AbsolutePath>),
-                ("SessionId", runtime::schema::sub::<SessionId>),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Information about a session returned by session/list
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct SessionInfo {
-    /// Unique identifier for the session
-    #[serde(rename = "sessionId")]
-    pub session_id: SessionId,
-    /// The working directory for this session. Must be an absolute path.
-    #[serde(rename = "cwd")]
-    pub cwd: AbsolutePath,
-    /// Additional workspace roots reported for this session. Each path must be absolute.
-    ///
-    /// When present, this is the complete ordered additional-root list reported
-    /// by the Agent. Omitted and empty values are equivalent: the response
-    /// reports no additional roots.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub additional_directories: Option<Vec<AbsolutePath>>,
-    /// Human-readable title for the session
-    ///
-    /// Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(
-        rename = "title",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
-    pub title: runtime::Nullable<String>,
-    /// RFC 3339 timestamp of last activity.
-    ///
-    /// Omitted and `null` are equivalent and mean the last activity time is not reported.
-    ///
-    /// Format: `date-time`.
-    #[serde(
-        rename = "updatedAt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
-    pub updated_at: runtime::Nullable<String>,
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -19297,7 +17762,7 @@ pub struct SessionInfo {
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     #[serde(
         rename = "_meta",
         default,
@@ -19310,7 +17775,6 @@ pub struct SessionInfo {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionInfo {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -19321,6 +17785,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
             "additionalDirectories",
             "title",
             "updatedAt",
+            #[cfg(feature = "unstable")]
             "archived",
             "_meta",
         ];
@@ -19339,6 +17804,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                 let mut v2: Option<Option<Vec<AbsolutePath>>> = None;
                 let mut v3: Option<runtime::Nullable<String>> = None;
                 let mut v4: Option<runtime::Nullable<String>> = None;
+                #[cfg(feature = "unstable")]
                 let mut v5: Option<runtime::Nullable<bool>> = None;
                 let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
@@ -19349,6 +17815,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                         "additionalDirectories" => Some(2),
                         "title" => Some(3),
                         "updatedAt" => Some(4),
+                        #[cfg(feature = "unstable")]
                         "archived" => Some(5),
                         "_meta" => Some(6),
                         _ => None,
@@ -19371,6 +17838,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                                 _,
                             >(map, &mut v4, "updatedAt")
                         }
+                        #[cfg(feature = "unstable")]
                         5 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientScalar,
@@ -19398,6 +17866,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
                     additional_directories: v2.unwrap_or_default(),
                     title: v3.unwrap_or_default(),
                     updated_at: v4.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
                     archived: v5.unwrap_or_default(),
                     meta: v6.unwrap_or_default(),
                     additional_properties: rest,
@@ -19407,7 +17876,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
         deserializer.deserialize_struct("SessionInfo", FIELDS, __Visitor)
     }
 }
-#[cfg(feature = "unstable")]
 impl SessionInfo {
     /// Creates a `SessionInfo` from its required fields; every optional field is omitted.
     pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
@@ -19417,6 +17885,7 @@ impl SessionInfo {
             additional_directories: Default::default(),
             title: Default::default(),
             updated_at: Default::default(),
+            #[cfg(feature = "unstable")]
             archived: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
@@ -19443,6 +17912,7 @@ impl SessionInfo {
         self.updated_at = runtime::Nullable::Value(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
     /// Sets `archived`.
     #[must_use]
     pub fn archived(mut self, value: impl Into<bool>) -> Self {
@@ -19454,6 +17924,26 @@ impl SessionInfo {
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
         self.meta = runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionInfo {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionInfo")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Information about a session returned by session/list\",\"type\":\"object\",\"properties\":{\"sessionId\":{\"$ref\":\"#/$defs/SessionId\",\"description\":\"Unique identifier for the session\"},\"cwd\":{\"$ref\":\"#/$defs/AbsolutePath\",\"description\":\"The working directory for this session. Must be an absolute path.\"},\"additionalDirectories\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/AbsolutePath\"},\"description\":\"Additional workspace roots reported for this session. Each path must be absolute.\\n\\nWhen present, this is the complete ordered additional-root list reported\\nby the Agent. Omitted and empty values are equivalent: the response\\nreports no additional roots.\",\"x-deserialize-default-on-null\":true},\"title\":{\"type\":[\"string\",\"null\"],\"description\":\"Human-readable title for the session\\n\\nOmitted and `null` are equivalent and mean no title is provided.\",\"x-deserialize-default-on-error\":true},\"updatedAt\":{\"type\":[\"string\",\"null\"],\"format\":\"date-time\",\"description\":\"RFC 3339 timestamp of last activity.\\n\\nOmitted and `null` are equivalent and mean the last activity time is not reported.\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"required\":[\"sessionId\",\"cwd\"]}",
+            &[
+                ("AbsolutePath", runtime::schema::sub::<AbsolutePath>),
+                ("SessionId", runtime::schema::sub::<SessionId>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -21262,7 +19752,6 @@ impl ::schemars::JsonSchema for SessionNotFoundErrorData {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -21282,7 +19771,6 @@ pub struct AgentNotification {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for AgentNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -21327,7 +19815,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
         deserializer.deserialize_struct("AgentNotification", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl AgentNotification {
     /// Creates a `AgentNotification` from its required fields; every optional field is omitted.
     pub fn new(method: impl Into<String>) -> Self {
@@ -21342,6 +19829,131 @@ impl AgentNotification {
     pub fn params(mut self, value: impl Into<AgentNotificationParams>) -> Self {
         self.params = runtime::Nullable::Value(value.into());
         self
+    }
+}
+/// All possible notifications that an agent can send to a client.
+///
+/// This enum is used internally for routing RPC notifications. You typically won't need
+/// to use this directly.
+///
+/// Notifications do not expect a response.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AgentNotificationParams {
+    /// Handles session update notifications from the agent.
+    ///
+    /// This is a notification endpoint (no response expected) that receives
+    /// updates about session activity, including message updates, message chunks,
+    /// tool calls, and execution plans.
+    ///
+    /// Note: Clients SHOULD continue accepting tool call updates even after
+    /// sending a `session/cancel` notification, as the agent may send final
+    /// updates before reporting an idle `state_update` with the cancelled
+    /// stop reason.
+    ///
+    /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+    UpdateSessionNotification(UpdateSessionNotification),
+    /// Notification that a URL-based elicitation has completed.
+    ///
+    /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
+    CompleteElicitationNotification(CompleteElicitationNotification),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Notification that the agent's authentication state changed.
+    ///
+    /// Only sent by agents that advertise the `auth.status` capability.
+    AuthStatusUpdateNotification(AuthStatusUpdateNotification),
+    /// Handles extension notifications from the agent.
+    ///
+    /// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
+    /// Extension notifications provide a way to send one-way messages for custom functionality
+    /// while maintaining protocol compatibility.
+    ///
+    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+    ExtNotification(ExtNotification),
+}
+impl ::serde::Serialize for AgentNotificationParams {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::UpdateSessionNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            Self::CompleteElicitationNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            #[cfg(feature = "unstable")]
+            Self::AuthStatusUpdateNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+            Self::ExtNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = runtime::de::value(deserializer)?;
+        let mut errors = Vec::new();
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "UpdateSessionNotification",
+        ) {
+            return Ok(Self::UpdateSessionNotification(v));
+        }
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "CompleteElicitationNotification",
+        ) {
+            return Ok(Self::CompleteElicitationNotification(v));
+        }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "AuthStatusUpdateNotification",
+        ) {
+            return Ok(Self::AuthStatusUpdateNotification(v));
+        }
+        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
+            return Ok(Self::ExtNotification(v));
+        }
+        Err(runtime::de::no_arm("AgentNotificationParams", &errors))
+    }
+}
+impl From<UpdateSessionNotification> for AgentNotificationParams {
+    /// The `UpdateSessionNotification` arm.
+    fn from(value: UpdateSessionNotification) -> Self {
+        Self::UpdateSessionNotification(value)
+    }
+}
+impl From<CompleteElicitationNotification> for AgentNotificationParams {
+    /// The `CompleteElicitationNotification` arm.
+    fn from(value: CompleteElicitationNotification) -> Self {
+        Self::CompleteElicitationNotification(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<AuthStatusUpdateNotification> for AgentNotificationParams {
+    /// The `AuthStatusUpdateNotification` arm.
+    fn from(value: AuthStatusUpdateNotification) -> Self {
+        Self::AuthStatusUpdateNotification(value)
+    }
+}
+impl From<ExtNotification> for AgentNotificationParams {
+    /// The `ExtNotification` arm.
+    fn from(value: ExtNotification) -> Self {
+        Self::ExtNotification(value)
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -21369,220 +19981,6 @@ impl ::schemars::JsonSchema for AgentNotification {
                 ),
             ],
         )
-    }
-}
-#[cfg(not(feature = "unstable"))]
-/// All possible notifications that an agent can send to a client.
-///
-/// This enum is used internally for routing RPC notifications. You typically won't need
-/// to use this directly.
-///
-/// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentNotificationParams {
-    /// Handles session update notifications from the agent.
-    ///
-    /// This is a notification endpoint (no response expected) that receives
-    /// updates about session activity, including message updates, message chunks,
-    /// tool calls, and execution plans.
-    ///
-    /// Note: Clients SHOULD continue accepting tool call updates even after
-    /// sending a `session/cancel` notification, as the agent may send final
-    /// updates before reporting an idle `state_update` with the cancelled
-    /// stop reason.
-    ///
-    /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-    UpdateSessionNotification(UpdateSessionNotification),
-    /// Notification that a URL-based elicitation has completed.
-    ///
-    /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
-    CompleteElicitationNotification(CompleteElicitationNotification),
-    /// Handles extension notifications from the agent.
-    ///
-    /// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
-    /// Extension notifications provide a way to send one-way messages for custom functionality
-    /// while maintaining protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    ExtNotification(ExtNotification),
-}
-#[cfg(not(feature = "unstable"))]
-impl ::serde::Serialize for AgentNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::UpdateSessionNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CompleteElicitationNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UpdateSessionNotification",
-        ) {
-            return Ok(Self::UpdateSessionNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CompleteElicitationNotification",
-        ) {
-            return Ok(Self::CompleteElicitationNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(runtime::de::no_arm("AgentNotificationParams", &errors))
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<UpdateSessionNotification> for AgentNotificationParams {
-    /// The `UpdateSessionNotification` arm.
-    fn from(value: UpdateSessionNotification) -> Self {
-        Self::UpdateSessionNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CompleteElicitationNotification> for AgentNotificationParams {
-    /// The `CompleteElicitationNotification` arm.
-    fn from(value: CompleteElicitationNotification) -> Self {
-        Self::CompleteElicitationNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ExtNotification> for AgentNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentNotificationParams {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentNotificationParams")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
-            &[
-                (
-                    "CompleteElicitationNotification",
-                    runtime::schema::sub::<CompleteElicitationNotification>,
-                ),
-                ("ExtNotification", runtime::schema::sub::<ExtNotification>),
-                (
-                    "UpdateSessionNotification",
-                    runtime::schema::sub::<UpdateSessionNotification>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentNotification {
-    /// The notification method name.
-    #[serde(rename = "method")]
-    pub method: String,
-    /// Method-specific notification parameters.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub params: runtime::Nullable<AgentNotificationParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AgentNotification;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AgentNotification object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AgentNotification, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<runtime::Nullable<AgentNotificationParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "method" => Some(0),
-                        "params" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "method"),
-                        1 => runtime::de::put(map, &mut v1, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AgentNotification {
-                    method: runtime::de::required(v0, "method")?,
-                    params: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AgentNotification", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl AgentNotification {
-    /// Creates a `AgentNotification` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<AgentNotificationParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -21616,132 +20014,33 @@ impl ::schemars::JsonSchema for AgentNotification {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// All possible notifications that an agent can send to a client.
-///
-/// This enum is used internally for routing RPC notifications. You typically won't need
-/// to use this directly.
-///
-/// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum AgentNotificationParams {
-    /// Handles session update notifications from the agent.
-    ///
-    /// This is a notification endpoint (no response expected) that receives
-    /// updates about session activity, including message updates, message chunks,
-    /// tool calls, and execution plans.
-    ///
-    /// Note: Clients SHOULD continue accepting tool call updates even after
-    /// sending a `session/cancel` notification, as the agent may send final
-    /// updates before reporting an idle `state_update` with the cancelled
-    /// stop reason.
-    ///
-    /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)
-    UpdateSessionNotification(UpdateSessionNotification),
-    /// Notification that a URL-based elicitation has completed.
-    ///
-    /// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation#url-completion)
-    CompleteElicitationNotification(CompleteElicitationNotification),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Notification that the agent's authentication state changed.
-    ///
-    /// Only sent by agents that advertise the `auth.status` capability.
-    AuthStatusUpdateNotification(AuthStatusUpdateNotification),
-    /// Handles extension notifications from the agent.
-    ///
-    /// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
-    /// Extension notifications provide a way to send one-way messages for custom functionality
-    /// while maintaining protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    ExtNotification(ExtNotification),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for AgentNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::UpdateSessionNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CompleteElicitationNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::AuthStatusUpdateNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentNotificationParams {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentNotificationParams")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UpdateSessionNotification",
-        ) {
-            return Ok(Self::UpdateSessionNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CompleteElicitationNotification",
-        ) {
-            return Ok(Self::CompleteElicitationNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthStatusUpdateNotification",
-        ) {
-            return Ok(Self::AuthStatusUpdateNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(runtime::de::no_arm("AgentNotificationParams", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<UpdateSessionNotification> for AgentNotificationParams {
-    /// The `UpdateSessionNotification` arm.
-    fn from(value: UpdateSessionNotification) -> Self {
-        Self::UpdateSessionNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CompleteElicitationNotification> for AgentNotificationParams {
-    /// The `CompleteElicitationNotification` arm.
-    fn from(value: CompleteElicitationNotification) -> Self {
-        Self::CompleteElicitationNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<AuthStatusUpdateNotification> for AgentNotificationParams {
-    /// The `AuthStatusUpdateNotification` arm.
-    fn from(value: AuthStatusUpdateNotification) -> Self {
-        Self::AuthStatusUpdateNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtNotification> for AgentNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that an agent can send to a client.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"UpdateSessionNotification\",\"description\":\"Handles session update notifications from the agent.\\n\\nThis is a notification endpoint (no response expected) that receives\\nupdates about session activity, including message updates, message chunks,\\ntool calls, and execution plans.\\n\\nNote: Clients SHOULD continue accepting tool call updates even after\\nsending a `session/cancel` notification, as the agent may send final\\nupdates before reporting an idle `state_update` with the cancelled\\nstop reason.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"allOf\":[{\"$ref\":\"#/$defs/UpdateSessionNotification\"}]},{\"title\":\"CompleteElicitationNotification\",\"description\":\"Notification that a URL-based elicitation has completed.\\n\\nSee protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)\",\"allOf\":[{\"$ref\":\"#/$defs/CompleteElicitationNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the agent.\\n\\nAllows the Agent to send an arbitrary notification that is not part of the ACP spec.\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CompleteElicitationNotification",
+                    runtime::schema::sub::<CompleteElicitationNotification>,
+                ),
+                ("ExtNotification", runtime::schema::sub::<ExtNotification>),
+                (
+                    "UpdateSessionNotification",
+                    runtime::schema::sub::<UpdateSessionNotification>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -21972,7 +20271,6 @@ impl ::schemars::JsonSchema for UpdateSessionNotification {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Different types of updates that can be sent while a session exists.
 ///
 /// These updates report messages, progress, and other session activity.
@@ -22018,695 +20316,7 @@ pub enum SessionUpdate {
     /// A content update for a plan identified by ID.
     /// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/agent-plan)
     PlanUpdate(PlanUpdate),
-    /// Available commands are ready or have changed
-    AvailableCommandsUpdate(AvailableCommandsUpdate),
-    /// Session configuration options have been updated.
-    ConfigOptionUpdate(ConfigOptionUpdate),
-    /// Session metadata has been updated (title, timestamps, custom metadata)
-    SessionInfoUpdate(SessionInfoUpdate),
-    /// Context window and cost update for the session.
-    UsageUpdate(UsageUpdate),
-    /// Information for the user that is not part of session history.
-    ///
-    /// No Client capability is required. Clients that do not understand or
-    /// present notices may ignore them.
-    Notice(Notice),
-    /// A context compaction has been created or updated.
-    CompactionUpdate(CompactionUpdate),
-    /// A content block appended to a context compaction's retained summary.
-    CompactionSummaryChunk(CompactionSummaryChunk),
-    /// Custom or future session update.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    ///
-    /// Receivers that do not understand this update type should preserve the
-    /// raw payload when storing, replaying, proxying, or forwarding session
-    /// history, and otherwise ignore it or display it generically.
-    Other(runtime::UnknownVariant),
-}
-#[cfg(not(feature = "unstable"))]
-impl ::serde::Serialize for SessionUpdate {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::UserMessageChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "user_message_chunk",
-                    Some(payload),
-                )
-            }
-            Self::UserMessage(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "user_message",
-                    Some(payload),
-                )
-            }
-            Self::AgentMessageChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "agent_message_chunk",
-                    Some(payload),
-                )
-            }
-            Self::AgentMessage(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "agent_message",
-                    Some(payload),
-                )
-            }
-            Self::AgentThoughtChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "agent_thought_chunk",
-                    Some(payload),
-                )
-            }
-            Self::AgentThought(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "agent_thought",
-                    Some(payload),
-                )
-            }
-            Self::StateUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "state_update",
-                    Some(payload),
-                )
-            }
-            Self::ToolCallContentChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "tool_call_content_chunk",
-                    Some(payload),
-                )
-            }
-            Self::ToolCallUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "tool_call_update",
-                    Some(payload),
-                )
-            }
-            Self::TerminalUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "terminal_update",
-                    Some(payload),
-                )
-            }
-            Self::TerminalOutputChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "terminal_output_chunk",
-                    Some(payload),
-                )
-            }
-            Self::PlanUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "plan_update",
-                    Some(payload),
-                )
-            }
-            Self::AvailableCommandsUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "available_commands_update",
-                    Some(payload),
-                )
-            }
-            Self::ConfigOptionUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "config_option_update",
-                    Some(payload),
-                )
-            }
-            Self::SessionInfoUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "session_info_update",
-                    Some(payload),
-                )
-            }
-            Self::UsageUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "usage_update",
-                    Some(payload),
-                )
-            }
-            Self::Notice(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "notice",
-                    Some(payload),
-                )
-            }
-            Self::CompactionUpdate(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "compaction_update",
-                    Some(payload),
-                )
-            }
-            Self::CompactionSummaryChunk(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "sessionUpdate",
-                    "compaction_summary_chunk",
-                    Some(payload),
-                )
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl runtime::de::Tagged for SessionUpdate {
-    const NAME: &'static str = "SessionUpdate";
-    const KEY: &'static str = "sessionUpdate";
-    fn is_known(tag: &str) -> bool {
-        matches!(
-            tag, "user_message_chunk" | "user_message" | "agent_message_chunk" |
-            "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" |
-            "tool_call_content_chunk" | "tool_call_update" | "terminal_update" |
-            "terminal_output_chunk" | "plan_update" | "available_commands_update" |
-            "config_option_update" | "session_info_update" | "usage_update" | "notice" |
-            "compaction_update" | "compaction_summary_chunk"
-        )
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "user_message_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::UserMessageChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "user_message" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::UserMessage)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "agent_message_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::AgentMessageChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "agent_message" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::AgentMessage)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "agent_thought_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::AgentThoughtChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "agent_thought" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::AgentThought)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "state_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::StateUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "tool_call_content_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::ToolCallContentChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "tool_call_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::ToolCallUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "terminal_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::TerminalUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "terminal_output_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::TerminalOutputChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "plan_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::PlanUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "available_commands_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::AvailableCommandsUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "config_option_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::ConfigOptionUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "session_info_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::SessionInfoUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "usage_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::UsageUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "notice" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Notice)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "compaction_update" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::CompactionUpdate)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            "compaction_summary_chunk" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::CompactionSummaryChunk)
-                    .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "user_message_chunk",
-            "user_message",
-            "agent_message_chunk",
-            "agent_message",
-            "agent_thought_chunk",
-            "agent_thought",
-            "state_update",
-            "tool_call_content_chunk",
-            "tool_call_update",
-            "terminal_update",
-            "terminal_output_chunk",
-            "plan_update",
-            "available_commands_update",
-            "config_option_update",
-            "session_info_update",
-            "usage_update",
-            "notice",
-            "compaction_update",
-            "compaction_summary_chunk",
-        ];
-        match runtime::de::tag(&object, "sessionUpdate") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "SessionUpdate", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "SessionUpdate",
-                        "sessionUpdate",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl SessionUpdate {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "sessionUpdate";
-    /// The `sessionUpdate` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::UserMessageChunk(_) => Some("user_message_chunk"),
-            Self::UserMessage(_) => Some("user_message"),
-            Self::AgentMessageChunk(_) => Some("agent_message_chunk"),
-            Self::AgentMessage(_) => Some("agent_message"),
-            Self::AgentThoughtChunk(_) => Some("agent_thought_chunk"),
-            Self::AgentThought(_) => Some("agent_thought"),
-            Self::StateUpdate(_) => Some("state_update"),
-            Self::ToolCallContentChunk(_) => Some("tool_call_content_chunk"),
-            Self::ToolCallUpdate(_) => Some("tool_call_update"),
-            Self::TerminalUpdate(_) => Some("terminal_update"),
-            Self::TerminalOutputChunk(_) => Some("terminal_output_chunk"),
-            Self::PlanUpdate(_) => Some("plan_update"),
-            Self::AvailableCommandsUpdate(_) => Some("available_commands_update"),
-            Self::ConfigOptionUpdate(_) => Some("config_option_update"),
-            Self::SessionInfoUpdate(_) => Some("session_info_update"),
-            Self::UsageUpdate(_) => Some("usage_update"),
-            Self::Notice(_) => Some("notice"),
-            Self::CompactionUpdate(_) => Some("compaction_update"),
-            Self::CompactionSummaryChunk(_) => Some("compaction_summary_chunk"),
-            Self::Other(v) => Some(v.__tag("sessionUpdate")),
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<UserMessage> for SessionUpdate {
-    /// The `user_message` arm.
-    fn from(value: UserMessage) -> Self {
-        Self::UserMessage(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<AgentMessage> for SessionUpdate {
-    /// The `agent_message` arm.
-    fn from(value: AgentMessage) -> Self {
-        Self::AgentMessage(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<AgentThought> for SessionUpdate {
-    /// The `agent_thought` arm.
-    fn from(value: AgentThought) -> Self {
-        Self::AgentThought(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<StateUpdate> for SessionUpdate {
-    /// The `state_update` arm.
-    fn from(value: StateUpdate) -> Self {
-        Self::StateUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ToolCallContentChunk> for SessionUpdate {
-    /// The `tool_call_content_chunk` arm.
-    fn from(value: ToolCallContentChunk) -> Self {
-        Self::ToolCallContentChunk(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ToolCallUpdate> for SessionUpdate {
-    /// The `tool_call_update` arm.
-    fn from(value: ToolCallUpdate) -> Self {
-        Self::ToolCallUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<TerminalUpdate> for SessionUpdate {
-    /// The `terminal_update` arm.
-    fn from(value: TerminalUpdate) -> Self {
-        Self::TerminalUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<TerminalOutputChunk> for SessionUpdate {
-    /// The `terminal_output_chunk` arm.
-    fn from(value: TerminalOutputChunk) -> Self {
-        Self::TerminalOutputChunk(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<PlanUpdate> for SessionUpdate {
-    /// The `plan_update` arm.
-    fn from(value: PlanUpdate) -> Self {
-        Self::PlanUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<AvailableCommandsUpdate> for SessionUpdate {
-    /// The `available_commands_update` arm.
-    fn from(value: AvailableCommandsUpdate) -> Self {
-        Self::AvailableCommandsUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ConfigOptionUpdate> for SessionUpdate {
-    /// The `config_option_update` arm.
-    fn from(value: ConfigOptionUpdate) -> Self {
-        Self::ConfigOptionUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<SessionInfoUpdate> for SessionUpdate {
-    /// The `session_info_update` arm.
-    fn from(value: SessionInfoUpdate) -> Self {
-        Self::SessionInfoUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<UsageUpdate> for SessionUpdate {
-    /// The `usage_update` arm.
-    fn from(value: UsageUpdate) -> Self {
-        Self::UsageUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<Notice> for SessionUpdate {
-    /// The `notice` arm.
-    fn from(value: Notice) -> Self {
-        Self::Notice(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CompactionUpdate> for SessionUpdate {
-    /// The `compaction_update` arm.
-    fn from(value: CompactionUpdate) -> Self {
-        Self::CompactionUpdate(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CompactionSummaryChunk> for SessionUpdate {
-    /// The `compaction_summary_chunk` arm.
-    fn from(value: CompactionSummaryChunk) -> Self {
-        Self::CompactionSummaryChunk(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> json::fast::FromJson<'de> for SessionUpdate {
-    #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
-        if !more || r.key()? != "sessionUpdate" {
-            return Err(json::fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        match &*tag {
-            "user_message_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UserMessageChunk)
-            }
-            "user_message" => {
-                <UserMessage as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UserMessage)
-            }
-            "agent_message_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentMessageChunk)
-            }
-            "agent_message" => {
-                <AgentMessage as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentMessage)
-            }
-            "agent_thought_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentThoughtChunk)
-            }
-            "agent_thought" => {
-                <AgentThought as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentThought)
-            }
-            "state_update" => {
-                <StateUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::StateUpdate)
-            }
-            "tool_call_content_chunk" => {
-                <ToolCallContentChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCallContentChunk)
-            }
-            "tool_call_update" => {
-                <ToolCallUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCallUpdate)
-            }
-            "terminal_update" => {
-                <TerminalUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::TerminalUpdate)
-            }
-            "terminal_output_chunk" => {
-                <TerminalOutputChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::TerminalOutputChunk)
-            }
-            "plan_update" => {
-                <PlanUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::PlanUpdate)
-            }
-            "available_commands_update" => {
-                <AvailableCommandsUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AvailableCommandsUpdate)
-            }
-            "config_option_update" => {
-                <ConfigOptionUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ConfigOptionUpdate)
-            }
-            "session_info_update" => {
-                <SessionInfoUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SessionInfoUpdate)
-            }
-            "usage_update" => {
-                <UsageUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UsageUpdate)
-            }
-            "notice" => {
-                <Notice as json::fast::FromJson<'de>>::rest(r, more).map(Self::Notice)
-            }
-            "compaction_update" => {
-                <CompactionUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CompactionUpdate)
-            }
-            "compaction_summary_chunk" => {
-                <CompactionSummaryChunk as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CompactionSummaryChunk)
-            }
-            _ => Err(json::fast::Bail),
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for SessionUpdate {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("SessionUpdate")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Different types of updates that can be sent while a session exists.\\n\\nThese updates report messages, progress, and other session activity.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"anyOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A user message has been created or updated.\\n\\nAgents can send this when they accept or replay a user message. When a\\nclient receives another `user_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UserMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AgentMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent thought or reasoning message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_thought` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AgentThought\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A snapshot of the session's aggregate foreground activity.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/StateUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of tool-call content being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A tool call has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent-owned terminal has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of bytes appended to an agent-owned terminal's output.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content update for a plan identified by ID.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/agent-plan)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Information for the user that is not part of session history.\\n\\nNo Client capability is required. Clients that do not understand or\\npresent notices may ignore them.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A context compaction has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content block appended to a context compaction's retained summary.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"title\":\"other\",\"description\":\"Custom or future session update.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this update type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding session\\nhistory, and otherwise ignore it or display it generically.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"description\":\"Custom or future session update type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"sessionUpdate\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]}]},\"additionalProperties\":true}]}",
-            &[
-                ("AgentMessage", runtime::schema::sub::<AgentMessage>),
-                ("AgentThought", runtime::schema::sub::<AgentThought>),
-                (
-                    "AvailableCommandsUpdate",
-                    runtime::schema::sub::<AvailableCommandsUpdate>,
-                ),
-                (
-                    "CompactionSummaryChunk",
-                    runtime::schema::sub::<CompactionSummaryChunk>,
-                ),
-                ("CompactionUpdate", runtime::schema::sub::<CompactionUpdate>),
-                ("ConfigOptionUpdate", runtime::schema::sub::<ConfigOptionUpdate>),
-                ("ContentChunk", runtime::schema::sub::<ContentChunk>),
-                ("Notice", runtime::schema::sub::<Notice>),
-                ("PlanUpdate", runtime::schema::sub::<PlanUpdate>),
-                ("SessionInfoUpdate", runtime::schema::sub::<SessionInfoUpdate>),
-                ("StateUpdate", runtime::schema::sub::<StateUpdate>),
-                ("TerminalOutputChunk", runtime::schema::sub::<TerminalOutputChunk>),
-                ("TerminalUpdate", runtime::schema::sub::<TerminalUpdate>),
-                ("ToolCallContentChunk", runtime::schema::sub::<ToolCallContentChunk>),
-                ("ToolCallUpdate", runtime::schema::sub::<ToolCallUpdate>),
-                ("UsageUpdate", runtime::schema::sub::<UsageUpdate>),
-                ("UserMessage", runtime::schema::sub::<UserMessage>),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Different types of updates that can be sent while a session exists.
-///
-/// These updates report messages, progress, and other session activity.
-///
-/// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum SessionUpdate {
-    /// A chunk of the user's message being streamed.
-    UserMessageChunk(ContentChunk),
-    /// A user message has been created or updated.
-    ///
-    /// Agents can send this when they accept or replay a user message. When a
-    /// client receives another `user_message` update with the same `messageId`,
-    /// fields in the new update patch the previous fields for that message.
-    UserMessage(UserMessage),
-    /// A chunk of the agent's response being streamed.
-    AgentMessageChunk(ContentChunk),
-    /// An agent message has been created or updated.
-    ///
-    /// Agents can send this in addition to streamed chunks. When a client
-    /// receives another `agent_message` update with the same `messageId`,
-    /// fields in the new update patch the previous fields for that message.
-    AgentMessage(AgentMessage),
-    /// A chunk of the agent's internal reasoning being streamed.
-    AgentThoughtChunk(ContentChunk),
-    /// An agent thought or reasoning message has been created or updated.
-    ///
-    /// Agents can send this in addition to streamed chunks. When a client
-    /// receives another `agent_thought` update with the same `messageId`,
-    /// fields in the new update patch the previous fields for that message.
-    AgentThought(AgentThought),
-    /// A snapshot of the session's aggregate foreground activity.
-    StateUpdate(StateUpdate),
-    /// A chunk of tool-call content being streamed.
-    ToolCallContentChunk(ToolCallContentChunk),
-    /// A tool call has been created or updated.
-    ToolCallUpdate(ToolCallUpdate),
-    /// An agent-owned terminal has been created or updated.
-    TerminalUpdate(TerminalUpdate),
-    /// A chunk of bytes appended to an agent-owned terminal's output.
-    TerminalOutputChunk(TerminalOutputChunk),
-    /// A content update for a plan identified by ID.
-    /// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/draft/agent-plan)
-    PlanUpdate(PlanUpdate),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22730,6 +20340,7 @@ pub enum SessionUpdate {
     CompactionUpdate(CompactionUpdate),
     /// A content block appended to a context compaction's retained summary.
     CompactionSummaryChunk(CompactionSummaryChunk),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22737,6 +20348,7 @@ pub enum SessionUpdate {
     /// Announces a child session created and owned by this session, or updates
     /// that ownership association's metadata.
     SubagentUpdate(Box<SubagentUpdate>),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22744,6 +20356,7 @@ pub enum SessionUpdate {
     /// A message upsert observed in this session's transcript, sent to or
     /// received from another session.
     SessionMessage(SessionMessage),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -22761,7 +20374,6 @@ pub enum SessionUpdate {
     /// history, and otherwise ignore it or display it generically.
     Other(runtime::UnknownVariant),
 }
-#[cfg(feature = "unstable")]
 impl ::serde::Serialize for SessionUpdate {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -22864,6 +20476,7 @@ impl ::serde::Serialize for SessionUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
             Self::PlanRemoved(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -22928,6 +20541,7 @@ impl ::serde::Serialize for SessionUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
             Self::SubagentUpdate(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -22936,6 +20550,7 @@ impl ::serde::Serialize for SessionUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
             Self::SessionMessage(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -22944,6 +20559,7 @@ impl ::serde::Serialize for SessionUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
             Self::SessionMessageChunk(payload) => {
                 runtime::ser::tagged(
                     serializer,
@@ -22956,7 +20572,6 @@ impl ::serde::Serialize for SessionUpdate {
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl runtime::de::Tagged for SessionUpdate {
     const NAME: &'static str = "SessionUpdate";
     const KEY: &'static str = "sessionUpdate";
@@ -22965,12 +20580,15 @@ impl runtime::de::Tagged for SessionUpdate {
             tag, "user_message_chunk" | "user_message" | "agent_message_chunk" |
             "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" |
             "tool_call_content_chunk" | "tool_call_update" | "terminal_update" |
-            "terminal_output_chunk" | "plan_update" | "plan_removed" |
-            "available_commands_update" | "config_option_update" | "session_info_update"
-            | "usage_update" | "notice" | "compaction_update" |
-            "compaction_summary_chunk" | "subagent_update" | "session_message" |
-            "session_message_chunk"
+            "terminal_output_chunk" | "plan_update" | "available_commands_update" |
+            "config_option_update" | "session_info_update" | "usage_update" | "notice" |
+            "compaction_update" | "compaction_summary_chunk"
         )
+            || (cfg!(feature = "unstable")
+                && matches!(
+                    tag, "plan_removed" | "subagent_update" | "session_message" |
+                    "session_message_chunk"
+                ))
     }
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
@@ -23037,6 +20655,7 @@ impl runtime::de::Tagged for SessionUpdate {
                     .map(Self::PlanUpdate)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "plan_removed" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::PlanRemoved)
@@ -23077,16 +20696,19 @@ impl runtime::de::Tagged for SessionUpdate {
                     .map(Self::CompactionSummaryChunk)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "subagent_update" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::SubagentUpdate)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "session_message" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::SessionMessage)
                     .map_err(|e| runtime::de::in_variant("SessionUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "session_message_chunk" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::SessionMessageChunk)
@@ -23115,6 +20737,7 @@ impl runtime::de::Tagged for SessionUpdate {
             "terminal_update",
             "terminal_output_chunk",
             "plan_update",
+            #[cfg(feature = "unstable")]
             "plan_removed",
             "available_commands_update",
             "config_option_update",
@@ -23123,8 +20746,11 @@ impl runtime::de::Tagged for SessionUpdate {
             "notice",
             "compaction_update",
             "compaction_summary_chunk",
+            #[cfg(feature = "unstable")]
             "subagent_update",
+            #[cfg(feature = "unstable")]
             "session_message",
+            #[cfg(feature = "unstable")]
             "session_message_chunk",
         ];
         match runtime::de::tag(&object, "sessionUpdate") {
@@ -23146,7 +20772,6 @@ impl runtime::de::Tagged for SessionUpdate {
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -23154,7 +20779,6 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
         runtime::de::tagged(deserializer)
     }
 }
-#[cfg(feature = "unstable")]
 impl SessionUpdate {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "sessionUpdate";
@@ -23173,6 +20797,7 @@ impl SessionUpdate {
             Self::TerminalUpdate(_) => Some("terminal_update"),
             Self::TerminalOutputChunk(_) => Some("terminal_output_chunk"),
             Self::PlanUpdate(_) => Some("plan_update"),
+            #[cfg(feature = "unstable")]
             Self::PlanRemoved(_) => Some("plan_removed"),
             Self::AvailableCommandsUpdate(_) => Some("available_commands_update"),
             Self::ConfigOptionUpdate(_) => Some("config_option_update"),
@@ -23181,70 +20806,64 @@ impl SessionUpdate {
             Self::Notice(_) => Some("notice"),
             Self::CompactionUpdate(_) => Some("compaction_update"),
             Self::CompactionSummaryChunk(_) => Some("compaction_summary_chunk"),
+            #[cfg(feature = "unstable")]
             Self::SubagentUpdate(_) => Some("subagent_update"),
+            #[cfg(feature = "unstable")]
             Self::SessionMessage(_) => Some("session_message"),
+            #[cfg(feature = "unstable")]
             Self::SessionMessageChunk(_) => Some("session_message_chunk"),
             Self::Other(v) => Some(v.__tag("sessionUpdate")),
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl From<UserMessage> for SessionUpdate {
     /// The `user_message` arm.
     fn from(value: UserMessage) -> Self {
         Self::UserMessage(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<AgentMessage> for SessionUpdate {
     /// The `agent_message` arm.
     fn from(value: AgentMessage) -> Self {
         Self::AgentMessage(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<AgentThought> for SessionUpdate {
     /// The `agent_thought` arm.
     fn from(value: AgentThought) -> Self {
         Self::AgentThought(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<StateUpdate> for SessionUpdate {
     /// The `state_update` arm.
     fn from(value: StateUpdate) -> Self {
         Self::StateUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ToolCallContentChunk> for SessionUpdate {
     /// The `tool_call_content_chunk` arm.
     fn from(value: ToolCallContentChunk) -> Self {
         Self::ToolCallContentChunk(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ToolCallUpdate> for SessionUpdate {
     /// The `tool_call_update` arm.
     fn from(value: ToolCallUpdate) -> Self {
         Self::ToolCallUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<TerminalUpdate> for SessionUpdate {
     /// The `terminal_update` arm.
     fn from(value: TerminalUpdate) -> Self {
         Self::TerminalUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<TerminalOutputChunk> for SessionUpdate {
     /// The `terminal_output_chunk` arm.
     fn from(value: TerminalOutputChunk) -> Self {
         Self::TerminalOutputChunk(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<PlanUpdate> for SessionUpdate {
     /// The `plan_update` arm.
     fn from(value: PlanUpdate) -> Self {
@@ -23258,49 +20877,42 @@ impl From<PlanRemoved> for SessionUpdate {
         Self::PlanRemoved(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<AvailableCommandsUpdate> for SessionUpdate {
     /// The `available_commands_update` arm.
     fn from(value: AvailableCommandsUpdate) -> Self {
         Self::AvailableCommandsUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ConfigOptionUpdate> for SessionUpdate {
     /// The `config_option_update` arm.
     fn from(value: ConfigOptionUpdate) -> Self {
         Self::ConfigOptionUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<SessionInfoUpdate> for SessionUpdate {
     /// The `session_info_update` arm.
     fn from(value: SessionInfoUpdate) -> Self {
         Self::SessionInfoUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<UsageUpdate> for SessionUpdate {
     /// The `usage_update` arm.
     fn from(value: UsageUpdate) -> Self {
         Self::UsageUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<Notice> for SessionUpdate {
     /// The `notice` arm.
     fn from(value: Notice) -> Self {
         Self::Notice(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<CompactionUpdate> for SessionUpdate {
     /// The `compaction_update` arm.
     fn from(value: CompactionUpdate) -> Self {
         Self::CompactionUpdate(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<CompactionSummaryChunk> for SessionUpdate {
     /// The `compaction_summary_chunk` arm.
     fn from(value: CompactionSummaryChunk) -> Self {
@@ -23328,7 +20940,6 @@ impl From<SessionMessageChunk> for SessionUpdate {
         Self::SessionMessageChunk(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl<'de> json::fast::FromJson<'de> for SessionUpdate {
     #[inline]
     fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
@@ -23394,6 +21005,7 @@ impl<'de> json::fast::FromJson<'de> for SessionUpdate {
                 <PlanUpdate as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::PlanUpdate)
             }
+            #[cfg(feature = "unstable")]
             "plan_removed" => {
                 <PlanRemoved as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::PlanRemoved)
@@ -23425,20 +21037,64 @@ impl<'de> json::fast::FromJson<'de> for SessionUpdate {
                 <CompactionSummaryChunk as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::CompactionSummaryChunk)
             }
+            #[cfg(feature = "unstable")]
             "subagent_update" => {
                 <Box<SubagentUpdate> as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SubagentUpdate)
             }
+            #[cfg(feature = "unstable")]
             "session_message" => {
                 <SessionMessage as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionMessage)
             }
+            #[cfg(feature = "unstable")]
             "session_message_chunk" => {
                 <SessionMessageChunk as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionMessageChunk)
             }
             _ => Err(json::fast::Bail),
         }
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for SessionUpdate {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("SessionUpdate")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Different types of updates that can be sent while a session exists.\\n\\nThese updates report messages, progress, and other session activity.\\n\\nSee protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)\",\"anyOf\":[{\"description\":\"A chunk of the user's message being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A user message has been created or updated.\\n\\nAgents can send this when they accept or replay a user message. When a\\nclient receives another `user_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UserMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's response being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_message` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AgentMessage\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of the agent's internal reasoning being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent thought or reasoning message has been created or updated.\\n\\nAgents can send this in addition to streamed chunks. When a client\\nreceives another `agent_thought` update with the same `messageId`,\\nfields in the new update patch the previous fields for that message.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AgentThought\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A snapshot of the session's aggregate foreground activity.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/StateUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of tool-call content being streamed.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallContentChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A tool call has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ToolCallUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"An agent-owned terminal has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A chunk of bytes appended to an agent-owned terminal's output.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/TerminalOutputChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content update for a plan identified by ID.\\nSee protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v2/agent-plan)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/PlanUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Available commands are ready or have changed\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/AvailableCommandsUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session configuration options have been updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ConfigOptionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Session metadata has been updated (title, timestamps, custom metadata)\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/SessionInfoUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Context window and cost update for the session.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/UsageUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"Information for the user that is not part of session history.\\n\\nNo Client capability is required. Clients that do not understand or\\npresent notices may ignore them.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/Notice\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A context compaction has been created or updated.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionUpdate\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"description\":\"A content block appended to a context compaction's retained summary.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/CompactionSummaryChunk\"}],\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"title\":\"other\",\"description\":\"Custom or future session update.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this update type should preserve the\\nraw payload when storing, replaying, proxying, or forwarding session\\nhistory, and otherwise ignore it or display it generically.\",\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"description\":\"Custom or future session update type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"sessionUpdate\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"user_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_message\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"agent_thought\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"state_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_content_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"tool_call_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"terminal_output_chunk\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"plan_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"available_commands_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"config_option_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"session_info_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"usage_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"notice\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_update\"}},\"required\":[\"sessionUpdate\"]},{\"type\":\"object\",\"properties\":{\"sessionUpdate\":{\"type\":\"string\",\"const\":\"compaction_summary_chunk\"}},\"required\":[\"sessionUpdate\"]}]},\"additionalProperties\":true}]}",
+            &[
+                ("AgentMessage", runtime::schema::sub::<AgentMessage>),
+                ("AgentThought", runtime::schema::sub::<AgentThought>),
+                (
+                    "AvailableCommandsUpdate",
+                    runtime::schema::sub::<AvailableCommandsUpdate>,
+                ),
+                (
+                    "CompactionSummaryChunk",
+                    runtime::schema::sub::<CompactionSummaryChunk>,
+                ),
+                ("CompactionUpdate", runtime::schema::sub::<CompactionUpdate>),
+                ("ConfigOptionUpdate", runtime::schema::sub::<ConfigOptionUpdate>),
+                ("ContentChunk", runtime::schema::sub::<ContentChunk>),
+                ("Notice", runtime::schema::sub::<Notice>),
+                ("PlanUpdate", runtime::schema::sub::<PlanUpdate>),
+                ("SessionInfoUpdate", runtime::schema::sub::<SessionInfoUpdate>),
+                ("StateUpdate", runtime::schema::sub::<StateUpdate>),
+                ("TerminalOutputChunk", runtime::schema::sub::<TerminalOutputChunk>),
+                ("TerminalUpdate", runtime::schema::sub::<TerminalUpdate>),
+                ("ToolCallContentChunk", runtime::schema::sub::<ToolCallContentChunk>),
+                ("ToolCallUpdate", runtime::schema::sub::<ToolCallUpdate>),
+                ("UsageUpdate", runtime::schema::sub::<UsageUpdate>),
+                ("UserMessage", runtime::schema::sub::<UserMessage>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -23847,7 +21503,6 @@ impl ::schemars::JsonSchema for AgentThought {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// One piece of work running independently of the session's foreground work.
 ///
 /// Items reference entities the Client already tracks. The Agent MUST announce each item
@@ -23866,6 +21521,14 @@ pub enum BackgroundWork {
     /// a watcher, a workflow, or a scheduled wakeup. `pending` and `paused` tool calls
     /// stay listed.
     ToolCall(BackgroundToolCall),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// A detached subagent session that has anything running: its state is not `idle`, or
+    /// its own `background` list is non-empty or not reported.
+    Subagent(BackgroundSubagent),
     /// Custom or future background work.
     ///
     /// Values beginning with `_` are reserved for implementation-specific
@@ -23876,7 +21539,6 @@ pub enum BackgroundWork {
     /// cannot show what it is.
     Other(runtime::UnknownVariant),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for BackgroundWork {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -23889,16 +21551,20 @@ impl ::serde::Serialize for BackgroundWork {
             Self::ToolCall(payload) => {
                 runtime::ser::tagged(serializer, "type", "tool_call", Some(payload))
             }
+            #[cfg(feature = "unstable")]
+            Self::Subagent(payload) => {
+                runtime::ser::tagged(serializer, "type", "subagent", Some(payload))
+            }
             Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl runtime::de::Tagged for BackgroundWork {
     const NAME: &'static str = "BackgroundWork";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
         matches!(tag, "terminal" | "tool_call")
+            || (cfg!(feature = "unstable") && matches!(tag, "subagent"))
     }
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
@@ -23915,6 +21581,12 @@ impl runtime::de::Tagged for BackgroundWork {
                     .map(Self::ToolCall)
                     .map_err(|e| runtime::de::in_variant("BackgroundWork", tag, e))
             }
+            #[cfg(feature = "unstable")]
+            "subagent" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Subagent)
+                    .map_err(|e| runtime::de::in_variant("BackgroundWork", tag, e))
+            }
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -23925,7 +21597,12 @@ impl runtime::de::Tagged for BackgroundWork {
     fn from_object<E: ::serde::de::Error>(
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["terminal", "tool_call"];
+        const KNOWN: &[&str] = &[
+            "terminal",
+            "tool_call",
+            #[cfg(feature = "unstable")]
+            "subagent",
+        ];
         match runtime::de::tag(&object, "type") {
             runtime::de::Tag::Str(_) => {
                 runtime::de::check_catch_all::<E>(&object, "BackgroundWork", &[])?;
@@ -23938,7 +21615,6 @@ impl runtime::de::Tagged for BackgroundWork {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -23946,7 +21622,6 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
         runtime::de::tagged(deserializer)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl BackgroundWork {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
@@ -23955,25 +21630,31 @@ impl BackgroundWork {
         match self {
             Self::Terminal(_) => Some("terminal"),
             Self::ToolCall(_) => Some("tool_call"),
+            #[cfg(feature = "unstable")]
+            Self::Subagent(_) => Some("subagent"),
             Self::Other(v) => Some(v.__tag("type")),
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<BackgroundTerminal> for BackgroundWork {
     /// The `terminal` arm.
     fn from(value: BackgroundTerminal) -> Self {
         Self::Terminal(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<BackgroundToolCall> for BackgroundWork {
     /// The `tool_call` arm.
     fn from(value: BackgroundToolCall) -> Self {
         Self::ToolCall(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<BackgroundSubagent> for BackgroundWork {
+    /// The `subagent` arm.
+    fn from(value: BackgroundSubagent) -> Self {
+        Self::Subagent(value)
+    }
+}
 impl<'de> json::fast::FromJson<'de> for BackgroundWork {
     #[inline]
     fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
@@ -23998,6 +21679,11 @@ impl<'de> json::fast::FromJson<'de> for BackgroundWork {
             "tool_call" => {
                 <BackgroundToolCall as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ToolCall)
+            }
+            #[cfg(feature = "unstable")]
+            "subagent" => {
+                <BackgroundSubagent as json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Subagent)
             }
             _ => Err(json::fast::Bail),
         }
@@ -24021,189 +21707,6 @@ impl ::schemars::JsonSchema for BackgroundWork {
                 ("BackgroundToolCall", runtime::schema::sub::<BackgroundToolCall>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// One piece of work running independently of the session's foreground work.
-///
-/// Items reference entities the Client already tracks. The Agent MUST announce each item
-/// before the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a
-/// tool call's final status before the snapshot that removes it. Each piece of work is
-/// listed once: process-backed work is listed as its terminal, not also as its tool call.
-///
-/// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum BackgroundWork {
-    /// A process that keeps running after its tool call returned control to the model.
-    /// Live until its `terminal_update` reports `exitStatus`.
-    Terminal(BackgroundTerminal),
-    /// Work started by a tool call that continues without a process of its own, such as
-    /// a watcher, a workflow, or a scheduled wakeup. `pending` and `paused` tool calls
-    /// stay listed.
-    ToolCall(BackgroundToolCall),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// A detached subagent session that has anything running: its state is not `idle`, or
-    /// its own `background` list is non-empty or not reported.
-    Subagent(BackgroundSubagent),
-    /// Custom or future background work.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    ///
-    /// An unknown item still means background work is running, even when the Client
-    /// cannot show what it is.
-    Other(runtime::UnknownVariant),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for BackgroundWork {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Terminal(payload) => {
-                runtime::ser::tagged(serializer, "type", "terminal", Some(payload))
-            }
-            Self::ToolCall(payload) => {
-                runtime::ser::tagged(serializer, "type", "tool_call", Some(payload))
-            }
-            Self::Subagent(payload) => {
-                runtime::ser::tagged(serializer, "type", "subagent", Some(payload))
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl runtime::de::Tagged for BackgroundWork {
-    const NAME: &'static str = "BackgroundWork";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "terminal" | "tool_call" | "subagent")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "terminal" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Terminal)
-                    .map_err(|e| runtime::de::in_variant("BackgroundWork", tag, e))
-            }
-            "tool_call" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::ToolCall)
-                    .map_err(|e| runtime::de::in_variant("BackgroundWork", tag, e))
-            }
-            "subagent" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Subagent)
-                    .map_err(|e| runtime::de::in_variant("BackgroundWork", tag, e))
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["terminal", "tool_call", "subagent"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "BackgroundWork", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(runtime::de::unknown_tag("BackgroundWork", "type", other, KNOWN))
-            }
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
-    }
-}
-#[cfg(feature = "unstable")]
-impl BackgroundWork {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Terminal(_) => Some("terminal"),
-            Self::ToolCall(_) => Some("tool_call"),
-            Self::Subagent(_) => Some("subagent"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<BackgroundTerminal> for BackgroundWork {
-    /// The `terminal` arm.
-    fn from(value: BackgroundTerminal) -> Self {
-        Self::Terminal(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<BackgroundToolCall> for BackgroundWork {
-    /// The `tool_call` arm.
-    fn from(value: BackgroundToolCall) -> Self {
-        Self::ToolCall(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<BackgroundSubagent> for BackgroundWork {
-    /// The `subagent` arm.
-    fn from(value: BackgroundSubagent) -> Self {
-        Self::Subagent(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for BackgroundWork {
-    #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        match &*tag {
-            "terminal" => {
-                <BackgroundTerminal as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Terminal)
-            }
-            "tool_call" => {
-                <BackgroundToolCall as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCall)
-            }
-            "subagent" => {
-                <BackgroundSubagent as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Subagent)
-            }
-            _ => Err(json::fast::Bail),
-        }
     }
 }
 #[cfg(feature = "unstable")]
@@ -24869,7 +22372,6 @@ impl ::schemars::JsonSchema for ErrorStopReason {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// No foreground work is active. Background activity may continue.
 ///
 /// Agents SHOULD include a `stopReason` when the idle transition ends foreground
@@ -24881,6 +22383,22 @@ impl ::schemars::JsonSchema for ErrorStopReason {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[non_exhaustive]
 pub struct IdleStateUpdate {
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Token usage for completed foreground work.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the agent is not reporting token
+    /// usage for this state update.
+    #[serde(
+        rename = "usage",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent",
+        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+    )]
+    pub usage: runtime::Nullable<Usage>,
     /// Work running independently of foreground work, as a complete snapshot.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
@@ -24912,19 +22430,27 @@ pub struct IdleStateUpdate {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
     ///
-    /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
+    /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#stop-reasons)
     #[serde(flatten)]
     pub stop_reason: IdleStateUpdateStopReason,
 }
-#[cfg(not(feature = "unstable"))]
 impl IdleStateUpdate {
     /// Creates a `IdleStateUpdate` from its required fields; every optional field is omitted.
     pub fn new(stop_reason: impl Into<IdleStateUpdateStopReason>) -> Self {
         Self {
+            #[cfg(feature = "unstable")]
+            usage: Default::default(),
             background: Default::default(),
             meta: Default::default(),
             stop_reason: stop_reason.into(),
         }
+    }
+    #[cfg(feature = "unstable")]
+    /// Sets `usage`.
+    #[must_use]
+    pub fn usage(mut self, value: impl Into<Usage>) -> Self {
+        self.usage = runtime::Nullable::Value(value.into());
+        self
     }
     /// Sets `background`.
     #[must_use]
@@ -24939,29 +22465,7 @@ impl IdleStateUpdate {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> json::fast::FromJson<'de> for IdleStateUpdate {}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for IdleStateUpdate {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("IdleStateUpdate")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"No foreground work is active. Background activity may continue.\\n\\nAgents SHOULD include a `stopReason` when the idle transition ends foreground\\nwork. An idle update that does not end foreground work need not include one.\\nReceivers treat an omitted, `null`, or malformed `stopReason` as the agent not\\nreporting one.\\nRepeated or resume snapshots may carry the last stop reason for context.\\nThey MUST NOT be counted as new completions, cancellations, or additional usage.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.\\n\\nSee protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)\",\"x-deserialize-default-on-error\":true},\"background\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}],\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
-            &[
-                ("BackgroundWork", runtime::schema::sub::<BackgroundWork>),
-                ("ErrorStopReason", runtime::schema::sub::<ErrorStopReason>),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -25005,7 +22509,6 @@ pub enum IdleStateUpdateStopReason {
     /// future ACP variants.
     Other(runtime::UnknownVariant),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for IdleStateUpdateStopReason {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -25067,7 +22570,6 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl runtime::de::Tagged for IdleStateUpdateStopReason {
     const NAME: &'static str = "IdleStateUpdateStopReason";
     const KEY: &'static str = "stopReason";
@@ -25154,7 +22656,6 @@ impl runtime::de::Tagged for IdleStateUpdateStopReason {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -25162,7 +22663,6 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
         runtime::de::tagged(deserializer)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl IdleStateUpdateStopReason {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "stopReason";
@@ -25180,14 +22680,12 @@ impl IdleStateUpdateStopReason {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ErrorStopReason> for IdleStateUpdateStopReason {
     /// The `error` arm.
     fn from(value: ErrorStopReason) -> Self {
         Self::Error(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> json::fast::FromJson<'de> for IdleStateUpdateStopReason {
     #[inline]
     fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
@@ -25235,117 +22733,24 @@ impl<'de> json::fast::FromJson<'de> for IdleStateUpdateStopReason {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
+impl ::schemars::JsonSchema for IdleStateUpdate {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("IdleStateUpdateStopReason")
+        Cow::Borrowed("IdleStateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"The part of [`IdleStateUpdate`] chosen by its `stopReason` property.\",\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}],\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
-            &[("ErrorStopReason", runtime::schema::sub::<ErrorStopReason>)],
+            "{\"description\":\"No foreground work is active. Background activity may continue.\\n\\nAgents SHOULD include a `stopReason` when the idle transition ends foreground\\nwork. An idle update that does not end foreground work need not include one.\\nReceivers treat an omitted, `null`, or malformed `stopReason` as the agent not\\nreporting one.\\nRepeated or resume snapshots may carry the last stop reason for context.\\nThey MUST NOT be counted as new completions, cancellations, or additional usage.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.\\n\\nOptional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.\\n\\nSee protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)\",\"x-deserialize-default-on-error\":true},\"background\":{\"type\":[\"array\",\"null\"],\"items\":{\"$ref\":\"#/$defs/BackgroundWork\"},\"description\":\"Work running independently of foreground work, as a complete snapshot.\\n\\nOptional. Omitted and `null` are equivalent and mean the Agent is not reporting\\nbackground work, not that nothing is running. `[]` means no background work is\\nrunning. An Agent that reports background work MUST include it on every state\\nupdate for the session. A malformed list is treated as not reported.\\n\\nSee protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)\",\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Omitted and `null` are equivalent and mean no metadata.\\nImplementations MUST NOT assign meaning to keys they do not recognize.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"x-deserialize-default-on-error\":true}},\"anyOf\":[{\"description\":\"The active work ended successfully.\\nIncludes locally handled commands that required no model call.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of tokens.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent reached the maximum number of\\nmodel requests for the foreground work.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because the agent refused to continue.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"description\":\"The user or client chose to stop the work: via `session/cancel`, by\\nclosing the session, or through an interaction the agent offers, such\\nas a permission option that tells the agent to stop. Work the agent\\nstops for its own reasons uses another reason, such as `error` for an\\ninternal timeout.\\n\\nAgents MUST report this stop reason on an idle `state_update` when\\ncancellation ends active foreground work, even if aborting causes\\nexceptions. Agents MUST catch these errors and report `cancelled`, not\\n`error`.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"description\":\"The active work ended because something failed.\\n\\nThis includes pre-insertion foreground work. A prompt failure before\\ninsertion also requires an error response to `session/prompt`. After\\ninsertion, the prompt's response remains successful.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/ErrorStopReason\"}],\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]},{\"title\":\"other\",\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"object\",\"properties\":{\"stopReason\":{\"description\":\"Custom or future stop reason.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"stopReason\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"end_turn\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_tokens\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"max_turn_requests\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"refusal\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"cancelled\"}},\"required\":[\"stopReason\"]},{\"type\":\"object\",\"properties\":{\"stopReason\":{\"type\":\"string\",\"const\":\"error\"}},\"required\":[\"stopReason\"]}]},\"additionalProperties\":true},{\"title\":\"none\",\"description\":\"No stop reason: `stopReason` is omitted or `null`.\",\"properties\":{\"stopReason\":{\"type\":\"null\"}}}]}",
+            &[
+                ("BackgroundWork", runtime::schema::sub::<BackgroundWork>),
+                ("ErrorStopReason", runtime::schema::sub::<ErrorStopReason>),
+            ],
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// No foreground work is active. Background activity may continue.
-///
-/// Agents SHOULD include a `stopReason` when the idle transition ends foreground
-/// work. An idle update that does not end foreground work need not include one.
-/// Receivers treat an omitted, `null`, or malformed `stopReason` as the agent not
-/// reporting one.
-/// Repeated or resume snapshots may carry the last stop reason for context.
-/// They MUST NOT be counted as new completions, cancellations, or additional usage.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[non_exhaustive]
-pub struct IdleStateUpdate {
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Token usage for completed foreground work.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent is not reporting token
-    /// usage for this state update.
-    #[serde(
-        rename = "usage",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub usage: runtime::Nullable<Usage>,
-    /// Work running independently of foreground work, as a complete snapshot.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-    /// background work, not that nothing is running. `[]` means no background work is
-    /// running. An Agent that reports background work MUST include it on every state
-    /// update for the session. A malformed list is treated as not reported.
-    ///
-    /// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-    #[serde(
-        rename = "background",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
-    )]
-    pub background: runtime::Nullable<Vec<BackgroundWork>>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
-    ///
-    /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#stop-reasons)
-    #[serde(flatten)]
-    pub stop_reason: IdleStateUpdateStopReason,
-}
-#[cfg(feature = "unstable")]
-impl IdleStateUpdate {
-    /// Creates a `IdleStateUpdate` from its required fields; every optional field is omitted.
-    pub fn new(stop_reason: impl Into<IdleStateUpdateStopReason>) -> Self {
-        Self {
-            usage: Default::default(),
-            background: Default::default(),
-            meta: Default::default(),
-            stop_reason: stop_reason.into(),
-        }
-    }
-    /// Sets `usage`.
-    #[must_use]
-    pub fn usage(mut self, value: impl Into<Usage>) -> Self {
-        self.usage = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `background`.
-    #[must_use]
-    pub fn background(mut self, value: impl Into<Vec<BackgroundWork>>) -> Self {
-        self.background = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdate {
@@ -25367,279 +22772,6 @@ impl ::schemars::JsonSchema for IdleStateUpdate {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum IdleStateUpdateStopReason {
-    /// The active work ended successfully.
-    /// Includes locally handled commands that required no model call.
-    EndTurn,
-    /// The active work ended because the agent reached the maximum number of tokens.
-    MaxTokens,
-    /// The active work ended because the agent reached the maximum number of
-    /// model requests for the foreground work.
-    MaxTurnRequests,
-    /// The active work ended because the agent refused to continue.
-    Refusal,
-    /// The user or client chose to stop the work: via `session/cancel`, by
-    /// closing the session, or through an interaction the agent offers, such
-    /// as a permission option that tells the agent to stop. Work the agent
-    /// stops for its own reasons uses another reason, such as `error` for an
-    /// internal timeout.
-    ///
-    /// Agents MUST report this stop reason on an idle `state_update` when
-    /// cancellation ends active foreground work, even if aborting causes
-    /// exceptions. Agents MUST catch these errors and report `cancelled`, not
-    /// `error`.
-    Cancelled,
-    /// The active work ended because something failed.
-    ///
-    /// This includes pre-insertion foreground work. A prompt failure before
-    /// insertion also requires an error response to `session/prompt`. After
-    /// insertion, the prompt's response remains successful.
-    Error(ErrorStopReason),
-    /// No stop reason: `stopReason` is omitted or `null`.
-    None {
-        /// `true` when `stopReason` was an explicit `null`, `false` when it was omitted.
-        explicit_null: bool,
-    },
-    /// Custom or future stop reason.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    Other(runtime::UnknownVariant),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for IdleStateUpdateStopReason {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::EndTurn => {
-                runtime::ser::tagged(
-                    serializer,
-                    "stopReason",
-                    "end_turn",
-                    Option::<&()>::None,
-                )
-            }
-            Self::MaxTokens => {
-                runtime::ser::tagged(
-                    serializer,
-                    "stopReason",
-                    "max_tokens",
-                    Option::<&()>::None,
-                )
-            }
-            Self::MaxTurnRequests => {
-                runtime::ser::tagged(
-                    serializer,
-                    "stopReason",
-                    "max_turn_requests",
-                    Option::<&()>::None,
-                )
-            }
-            Self::Refusal => {
-                runtime::ser::tagged(
-                    serializer,
-                    "stopReason",
-                    "refusal",
-                    Option::<&()>::None,
-                )
-            }
-            Self::Cancelled => {
-                runtime::ser::tagged(
-                    serializer,
-                    "stopReason",
-                    "cancelled",
-                    Option::<&()>::None,
-                )
-            }
-            Self::Error(payload) => {
-                runtime::ser::tagged(serializer, "stopReason", "error", Some(payload))
-            }
-            Self::None { explicit_null } => {
-                use ::serde::ser::SerializeMap as _;
-                let mut map = serializer.serialize_map(None)?;
-                if *explicit_null {
-                    map.serialize_entry("stopReason", &())?;
-                }
-                map.end()
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl runtime::de::Tagged for IdleStateUpdateStopReason {
-    const NAME: &'static str = "IdleStateUpdateStopReason";
-    const KEY: &'static str = "stopReason";
-    fn is_known(tag: &str) -> bool {
-        matches!(
-            tag, "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" |
-            "cancelled" | "error"
-        )
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "end_turn" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                Ok(Self::EndTurn)
-            }
-            "max_tokens" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                Ok(Self::MaxTokens)
-            }
-            "max_turn_requests" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                Ok(Self::MaxTurnRequests)
-            }
-            "refusal" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                Ok(Self::Refusal)
-            }
-            "cancelled" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
-                Ok(Self::Cancelled)
-            }
-            "error" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Error)
-                    .map_err(|e| runtime::de::in_variant(
-                        "IdleStateUpdateStopReason",
-                        tag,
-                        e,
-                    ))
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &[
-            "end_turn",
-            "max_tokens",
-            "max_turn_requests",
-            "refusal",
-            "cancelled",
-            "error",
-        ];
-        match runtime::de::tag(&object, "stopReason") {
-            runtime::de::Tag::Missing | runtime::de::Tag::Invalid => {
-                Ok(Self::None { explicit_null: false })
-            }
-            runtime::de::Tag::Null => Ok(Self::None { explicit_null: true }),
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "IdleStateUpdateStopReason", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "IdleStateUpdateStopReason",
-                        "stopReason",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
-    }
-}
-#[cfg(feature = "unstable")]
-impl IdleStateUpdateStopReason {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "stopReason";
-    /// The `stopReason` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::EndTurn => Some("end_turn"),
-            Self::MaxTokens => Some("max_tokens"),
-            Self::MaxTurnRequests => Some("max_turn_requests"),
-            Self::Refusal => Some("refusal"),
-            Self::Cancelled => Some("cancelled"),
-            Self::Error(_) => Some("error"),
-            Self::None { .. } => None,
-            Self::Other(v) => Some(v.__tag("stopReason")),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ErrorStopReason> for IdleStateUpdateStopReason {
-    /// The `error` arm.
-    fn from(value: ErrorStopReason) -> Self {
-        Self::Error(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for IdleStateUpdateStopReason {
-    #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
-        if !more || r.key()? != "stopReason" {
-            return Err(json::fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        match &*tag {
-            "end_turn" => {
-                json::fast::skip_members(r, more)?;
-                Ok(Self::EndTurn)
-            }
-            "max_tokens" => {
-                json::fast::skip_members(r, more)?;
-                Ok(Self::MaxTokens)
-            }
-            "max_turn_requests" => {
-                json::fast::skip_members(r, more)?;
-                Ok(Self::MaxTurnRequests)
-            }
-            "refusal" => {
-                json::fast::skip_members(r, more)?;
-                Ok(Self::Refusal)
-            }
-            "cancelled" => {
-                json::fast::skip_members(r, more)?;
-                Ok(Self::Cancelled)
-            }
-            "error" => {
-                <ErrorStopReason as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Error)
-            }
-            _ => Err(json::fast::Bail),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
     fn schema_name() -> Cow<'static, str> {
@@ -25849,7 +22981,6 @@ impl ::schemars::JsonSchema for RequiresActionStateUpdate {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A snapshot of the session's aggregate foreground activity.
 ///
 /// Foreground work is the agent's active response or workflow in the session,
@@ -25899,6 +23030,14 @@ pub enum StateUpdate {
     Idle(IdleStateUpdate),
     /// Foreground work is blocked on user action.
     RequiresAction(RequiresActionStateUpdate),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// The Agent cannot currently determine foreground activity.
+    /// This replaces previously confirmed activity without ending the work or session.
+    Unknown(UnknownStateUpdate),
     /// Custom or future session state.
     ///
     /// Values beginning with `_` are reserved for implementation-specific
@@ -25912,7 +23051,6 @@ pub enum StateUpdate {
     /// state arrives.
     Other(runtime::UnknownVariant),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for StateUpdate {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -25933,16 +23071,20 @@ impl ::serde::Serialize for StateUpdate {
                     Some(payload),
                 )
             }
+            #[cfg(feature = "unstable")]
+            Self::Unknown(payload) => {
+                runtime::ser::tagged(serializer, "state", "unknown", Some(payload))
+            }
             Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl runtime::de::Tagged for StateUpdate {
     const NAME: &'static str = "StateUpdate";
     const KEY: &'static str = "state";
     fn is_known(tag: &str) -> bool {
         matches!(tag, "running" | "idle" | "requires_action")
+            || (cfg!(feature = "unstable") && matches!(tag, "unknown"))
     }
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
@@ -25964,6 +23106,12 @@ impl runtime::de::Tagged for StateUpdate {
                     .map(Self::RequiresAction)
                     .map_err(|e| runtime::de::in_variant("StateUpdate", tag, e))
             }
+            #[cfg(feature = "unstable")]
+            "unknown" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Unknown)
+                    .map_err(|e| runtime::de::in_variant("StateUpdate", tag, e))
+            }
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -25974,7 +23122,13 @@ impl runtime::de::Tagged for StateUpdate {
     fn from_object<E: ::serde::de::Error>(
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["running", "idle", "requires_action"];
+        const KNOWN: &[&str] = &[
+            "running",
+            "idle",
+            "requires_action",
+            #[cfg(feature = "unstable")]
+            "unknown",
+        ];
         match runtime::de::tag(&object, "state") {
             runtime::de::Tag::Str(_) => {
                 runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
@@ -25985,7 +23139,6 @@ impl runtime::de::Tagged for StateUpdate {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for StateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -25993,7 +23146,6 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
         runtime::de::tagged(deserializer)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl StateUpdate {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "state";
@@ -26003,32 +23155,37 @@ impl StateUpdate {
             Self::Running(_) => Some("running"),
             Self::Idle(_) => Some("idle"),
             Self::RequiresAction(_) => Some("requires_action"),
+            #[cfg(feature = "unstable")]
+            Self::Unknown(_) => Some("unknown"),
             Self::Other(v) => Some(v.__tag("state")),
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<RunningStateUpdate> for StateUpdate {
     /// The `running` arm.
     fn from(value: RunningStateUpdate) -> Self {
         Self::Running(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<IdleStateUpdate> for StateUpdate {
     /// The `idle` arm.
     fn from(value: IdleStateUpdate) -> Self {
         Self::Idle(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<RequiresActionStateUpdate> for StateUpdate {
     /// The `requires_action` arm.
     fn from(value: RequiresActionStateUpdate) -> Self {
         Self::RequiresAction(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<UnknownStateUpdate> for StateUpdate {
+    /// The `unknown` arm.
+    fn from(value: UnknownStateUpdate) -> Self {
+        Self::Unknown(value)
+    }
+}
 impl<'de> json::fast::FromJson<'de> for StateUpdate {
     #[inline]
     fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
@@ -26057,6 +23214,11 @@ impl<'de> json::fast::FromJson<'de> for StateUpdate {
             "requires_action" => {
                 <RequiresActionStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
                     .map(Self::RequiresAction)
+            }
+            #[cfg(feature = "unstable")]
+            "unknown" => {
+                <UnknownStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Unknown)
             }
             _ => Err(json::fast::Bail),
         }
@@ -26084,246 +23246,6 @@ impl ::schemars::JsonSchema for StateUpdate {
                 ("RunningStateUpdate", runtime::schema::sub::<RunningStateUpdate>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A snapshot of the session's aggregate foreground activity.
-///
-/// Foreground work is the agent's active response or workflow in the session,
-/// including model processing, tool execution, and waiting for user action needed
-/// to continue that work. It can start with a prompt or be agent-initiated, for
-/// example to pursue an ongoing goal or follow up on a completed background task.
-/// Either way, the agent MUST report `running` when foreground work starts,
-/// or `requires_action` if it starts blocked on user action, and `idle` when it
-/// ends. The agent SHOULD include a stop reason on that idle update.
-/// Agent-initiated work does not require a prompt request or a synthetic user
-/// message.
-///
-/// `running` may precede user-message insertion, for example during a foreground
-/// hook. It is not acknowledgment of insertion, and rejecting a prompt does not
-/// itself end foreground work.
-///
-/// Background activity can continue and emit other `session/update` notifications
-/// while `idle`. Those notifications, including a detached task's progress or
-/// completion, do not by themselves change this state. A permission request only
-/// warrants `requires_action` when foreground work is blocked on user action.
-///
-/// The agent SHOULD report `requires_action` when the foreground workflow as a
-/// whole cannot progress without user action, including permissions or elicitations.
-/// Once reported, it MUST report `running` when progress resumes, or `idle` when
-/// work ends without resuming.
-/// If other foreground work can progress, the state remains `running`. Resolving
-/// one of several requests does not itself change the state. Agents SHOULD ignore
-/// responses for work that has already ended rather than use them to resume it.
-///
-/// A new session defaults to idle until a state update reports otherwise.
-/// Resume MUST send a current-state snapshot after any replay and before its
-/// response. The snapshot reports foreground state after resuming.
-/// The response alone does not imply idle.
-/// Repeated snapshots are idempotent, not additional work, completions, or usage.
-/// A repeated state may carry updated information without another state transition.
-/// The agent MUST report `idle` when no foreground activity remains. Completing
-/// an individual activity while other foreground work continues does not require
-/// an idle boundary. Local commands use the same lifecycle even without model work.
-///
-/// See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#session-states)
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum StateUpdate {
-    /// Foreground work is in progress.
-    Running(RunningStateUpdate),
-    /// No foreground work is active. Background activity may continue.
-    Idle(IdleStateUpdate),
-    /// Foreground work is blocked on user action.
-    RequiresAction(RequiresActionStateUpdate),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// The Agent cannot currently determine foreground activity.
-    /// This replaces previously confirmed activity without ending the work or session.
-    Unknown(UnknownStateUpdate),
-    /// Custom or future session state.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    ///
-    /// Unless the Client advertised support for this state, Agents MUST still
-    /// report the standard states.
-    /// Clients MUST NOT treat an unrecognized state as `idle` or present the
-    /// previous state as confirmed, and show a generic busy state until a known
-    /// state arrives.
-    Other(runtime::UnknownVariant),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for StateUpdate {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Running(payload) => {
-                runtime::ser::tagged(serializer, "state", "running", Some(payload))
-            }
-            Self::Idle(payload) => {
-                runtime::ser::tagged(serializer, "state", "idle", Some(payload))
-            }
-            Self::RequiresAction(payload) => {
-                runtime::ser::tagged(
-                    serializer,
-                    "state",
-                    "requires_action",
-                    Some(payload),
-                )
-            }
-            Self::Unknown(payload) => {
-                runtime::ser::tagged(serializer, "state", "unknown", Some(payload))
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl runtime::de::Tagged for StateUpdate {
-    const NAME: &'static str = "StateUpdate";
-    const KEY: &'static str = "state";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "running" | "idle" | "requires_action" | "unknown")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "running" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Running)
-                    .map_err(|e| runtime::de::in_variant("StateUpdate", tag, e))
-            }
-            "idle" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Idle)
-                    .map_err(|e| runtime::de::in_variant("StateUpdate", tag, e))
-            }
-            "requires_action" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::RequiresAction)
-                    .map_err(|e| runtime::de::in_variant("StateUpdate", tag, e))
-            }
-            "unknown" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Unknown)
-                    .map_err(|e| runtime::de::in_variant("StateUpdate", tag, e))
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["running", "idle", "requires_action", "unknown"];
-        match runtime::de::tag(&object, "state") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("StateUpdate", "state", other, KNOWN)),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for StateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
-    }
-}
-#[cfg(feature = "unstable")]
-impl StateUpdate {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "state";
-    /// The `state` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Running(_) => Some("running"),
-            Self::Idle(_) => Some("idle"),
-            Self::RequiresAction(_) => Some("requires_action"),
-            Self::Unknown(_) => Some("unknown"),
-            Self::Other(v) => Some(v.__tag("state")),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<RunningStateUpdate> for StateUpdate {
-    /// The `running` arm.
-    fn from(value: RunningStateUpdate) -> Self {
-        Self::Running(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<IdleStateUpdate> for StateUpdate {
-    /// The `idle` arm.
-    fn from(value: IdleStateUpdate) -> Self {
-        Self::Idle(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<RequiresActionStateUpdate> for StateUpdate {
-    /// The `requires_action` arm.
-    fn from(value: RequiresActionStateUpdate) -> Self {
-        Self::RequiresAction(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<UnknownStateUpdate> for StateUpdate {
-    /// The `unknown` arm.
-    fn from(value: UnknownStateUpdate) -> Self {
-        Self::Unknown(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for StateUpdate {
-    #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
-        if !more || r.key()? != "state" {
-            return Err(json::fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        match &*tag {
-            "running" => {
-                <RunningStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Running)
-            }
-            "idle" => {
-                <IdleStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Idle)
-            }
-            "requires_action" => {
-                <RequiresActionStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::RequiresAction)
-            }
-            "unknown" => {
-                <UnknownStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Unknown)
-            }
-            _ => Err(json::fast::Bail),
-        }
     }
 }
 #[cfg(feature = "unstable")]
@@ -27750,13 +24672,26 @@ impl ::schemars::JsonSchema for TerminalOutputChunk {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Updated content for a plan.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum PlanUpdateContent {
     /// Structured plan entries.
     Items(PlanItems),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// A URI pointing to a file containing the plan.
+    File(PlanFile),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Raw markdown content for the plan.
+    Markdown(PlanMarkdown),
     /// Custom or future plan update content.
     ///
     /// Values beginning with `_` are reserved for implementation-specific
@@ -27769,7 +24704,6 @@ pub enum PlanUpdateContent {
     /// content for the same `planId`.
     Other(runtime::UnknownVariant),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for PlanUpdateContent {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -27779,16 +24713,24 @@ impl ::serde::Serialize for PlanUpdateContent {
             Self::Items(payload) => {
                 runtime::ser::tagged(serializer, "type", "items", Some(payload))
             }
+            #[cfg(feature = "unstable")]
+            Self::File(payload) => {
+                runtime::ser::tagged(serializer, "type", "file", Some(payload))
+            }
+            #[cfg(feature = "unstable")]
+            Self::Markdown(payload) => {
+                runtime::ser::tagged(serializer, "type", "markdown", Some(payload))
+            }
             Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl runtime::de::Tagged for PlanUpdateContent {
     const NAME: &'static str = "PlanUpdateContent";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
         matches!(tag, "items")
+            || (cfg!(feature = "unstable") && matches!(tag, "file" | "markdown"))
     }
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
@@ -27798,6 +24740,18 @@ impl runtime::de::Tagged for PlanUpdateContent {
             "items" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Items)
+                    .map_err(|e| runtime::de::in_variant("PlanUpdateContent", tag, e))
+            }
+            #[cfg(feature = "unstable")]
+            "file" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::File)
+                    .map_err(|e| runtime::de::in_variant("PlanUpdateContent", tag, e))
+            }
+            #[cfg(feature = "unstable")]
+            "markdown" => {
+                ::serde::Deserialize::deserialize(payload)
+                    .map(Self::Markdown)
                     .map_err(|e| runtime::de::in_variant("PlanUpdateContent", tag, e))
             }
             _ => {
@@ -27810,7 +24764,13 @@ impl runtime::de::Tagged for PlanUpdateContent {
     fn from_object<E: ::serde::de::Error>(
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["items"];
+        const KNOWN: &[&str] = &[
+            "items",
+            #[cfg(feature = "unstable")]
+            "file",
+            #[cfg(feature = "unstable")]
+            "markdown",
+        ];
         match runtime::de::tag(&object, "type") {
             runtime::de::Tag::Str(_) => {
                 runtime::de::check_catch_all::<
@@ -27829,7 +24789,6 @@ impl runtime::de::Tagged for PlanUpdateContent {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -27837,7 +24796,6 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
         runtime::de::tagged(deserializer)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl PlanUpdateContent {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
@@ -27845,18 +24803,34 @@ impl PlanUpdateContent {
     pub fn tag(&self) -> Option<&str> {
         match self {
             Self::Items(_) => Some("items"),
+            #[cfg(feature = "unstable")]
+            Self::File(_) => Some("file"),
+            #[cfg(feature = "unstable")]
+            Self::Markdown(_) => Some("markdown"),
             Self::Other(v) => Some(v.__tag("type")),
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<PlanItems> for PlanUpdateContent {
     /// The `items` arm.
     fn from(value: PlanItems) -> Self {
         Self::Items(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<PlanFile> for PlanUpdateContent {
+    /// The `file` arm.
+    fn from(value: PlanFile) -> Self {
+        Self::File(value)
+    }
+}
+#[cfg(feature = "unstable")]
+impl From<PlanMarkdown> for PlanUpdateContent {
+    /// The `markdown` arm.
+    fn from(value: PlanMarkdown) -> Self {
+        Self::Markdown(value)
+    }
+}
 impl<'de> json::fast::FromJson<'de> for PlanUpdateContent {
     #[inline]
     fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
@@ -27876,6 +24850,15 @@ impl<'de> json::fast::FromJson<'de> for PlanUpdateContent {
         match &*tag {
             "items" => {
                 <PlanItems as json::fast::FromJson<'de>>::rest(r, more).map(Self::Items)
+            }
+            #[cfg(feature = "unstable")]
+            "file" => {
+                <PlanFile as json::fast::FromJson<'de>>::rest(r, more).map(Self::File)
+            }
+            #[cfg(feature = "unstable")]
+            "markdown" => {
+                <PlanMarkdown as json::fast::FromJson<'de>>::rest(r, more)
+                    .map(Self::Markdown)
             }
             _ => Err(json::fast::Bail),
         }
@@ -27899,188 +24882,6 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
                 ("PlanItems", runtime::schema::sub::<PlanItems>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Updated content for a plan.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum PlanUpdateContent {
-    /// Structured plan entries.
-    Items(PlanItems),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// A URI pointing to a file containing the plan.
-    File(PlanFile),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Raw markdown content for the plan.
-    Markdown(PlanMarkdown),
-    /// Custom or future plan update content.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    ///
-    /// Receivers that do not understand this content type should preserve the
-    /// raw payload when storing, replaying, proxying, or forwarding plans, and
-    /// otherwise ignore it or display it generically. It still replaces any earlier
-    /// content for the same `planId`.
-    Other(runtime::UnknownVariant),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for PlanUpdateContent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Items(payload) => {
-                runtime::ser::tagged(serializer, "type", "items", Some(payload))
-            }
-            Self::File(payload) => {
-                runtime::ser::tagged(serializer, "type", "file", Some(payload))
-            }
-            Self::Markdown(payload) => {
-                runtime::ser::tagged(serializer, "type", "markdown", Some(payload))
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl runtime::de::Tagged for PlanUpdateContent {
-    const NAME: &'static str = "PlanUpdateContent";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "items" | "file" | "markdown")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "items" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Items)
-                    .map_err(|e| runtime::de::in_variant("PlanUpdateContent", tag, e))
-            }
-            "file" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::File)
-                    .map_err(|e| runtime::de::in_variant("PlanUpdateContent", tag, e))
-            }
-            "markdown" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Markdown)
-                    .map_err(|e| runtime::de::in_variant("PlanUpdateContent", tag, e))
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["items", "file", "markdown"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "PlanUpdateContent", &["planId"])?;
-                runtime::de::check_catch_all_field::<
-                    PlanId,
-                    E,
-                >(&object, "PlanUpdateContent", "planId")?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => {
-                Err(runtime::de::unknown_tag("PlanUpdateContent", "type", other, KNOWN))
-            }
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
-    }
-}
-#[cfg(feature = "unstable")]
-impl PlanUpdateContent {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Items(_) => Some("items"),
-            Self::File(_) => Some("file"),
-            Self::Markdown(_) => Some("markdown"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanItems> for PlanUpdateContent {
-    /// The `items` arm.
-    fn from(value: PlanItems) -> Self {
-        Self::Items(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanFile> for PlanUpdateContent {
-    /// The `file` arm.
-    fn from(value: PlanFile) -> Self {
-        Self::File(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<PlanMarkdown> for PlanUpdateContent {
-    /// The `markdown` arm.
-    fn from(value: PlanMarkdown) -> Self {
-        Self::Markdown(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanUpdateContent {
-    #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
-        if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
-        }
-        let tag = r.str()?;
-        let more = r.next_member()?;
-        match &*tag {
-            "items" => {
-                <PlanItems as json::fast::FromJson<'de>>::rest(r, more).map(Self::Items)
-            }
-            "file" => {
-                <PlanFile as json::fast::FromJson<'de>>::rest(r, more).map(Self::File)
-            }
-            "markdown" => {
-                <PlanMarkdown as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Markdown)
-            }
-            _ => Err(json::fast::Bail),
-        }
     }
 }
 #[cfg(feature = "unstable")]
@@ -30713,7 +27514,6 @@ impl ::schemars::JsonSchema for ExtNotification {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC request object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -30736,7 +27536,6 @@ pub struct ClientRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -30785,7 +27584,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
         deserializer.deserialize_struct("ClientRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientRequest {
     /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
     pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
@@ -30803,42 +27601,6 @@ impl ClientRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientRequest")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
-            &[
-                ("CancelTerminalRequest", runtime::schema::sub::<CancelTerminalRequest>),
-                ("CancelToolCallRequest", runtime::schema::sub::<CancelToolCallRequest>),
-                ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
-                ("DeleteSessionRequest", runtime::schema::sub::<DeleteSessionRequest>),
-                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
-                ("InitializeRequest", runtime::schema::sub::<InitializeRequest>),
-                ("ListSessionsRequest", runtime::schema::sub::<ListSessionsRequest>),
-                ("LoginAuthRequest", runtime::schema::sub::<LoginAuthRequest>),
-                ("LogoutAuthRequest", runtime::schema::sub::<LogoutAuthRequest>),
-                ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
-                ("PromptRequest", runtime::schema::sub::<PromptRequest>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
-                (
-                    "SetSessionConfigOptionRequest",
-                    runtime::schema::sub::<SetSessionConfigOptionRequest>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// All possible requests that a client can send to an agent.
 ///
 /// This enum is used internally for routing RPC requests. You typically won't need
@@ -30877,6 +27639,27 @@ pub enum ClientRequestParams {
     ///
     /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
     LoginAuthRequest(LoginAuthRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Lists providers that can be configured by the client.
+    ListProvidersRequest(ListProvidersRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Replaces the configuration for a provider.
+    SetProviderRequest(SetProviderRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Disables a provider.
+    DisableProviderRequest(DisableProviderRequest),
     /// Logs out of the current authenticated state.
     ///
     /// Agents MUST support this method when their `initialize` response included
@@ -30887,6 +27670,16 @@ pub enum ClientRequestParams {
     /// client to complete an advertised authentication flow again. There is no
     /// guarantee about the behavior of already running sessions.
     LogoutAuthRequest(LogoutAuthRequest),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Queries the agent's current authentication state.
+    ///
+    /// This method is only available if the agent advertises the `auth.status` capability.
+    /// It MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.
+    AuthStatusRequest(AuthStatusRequest),
     /// Creates a new conversation session with the agent.
     ///
     /// Sessions represent independent conversation contexts with their own history and state.
@@ -30908,554 +27701,7 @@ pub enum ClientRequestParams {
     ///
     /// This method is only available if the agent advertises the `session.delete` capability.
     DeleteSessionRequest(DeleteSessionRequest),
-    /// Resumes an existing session.
-    ///
-    /// The agent should resume the session context, allowing the conversation
-    /// to continue. If `replayFrom` is set, the agent should replay
-    /// retained conversation history before responding.
-    ResumeSessionRequest(ResumeSessionRequest),
-    /// Closes an active session and frees up any resources associated with it.
-    ///
-    /// The Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the
-    /// session's background work, and then free the resources associated with the session.
-    CloseSessionRequest(CloseSessionRequest),
-    /// Cancels one tool call without cancelling the rest of the session's work.
-    ///
-    /// This method is only available while the tool call advertises `capabilities.cancel`.
-    /// The response means the Agent accepted the cancellation. A final `tool_call_update`
-    /// confirms it.
-    CancelToolCallRequest(CancelToolCallRequest),
-    /// Stops one terminal's process without cancelling the rest of the session's work.
-    ///
-    /// This method is only available while the terminal advertises `capabilities.cancel`.
-    /// The response means the Agent accepted the cancellation. A `terminal_update` with
-    /// `exitStatus` confirms it.
-    CancelTerminalRequest(CancelTerminalRequest),
-    /// Sets the current value for a session configuration option.
-    SetSessionConfigOptionRequest(SetSessionConfigOptionRequest),
-    /// Processes a user prompt within a session.
-    ///
-    /// Acceptance means adding a logical user message with an ID and a position
-    /// relative to other messages in the ACP conversation, not receipt or queueing.
-    /// The Agent MUST return the inserted message's ID without waiting for
-    /// processing to finish.
-    ///
-    /// The Agent reports the user message with the same ID through `session/update`.
-    /// This notification may arrive before or after the response, but neither may
-    /// precede insertion. Processing state, output, tool calls, and completion are
-    /// also reported through session updates.
-    ///
-    /// An error response means the user message was not inserted. Once it is
-    /// inserted, the Agent MUST NOT answer with an error, even if the work fails
-    /// before the response is sent. It ends that work with the `error` stop reason.
-    ///
-    /// A rejected submission produces no user-message updates. Foreground state
-    /// follows its normal lifecycle independently of the request outcome:
-    /// `running` may precede insertion, and rejection alone does not imply `idle`.
-    ///
-    /// See protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)
-    PromptRequest(PromptRequest),
-    /// Handles extension method requests from the client.
-    ///
-    /// Extension methods provide a way to add custom functionality while maintaining
-    /// protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    ExtMethodRequest(ExtRequest),
-}
-#[cfg(not(feature = "unstable"))]
-impl ::serde::Serialize for ClientRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::InitializeRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LoginAuthRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LogoutAuthRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::NewSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ListSessionsRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::DeleteSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ResumeSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CloseSessionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CancelToolCallRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CancelTerminalRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::SetSessionConfigOptionRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::PromptRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "InitializeRequest") {
-            return Ok(Self::InitializeRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LoginAuthRequest") {
-            return Ok(Self::LoginAuthRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutAuthRequest") {
-            return Ok(Self::LogoutAuthRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "NewSessionRequest") {
-            return Ok(Self::NewSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListSessionsRequest",
-        ) {
-            return Ok(Self::ListSessionsRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DeleteSessionRequest",
-        ) {
-            return Ok(Self::DeleteSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ResumeSessionRequest",
-        ) {
-            return Ok(Self::ResumeSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CloseSessionRequest",
-        ) {
-            return Ok(Self::CloseSessionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelToolCallRequest",
-        ) {
-            return Ok(Self::CancelToolCallRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelTerminalRequest",
-        ) {
-            return Ok(Self::CancelTerminalRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionConfigOptionRequest",
-        ) {
-            return Ok(Self::SetSessionConfigOptionRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "PromptRequest") {
-            return Ok(Self::PromptRequest(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
-            return Ok(Self::ExtMethodRequest(v));
-        }
-        Err(runtime::de::no_arm("ClientRequestParams", &errors))
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<InitializeRequest> for ClientRequestParams {
-    /// The `InitializeRequest` arm.
-    fn from(value: InitializeRequest) -> Self {
-        Self::InitializeRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<LoginAuthRequest> for ClientRequestParams {
-    /// The `LoginAuthRequest` arm.
-    fn from(value: LoginAuthRequest) -> Self {
-        Self::LoginAuthRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<LogoutAuthRequest> for ClientRequestParams {
-    /// The `LogoutAuthRequest` arm.
-    fn from(value: LogoutAuthRequest) -> Self {
-        Self::LogoutAuthRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<NewSessionRequest> for ClientRequestParams {
-    /// The `NewSessionRequest` arm.
-    fn from(value: NewSessionRequest) -> Self {
-        Self::NewSessionRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ListSessionsRequest> for ClientRequestParams {
-    /// The `ListSessionsRequest` arm.
-    fn from(value: ListSessionsRequest) -> Self {
-        Self::ListSessionsRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<DeleteSessionRequest> for ClientRequestParams {
-    /// The `DeleteSessionRequest` arm.
-    fn from(value: DeleteSessionRequest) -> Self {
-        Self::DeleteSessionRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ResumeSessionRequest> for ClientRequestParams {
-    /// The `ResumeSessionRequest` arm.
-    fn from(value: ResumeSessionRequest) -> Self {
-        Self::ResumeSessionRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CloseSessionRequest> for ClientRequestParams {
-    /// The `CloseSessionRequest` arm.
-    fn from(value: CloseSessionRequest) -> Self {
-        Self::CloseSessionRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CancelToolCallRequest> for ClientRequestParams {
-    /// The `CancelToolCallRequest` arm.
-    fn from(value: CancelToolCallRequest) -> Self {
-        Self::CancelToolCallRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<CancelTerminalRequest> for ClientRequestParams {
-    /// The `CancelTerminalRequest` arm.
-    fn from(value: CancelTerminalRequest) -> Self {
-        Self::CancelTerminalRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<SetSessionConfigOptionRequest> for ClientRequestParams {
-    /// The `SetSessionConfigOptionRequest` arm.
-    fn from(value: SetSessionConfigOptionRequest) -> Self {
-        Self::SetSessionConfigOptionRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<PromptRequest> for ClientRequestParams {
-    /// The `PromptRequest` arm.
-    fn from(value: PromptRequest) -> Self {
-        Self::PromptRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<ExtRequest> for ClientRequestParams {
-    /// The `ExtMethodRequest` arm.
-    fn from(value: ExtRequest) -> Self {
-        Self::ExtMethodRequest(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequestParams {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientRequestParams")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
-            &[
-                ("CancelTerminalRequest", runtime::schema::sub::<CancelTerminalRequest>),
-                ("CancelToolCallRequest", runtime::schema::sub::<CancelToolCallRequest>),
-                ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
-                ("DeleteSessionRequest", runtime::schema::sub::<DeleteSessionRequest>),
-                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
-                ("InitializeRequest", runtime::schema::sub::<InitializeRequest>),
-                ("ListSessionsRequest", runtime::schema::sub::<ListSessionsRequest>),
-                ("LoginAuthRequest", runtime::schema::sub::<LoginAuthRequest>),
-                ("LogoutAuthRequest", runtime::schema::sub::<LogoutAuthRequest>),
-                ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
-                ("PromptRequest", runtime::schema::sub::<PromptRequest>),
-                ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
-                (
-                    "SetSessionConfigOptionRequest",
-                    runtime::schema::sub::<SetSessionConfigOptionRequest>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientRequest {
-    /// The request id used to correlate the matching response.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// The method name to invoke.
-    #[serde(rename = "method")]
-    pub method: String,
-    /// Method-specific request parameters.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub params: runtime::Nullable<ClientRequestParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientRequest, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "method" => Some(1),
-                        "params" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "method"),
-                        2 => runtime::de::put(map, &mut v2, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientRequest {
-                    id: runtime::de::required(v0, "id")?,
-                    method: runtime::de::required(v1, "method")?,
-                    params: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ClientRequest {
-    /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
-    pub fn new(id: impl Into<RequestId>, method: impl Into<String>) -> Self {
-        Self {
-            id: id.into(),
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<ClientRequestParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientRequest {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientRequest")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `session.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `session.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
-            &[
-                ("ArchiveSessionRequest", runtime::schema::sub::<ArchiveSessionRequest>),
-                ("AuthStatusRequest", runtime::schema::sub::<AuthStatusRequest>),
-                ("CancelTerminalRequest", runtime::schema::sub::<CancelTerminalRequest>),
-                ("CancelToolCallRequest", runtime::schema::sub::<CancelToolCallRequest>),
-                ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
-                ("DeleteSessionRequest", runtime::schema::sub::<DeleteSessionRequest>),
-                (
-                    "DisableProviderRequest",
-                    runtime::schema::sub::<DisableProviderRequest>,
-                ),
-                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
-                ("ForkSessionRequest", runtime::schema::sub::<ForkSessionRequest>),
-                ("InitializeRequest", runtime::schema::sub::<InitializeRequest>),
-                ("ListProvidersRequest", runtime::schema::sub::<ListProvidersRequest>),
-                ("ListSessionsRequest", runtime::schema::sub::<ListSessionsRequest>),
-                ("LoginAuthRequest", runtime::schema::sub::<LoginAuthRequest>),
-                ("LogoutAuthRequest", runtime::schema::sub::<LogoutAuthRequest>),
-                ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
-                ("PromptRequest", runtime::schema::sub::<PromptRequest>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
-                ("SessionStatusRequest", runtime::schema::sub::<SessionStatusRequest>),
-                ("SetProviderRequest", runtime::schema::sub::<SetProviderRequest>),
-                (
-                    "SetSessionConfigOptionRequest",
-                    runtime::schema::sub::<SetSessionConfigOptionRequest>,
-                ),
-                (
-                    "SetSessionTitleRequest",
-                    runtime::schema::sub::<SetSessionTitleRequest>,
-                ),
-                (
-                    "UnarchiveSessionRequest",
-                    runtime::schema::sub::<UnarchiveSessionRequest>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// All possible requests that a client can send to an agent.
-///
-/// This enum is used internally for routing RPC requests. You typically won't need
-/// to use this directly.
-///
-/// This enum encompasses all method calls from client to agent.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientRequestParams {
-    /// Establishes the connection with a client and negotiates protocol capabilities.
-    ///
-    /// This method is called at the beginning of the connection, before any other request, to:
-    /// - Negotiate the protocol version to use
-    /// - Exchange capability information between client and agent
-    /// - Determine available authentication methods
-    ///
-    /// The Client may repeat it before its first other request. The latest successful
-    /// `initialize` is authoritative.
-    ///
-    /// The agent should respond with its supported protocol version and capabilities.
-    ///
-    /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)
-    InitializeRequest(InitializeRequest),
-    /// Authenticates the client using the specified authentication method.
-    ///
-    /// Agents MUST support this method when their `initialize` response included
-    /// a non-empty `authMethods` list. Clients MUST call this method only
-    /// with a method whose type defines a protocol-driven login flow, and MUST NOT
-    /// call it when `authMethods` was omitted or empty.
-    ///
-    /// Called when the agent requires authentication before allowing session creation.
-    /// The client provides the authentication method ID that was advertised during initialization.
-    ///
-    /// After successful authentication, the client can proceed to create sessions with
-    /// `session/new` without receiving an `auth_required` (`-32000`) error.
-    ///
-    /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)
-    LoginAuthRequest(LoginAuthRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Lists providers that can be configured by the client.
-    ListProvidersRequest(ListProvidersRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Replaces the configuration for a provider.
-    SetProviderRequest(SetProviderRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Disables a provider.
-    DisableProviderRequest(DisableProviderRequest),
-    /// Logs out of the current authenticated state.
-    ///
-    /// Agents MUST support this method when their `initialize` response included
-    /// a non-empty `authMethods` list. Clients MUST NOT call this method
-    /// when `authMethods` was omitted or empty.
-    ///
-    /// After a successful logout, authentication-gated requests require the
-    /// client to complete an advertised authentication flow again. There is no
-    /// guarantee about the behavior of already running sessions.
-    LogoutAuthRequest(LogoutAuthRequest),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Queries the agent's current authentication state.
-    ///
-    /// This method is only available if the agent advertises the `auth.status` capability.
-    /// It MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.
-    AuthStatusRequest(AuthStatusRequest),
-    /// Creates a new conversation session with the agent.
-    ///
-    /// Sessions represent independent conversation contexts with their own history and state.
-    ///
-    /// The agent should:
-    /// - Create a new session context
-    /// - Connect to any specified MCP servers
-    /// - Return a unique session ID for future requests
-    ///
-    /// May return an `auth_required` (`-32000`) error if the agent requires authentication.
-    ///
-    /// See protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/draft/session-setup)
-    NewSessionRequest(NewSessionRequest),
-    /// Lists existing sessions known to the agent.
-    ///
-    /// The agent should return metadata about sessions with optional filtering and pagination support.
-    ListSessionsRequest(ListSessionsRequest),
-    /// Deletes an existing session from `session/list`.
-    ///
-    /// This method is only available if the agent advertises the `session.delete` capability.
-    DeleteSessionRequest(DeleteSessionRequest),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -31472,6 +27718,7 @@ pub enum ClientRequestParams {
     /// set up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.
     /// The client can prompt it without calling `session/resume` first.
     ForkSessionRequest(ForkSessionRequest),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -31480,6 +27727,7 @@ pub enum ClientRequestParams {
     ///
     /// This method is only available if the agent advertises the `session.archive` capability.
     ArchiveSessionRequest(ArchiveSessionRequest),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -31488,6 +27736,7 @@ pub enum ClientRequestParams {
     ///
     /// This method is only available if the agent advertises the `session.archive` capability.
     UnarchiveSessionRequest(UnarchiveSessionRequest),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -31496,6 +27745,7 @@ pub enum ClientRequestParams {
     ///
     /// This method is only available if the agent advertises the `session.status` capability.
     SessionStatusRequest(SessionStatusRequest),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -31552,17 +27802,16 @@ pub enum ClientRequestParams {
     /// follows its normal lifecycle independently of the request outcome:
     /// `running` may precede insertion, and rejection alone does not imply `idle`.
     ///
-    /// See protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle)
+    /// See protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)
     PromptRequest(PromptRequest),
     /// Handles extension method requests from the client.
     ///
     /// Extension methods provide a way to add custom functionality while maintaining
     /// protocol compatibility.
     ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
+    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     ExtMethodRequest(ExtRequest),
 }
-#[cfg(feature = "unstable")]
 impl ::serde::Serialize for ClientRequestParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -31575,18 +27824,22 @@ impl ::serde::Serialize for ClientRequestParams {
             Self::LoginAuthRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::ListProvidersRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::SetProviderRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::DisableProviderRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
             Self::LogoutAuthRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::AuthStatusRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
@@ -31599,18 +27852,23 @@ impl ::serde::Serialize for ClientRequestParams {
             Self::DeleteSessionRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::ForkSessionRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::ArchiveSessionRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::UnarchiveSessionRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::SessionStatusRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
             Self::SetSessionTitleRequest(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
@@ -31638,7 +27896,6 @@ impl ::serde::Serialize for ClientRequestParams {
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -31651,6 +27908,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LoginAuthRequest") {
             return Ok(Self::LoginAuthRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
@@ -31658,6 +27916,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ) {
             return Ok(Self::ListProvidersRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
@@ -31665,6 +27924,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ) {
             return Ok(Self::SetProviderRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
@@ -31675,6 +27935,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutAuthRequest") {
             return Ok(Self::LogoutAuthRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "AuthStatusRequest") {
             return Ok(Self::AuthStatusRequest(v));
         }
@@ -31695,6 +27956,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ) {
             return Ok(Self::DeleteSessionRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
@@ -31702,6 +27964,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ) {
             return Ok(Self::ForkSessionRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
@@ -31709,6 +27972,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ) {
             return Ok(Self::ArchiveSessionRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
@@ -31716,6 +27980,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ) {
             return Ok(Self::UnarchiveSessionRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
@@ -31723,6 +27988,7 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         ) {
             return Ok(Self::SessionStatusRequest(v));
         }
+        #[cfg(feature = "unstable")]
         if let Some(v) = runtime::de::try_arm(
             &value,
             &mut errors,
@@ -31774,14 +28040,12 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
         Err(runtime::de::no_arm("ClientRequestParams", &errors))
     }
 }
-#[cfg(feature = "unstable")]
 impl From<InitializeRequest> for ClientRequestParams {
     /// The `InitializeRequest` arm.
     fn from(value: InitializeRequest) -> Self {
         Self::InitializeRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<LoginAuthRequest> for ClientRequestParams {
     /// The `LoginAuthRequest` arm.
     fn from(value: LoginAuthRequest) -> Self {
@@ -31809,7 +28073,6 @@ impl From<DisableProviderRequest> for ClientRequestParams {
         Self::DisableProviderRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<LogoutAuthRequest> for ClientRequestParams {
     /// The `LogoutAuthRequest` arm.
     fn from(value: LogoutAuthRequest) -> Self {
@@ -31823,21 +28086,18 @@ impl From<AuthStatusRequest> for ClientRequestParams {
         Self::AuthStatusRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<NewSessionRequest> for ClientRequestParams {
     /// The `NewSessionRequest` arm.
     fn from(value: NewSessionRequest) -> Self {
         Self::NewSessionRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ListSessionsRequest> for ClientRequestParams {
     /// The `ListSessionsRequest` arm.
     fn from(value: ListSessionsRequest) -> Self {
         Self::ListSessionsRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<DeleteSessionRequest> for ClientRequestParams {
     /// The `DeleteSessionRequest` arm.
     fn from(value: DeleteSessionRequest) -> Self {
@@ -31879,53 +28139,170 @@ impl From<SetSessionTitleRequest> for ClientRequestParams {
         Self::SetSessionTitleRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ResumeSessionRequest> for ClientRequestParams {
     /// The `ResumeSessionRequest` arm.
     fn from(value: ResumeSessionRequest) -> Self {
         Self::ResumeSessionRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<CloseSessionRequest> for ClientRequestParams {
     /// The `CloseSessionRequest` arm.
     fn from(value: CloseSessionRequest) -> Self {
         Self::CloseSessionRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<CancelToolCallRequest> for ClientRequestParams {
     /// The `CancelToolCallRequest` arm.
     fn from(value: CancelToolCallRequest) -> Self {
         Self::CancelToolCallRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<CancelTerminalRequest> for ClientRequestParams {
     /// The `CancelTerminalRequest` arm.
     fn from(value: CancelTerminalRequest) -> Self {
         Self::CancelTerminalRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<SetSessionConfigOptionRequest> for ClientRequestParams {
     /// The `SetSessionConfigOptionRequest` arm.
     fn from(value: SetSessionConfigOptionRequest) -> Self {
         Self::SetSessionConfigOptionRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<PromptRequest> for ClientRequestParams {
     /// The `PromptRequest` arm.
     fn from(value: PromptRequest) -> Self {
         Self::PromptRequest(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<ExtRequest> for ClientRequestParams {
     /// The `ExtMethodRequest` arm.
     fn from(value: ExtRequest) -> Self {
         Self::ExtMethodRequest(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequest {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequest")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                ("CancelTerminalRequest", runtime::schema::sub::<CancelTerminalRequest>),
+                ("CancelToolCallRequest", runtime::schema::sub::<CancelToolCallRequest>),
+                ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
+                ("DeleteSessionRequest", runtime::schema::sub::<DeleteSessionRequest>),
+                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
+                ("InitializeRequest", runtime::schema::sub::<InitializeRequest>),
+                ("ListSessionsRequest", runtime::schema::sub::<ListSessionsRequest>),
+                ("LoginAuthRequest", runtime::schema::sub::<LoginAuthRequest>),
+                ("LogoutAuthRequest", runtime::schema::sub::<LogoutAuthRequest>),
+                ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
+                ("PromptRequest", runtime::schema::sub::<PromptRequest>),
+                ("RequestId", runtime::schema::sub::<RequestId>),
+                ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
+                (
+                    "SetSessionConfigOptionRequest",
+                    runtime::schema::sub::<SetSessionConfigOptionRequest>,
+                ),
+            ],
+        )
+    }
+}
+#[cfg(feature = "unstable")]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequest {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequest")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A JSON-RPC request object.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The request id used to correlate the matching response.\"},\"method\":{\"type\":\"string\",\"description\":\"The method name to invoke.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/draft/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"ListProvidersRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nLists providers that can be configured by the client.\",\"allOf\":[{\"$ref\":\"#/$defs/ListProvidersRequest\"}]},{\"title\":\"SetProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nReplaces the configuration for a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/SetProviderRequest\"}]},{\"title\":\"DisableProviderRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nDisables a provider.\",\"allOf\":[{\"$ref\":\"#/$defs/DisableProviderRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"AuthStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nQueries the agent's current authentication state.\\n\\nThis method is only available if the agent advertises the `auth.status` capability.\\nIt MUST NOT change any agent state, and agents MUST NOT reject it with `auth_required`.\",\"allOf\":[{\"$ref\":\"#/$defs/AuthStatusRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/draft/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ForkSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nForks an existing session to create a new independent session.\\n\\nThis method is only available if the agent advertises the `session.fork` capability.\\n\\nThe agent should create a new session with the same conversation context as the\\noriginal, allowing operations like generating summaries without affecting the\\noriginal session's history.\\n\\nAs with `session/new`, the forked session is active once the agent responds,\\nset up with the request's `cwd`, `additionalDirectories`, and `mcpServers`.\\nThe client can prompt it without calling `session/resume` first.\",\"allOf\":[{\"$ref\":\"#/$defs/ForkSessionRequest\"}]},{\"title\":\"ArchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nArchives a session, hiding it from default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/ArchiveSessionRequest\"}]},{\"title\":\"UnarchiveSessionRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nUnarchives a session, returning it to default `session/list` results.\\n\\nThis method is only available if the agent advertises the `session.archive` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/UnarchiveSessionRequest\"}]},{\"title\":\"SessionStatusRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nChecks whether the Agent has a session in memory, without changing it.\\n\\nThis method is only available if the agent advertises the `session.status` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/SessionStatusRequest\"}]},{\"title\":\"SetSessionTitleRequest\",\"description\":\"**UNSTABLE**\\n\\nThis capability is not part of the spec yet, and may be removed or changed at any point.\\n\\nSets the title of a session.\\n\\nThis method is only available if the agent advertises the `session.title` capability.\\n\\nThe session does not need to be active on the connection. The agent stores the\\ntitle and returns the stored title, which may be normalized.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionTitleRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific request parameters.\"}},\"required\":[\"id\",\"method\"],\"x-docs-ignore\":true}",
+            &[
+                ("ArchiveSessionRequest", runtime::schema::sub::<ArchiveSessionRequest>),
+                ("AuthStatusRequest", runtime::schema::sub::<AuthStatusRequest>),
+                ("CancelTerminalRequest", runtime::schema::sub::<CancelTerminalRequest>),
+                ("CancelToolCallRequest", runtime::schema::sub::<CancelToolCallRequest>),
+                ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
+                ("DeleteSessionRequest", runtime::schema::sub::<DeleteSessionRequest>),
+                (
+                    "DisableProviderRequest",
+                    runtime::schema::sub::<DisableProviderRequest>,
+                ),
+                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
+                ("ForkSessionRequest", runtime::schema::sub::<ForkSessionRequest>),
+                ("InitializeRequest", runtime::schema::sub::<InitializeRequest>),
+                ("ListProvidersRequest", runtime::schema::sub::<ListProvidersRequest>),
+                ("ListSessionsRequest", runtime::schema::sub::<ListSessionsRequest>),
+                ("LoginAuthRequest", runtime::schema::sub::<LoginAuthRequest>),
+                ("LogoutAuthRequest", runtime::schema::sub::<LogoutAuthRequest>),
+                ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
+                ("PromptRequest", runtime::schema::sub::<PromptRequest>),
+                ("RequestId", runtime::schema::sub::<RequestId>),
+                ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
+                ("SessionStatusRequest", runtime::schema::sub::<SessionStatusRequest>),
+                ("SetProviderRequest", runtime::schema::sub::<SetProviderRequest>),
+                (
+                    "SetSessionConfigOptionRequest",
+                    runtime::schema::sub::<SetSessionConfigOptionRequest>,
+                ),
+                (
+                    "SetSessionTitleRequest",
+                    runtime::schema::sub::<SetSessionTitleRequest>,
+                ),
+                (
+                    "UnarchiveSessionRequest",
+                    runtime::schema::sub::<UnarchiveSessionRequest>,
+                ),
+            ],
+        )
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientRequestParams {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientRequestParams")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible requests that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC requests. You typically won't need\\nto use this directly.\\n\\nThis enum encompasses all method calls from client to agent.\",\"anyOf\":[{\"title\":\"InitializeRequest\",\"description\":\"Establishes the connection with a client and negotiates protocol capabilities.\\n\\nThis method is called at the beginning of the connection, before any other request, to:\\n- Negotiate the protocol version to use\\n- Exchange capability information between client and agent\\n- Determine available authentication methods\\n\\nThe Client may repeat it before its first other request. The latest successful\\n`initialize` is authoritative.\\n\\nThe agent should respond with its supported protocol version and capabilities.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/InitializeRequest\"}]},{\"title\":\"LoginAuthRequest\",\"description\":\"Authenticates the client using the specified authentication method.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST call this method only\\nwith a method whose type defines a protocol-driven login flow, and MUST NOT\\ncall it when `authMethods` was omitted or empty.\\n\\nCalled when the agent requires authentication before allowing session creation.\\nThe client provides the authentication method ID that was advertised during initialization.\\n\\nAfter successful authentication, the client can proceed to create sessions with\\n`session/new` without receiving an `auth_required` (`-32000`) error.\\n\\nSee protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)\",\"allOf\":[{\"$ref\":\"#/$defs/LoginAuthRequest\"}]},{\"title\":\"LogoutAuthRequest\",\"description\":\"Logs out of the current authenticated state.\\n\\nAgents MUST support this method when their `initialize` response included\\na non-empty `authMethods` list. Clients MUST NOT call this method\\nwhen `authMethods` was omitted or empty.\\n\\nAfter a successful logout, authentication-gated requests require the\\nclient to complete an advertised authentication flow again. There is no\\nguarantee about the behavior of already running sessions.\",\"allOf\":[{\"$ref\":\"#/$defs/LogoutAuthRequest\"}]},{\"title\":\"NewSessionRequest\",\"description\":\"Creates a new conversation session with the agent.\\n\\nSessions represent independent conversation contexts with their own history and state.\\n\\nThe agent should:\\n- Create a new session context\\n- Connect to any specified MCP servers\\n- Return a unique session ID for future requests\\n\\nMay return an `auth_required` (`-32000`) error if the agent requires authentication.\\n\\nSee protocol docs: [Session Setup](https://agentclientprotocol.com/protocol/v2/session-setup)\",\"allOf\":[{\"$ref\":\"#/$defs/NewSessionRequest\"}]},{\"title\":\"ListSessionsRequest\",\"description\":\"Lists existing sessions known to the agent.\\n\\nThe agent should return metadata about sessions with optional filtering and pagination support.\",\"allOf\":[{\"$ref\":\"#/$defs/ListSessionsRequest\"}]},{\"title\":\"DeleteSessionRequest\",\"description\":\"Deletes an existing session from `session/list`.\\n\\nThis method is only available if the agent advertises the `session.delete` capability.\",\"allOf\":[{\"$ref\":\"#/$defs/DeleteSessionRequest\"}]},{\"title\":\"ResumeSessionRequest\",\"description\":\"Resumes an existing session.\\n\\nThe agent should resume the session context, allowing the conversation\\nto continue. If `replayFrom` is set, the agent should replay\\nretained conversation history before responding.\",\"allOf\":[{\"$ref\":\"#/$defs/ResumeSessionRequest\"}]},{\"title\":\"CloseSessionRequest\",\"description\":\"Closes an active session and frees up any resources associated with it.\\n\\nThe Agent MUST cancel any ongoing work as if `session/cancel` was called, stop the\\nsession's background work, and then free the resources associated with the session.\",\"allOf\":[{\"$ref\":\"#/$defs/CloseSessionRequest\"}]},{\"title\":\"CancelToolCallRequest\",\"description\":\"Cancels one tool call without cancelling the rest of the session's work.\\n\\nThis method is only available while the tool call advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A final `tool_call_update`\\nconfirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelToolCallRequest\"}]},{\"title\":\"CancelTerminalRequest\",\"description\":\"Stops one terminal's process without cancelling the rest of the session's work.\\n\\nThis method is only available while the terminal advertises `capabilities.cancel`.\\nThe response means the Agent accepted the cancellation. A `terminal_update` with\\n`exitStatus` confirms it.\",\"allOf\":[{\"$ref\":\"#/$defs/CancelTerminalRequest\"}]},{\"title\":\"SetSessionConfigOptionRequest\",\"description\":\"Sets the current value for a session configuration option.\",\"allOf\":[{\"$ref\":\"#/$defs/SetSessionConfigOptionRequest\"}]},{\"title\":\"PromptRequest\",\"description\":\"Processes a user prompt within a session.\\n\\nAcceptance means adding a logical user message with an ID and a position\\nrelative to other messages in the ACP conversation, not receipt or queueing.\\nThe Agent MUST return the inserted message's ID without waiting for\\nprocessing to finish.\\n\\nThe Agent reports the user message with the same ID through `session/update`.\\nThis notification may arrive before or after the response, but neither may\\nprecede insertion. Processing state, output, tool calls, and completion are\\nalso reported through session updates.\\n\\nAn error response means the user message was not inserted. Once it is\\ninserted, the Agent MUST NOT answer with an error, even if the work fails\\nbefore the response is sent. It ends that work with the `error` stop reason.\\n\\nA rejected submission produces no user-message updates. Foreground state\\nfollows its normal lifecycle independently of the request outcome:\\n`running` may precede insertion, and rejection alone does not imply `idle`.\\n\\nSee protocol docs: [Prompt Lifecycle](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle)\",\"allOf\":[{\"$ref\":\"#/$defs/PromptRequest\"}]},{\"title\":\"ExtMethodRequest\",\"description\":\"Handles extension method requests from the client.\\n\\nExtension methods provide a way to add custom functionality while maintaining\\nprotocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtRequest\"}]}]}",
+            &[
+                ("CancelTerminalRequest", runtime::schema::sub::<CancelTerminalRequest>),
+                ("CancelToolCallRequest", runtime::schema::sub::<CancelToolCallRequest>),
+                ("CloseSessionRequest", runtime::schema::sub::<CloseSessionRequest>),
+                ("DeleteSessionRequest", runtime::schema::sub::<DeleteSessionRequest>),
+                ("ExtRequest", runtime::schema::sub::<ExtRequest>),
+                ("InitializeRequest", runtime::schema::sub::<InitializeRequest>),
+                ("ListSessionsRequest", runtime::schema::sub::<ListSessionsRequest>),
+                ("LoginAuthRequest", runtime::schema::sub::<LoginAuthRequest>),
+                ("LogoutAuthRequest", runtime::schema::sub::<LogoutAuthRequest>),
+                ("NewSessionRequest", runtime::schema::sub::<NewSessionRequest>),
+                ("PromptRequest", runtime::schema::sub::<PromptRequest>),
+                ("ResumeSessionRequest", runtime::schema::sub::<ResumeSessionRequest>),
+                (
+                    "SetSessionConfigOptionRequest",
+                    runtime::schema::sub::<SetSessionConfigOptionRequest>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -33154,7 +29531,6 @@ impl ::schemars::JsonSchema for LogoutAuthRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
@@ -33178,6 +29554,22 @@ pub struct NewSessionRequest {
     /// List of MCP (Model Context Protocol) servers the agent should connect to.
     #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// System-level instructions for the new session.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean the Agent uses its
+    /// own default instructions. Clients MUST only send this when the Agent
+    /// advertises `session.systemPrompt`.
+    #[serde(
+        rename = "systemPrompt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -33195,12 +29587,18 @@ pub struct NewSessionRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["cwd", "additionalDirectories", "mcpServers", "_meta"];
+        const FIELDS: &[&str] = &[
+            "cwd",
+            "additionalDirectories",
+            "mcpServers",
+            #[cfg(feature = "unstable")]
+            "systemPrompt",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = NewSessionRequest;
@@ -33214,26 +29612,32 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                 let mut v0: Option<AbsolutePath> = None;
                 let mut v1: Option<Option<Vec<AbsolutePath>>> = None;
                 let mut v2: Option<Option<Vec<McpServer>>> = None;
-                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v3: Option<runtime::Nullable<SystemPrompt>> = None;
+                let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "cwd" => Some(0),
                         "additionalDirectories" => Some(1),
                         "mcpServers" => Some(2),
-                        "_meta" => Some(3),
+                        #[cfg(feature = "unstable")]
+                        "systemPrompt" => Some(3),
+                        "_meta" => Some(4),
                         _ => None,
                     },
                     |i, map| match i {
                         0 => runtime::de::put(map, &mut v0, "cwd"),
                         1 => runtime::de::put(map, &mut v1, "additionalDirectories"),
                         2 => runtime::de::put(map, &mut v2, "mcpServers"),
-                        3 => {
+                        #[cfg(feature = "unstable")]
+                        3 => runtime::de::put(map, &mut v3, "systemPrompt"),
+                        4 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v3, "_meta")
+                            >(map, &mut v4, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -33246,7 +29650,9 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
                     cwd: runtime::de::required(v0, "cwd")?,
                     additional_directories: v1.unwrap_or_default(),
                     mcp_servers: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    system_prompt: v3.unwrap_or_default(),
+                    meta: v4.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -33254,7 +29660,6 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
         deserializer.deserialize_struct("NewSessionRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl NewSessionRequest {
     /// Creates a `NewSessionRequest` from its required fields; every optional field is omitted.
     pub fn new(cwd: impl Into<AbsolutePath>) -> Self {
@@ -33262,6 +29667,8 @@ impl NewSessionRequest {
             cwd: cwd.into(),
             additional_directories: Default::default(),
             mcp_servers: Default::default(),
+            #[cfg(feature = "unstable")]
+            system_prompt: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -33281,6 +29688,13 @@ impl NewSessionRequest {
         self.mcp_servers = Some(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
+        self.system_prompt = runtime::Nullable::Value(value.into());
+        self
+    }
     /// Sets `_meta`.
     #[must_use]
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
@@ -33288,7 +29702,6 @@ impl NewSessionRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl NewSessionRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/new`.
     pub const METHOD: &'static str = "session/new";
@@ -33316,179 +29729,6 @@ impl ::schemars::JsonSchema for NewSessionRequest {
     }
 }
 #[cfg(feature = "unstable")]
-/// Request parameters for creating a new session.
-///
-/// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/draft/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct NewSessionRequest {
-    /// The working directory for this session. Must be an absolute path.
-    #[serde(rename = "cwd")]
-    pub cwd: AbsolutePath,
-    /// Additional workspace roots for this session. Each path must be absolute.
-    ///
-    /// These expand the session's workspace scope without changing `cwd`, which
-    /// remains the base for relative paths. When omitted or empty, no
-    /// additional roots are activated for the new session.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub additional_directories: Option<Vec<AbsolutePath>>,
-    /// List of MCP (Model Context Protocol) servers the agent should connect to.
-    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
-    pub mcp_servers: Option<Vec<McpServer>>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// System-level instructions for the new session.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the Agent uses its
-    /// own default instructions. Clients MUST only send this when the Agent
-    /// advertises `session.systemPrompt`.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub system_prompt: runtime::Nullable<SystemPrompt>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "cwd",
-            "additionalDirectories",
-            "mcpServers",
-            "systemPrompt",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = NewSessionRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a NewSessionRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<NewSessionRequest, A::Error> {
-                let mut v0: Option<AbsolutePath> = None;
-                let mut v1: Option<Option<Vec<AbsolutePath>>> = None;
-                let mut v2: Option<Option<Vec<McpServer>>> = None;
-                let mut v3: Option<runtime::Nullable<SystemPrompt>> = None;
-                let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "cwd" => Some(0),
-                        "additionalDirectories" => Some(1),
-                        "mcpServers" => Some(2),
-                        "systemPrompt" => Some(3),
-                        "_meta" => Some(4),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "cwd"),
-                        1 => runtime::de::put(map, &mut v1, "additionalDirectories"),
-                        2 => runtime::de::put(map, &mut v2, "mcpServers"),
-                        3 => runtime::de::put(map, &mut v3, "systemPrompt"),
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v4, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(NewSessionRequest {
-                    cwd: runtime::de::required(v0, "cwd")?,
-                    additional_directories: v1.unwrap_or_default(),
-                    mcp_servers: v2.unwrap_or_default(),
-                    system_prompt: v3.unwrap_or_default(),
-                    meta: v4.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("NewSessionRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl NewSessionRequest {
-    /// Creates a `NewSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            cwd: cwd.into(),
-            additional_directories: Default::default(),
-            mcp_servers: Default::default(),
-            system_prompt: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(
-        mut self,
-        value: impl Into<Vec<AbsolutePath>>,
-    ) -> Self {
-        self.additional_directories = Some(value.into());
-        self
-    }
-    /// Sets `mcpServers`.
-    #[must_use]
-    pub fn mcp_servers(mut self, value: impl Into<Vec<McpServer>>) -> Self {
-        self.mcp_servers = Some(value.into());
-        self
-    }
-    /// Sets `systemPrompt`.
-    #[must_use]
-    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
-        self.system_prompt = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl NewSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/new`.
-    pub const METHOD: &'static str = "session/new";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NewSessionRequest {
     fn schema_name() -> Cow<'static, str> {
@@ -33509,7 +29749,6 @@ impl ::schemars::JsonSchema for NewSessionRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Configuration for connecting to an MCP (Model Context Protocol) server.
 ///
 /// MCP servers provide tools and context that the agent can use when
@@ -33523,151 +29762,7 @@ pub enum McpServer {
     ///
     /// Only available when the Agent capabilities include `session.mcp.http`.
     Http(McpServerHttp),
-    /// Stdio transport configuration
-    ///
-    /// Only available when the Agent capabilities include `session.mcp.stdio`.
-    Stdio(McpServerStdio),
-    /// Custom or future MCP server transport configuration.
-    ///
-    /// Values beginning with `_` are reserved for implementation-specific
-    /// extensions. Unknown values that do not begin with `_` are reserved for
-    /// future ACP variants.
-    ///
-    /// Receivers that do not understand this transport should preserve the raw
-    /// payload when storing, replaying, proxying, or forwarding session setup
-    /// data. Agents MUST reject a request with a transport they do not support
-    /// with `-32602`.
-    Other(runtime::UnknownVariant),
-}
-#[cfg(not(feature = "unstable"))]
-impl ::serde::Serialize for McpServer {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Http(payload) => {
-                runtime::ser::tagged(serializer, "type", "http", Some(payload))
-            }
-            Self::Stdio(payload) => {
-                runtime::ser::tagged(serializer, "type", "stdio", Some(payload))
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl runtime::de::Tagged for McpServer {
-    const NAME: &'static str = "McpServer";
-    const KEY: &'static str = "type";
-    fn is_known(tag: &str) -> bool {
-        matches!(tag, "http" | "stdio")
-    }
-    fn known<'de, D: ::serde::Deserializer<'de>>(
-        tag: &str,
-        payload: D,
-    ) -> Result<Self, D::Error> {
-        match tag {
-            "http" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Http)
-                    .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
-            }
-            "stdio" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Stdio)
-                    .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
-            }
-            _ => {
-                Err(
-                    <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
-                )
-            }
-        }
-    }
-    fn from_object<E: ::serde::de::Error>(
-        object: runtime::JsonObject,
-    ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["http", "stdio"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "McpServer", &[])?;
-                Ok(Self::Other(runtime::UnknownVariant::__new(object)))
-            }
-            #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("McpServer", "type", other, KNOWN)),
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl McpServer {
-    /// The property that discriminates the variants.
-    pub const TAG: &'static str = "type";
-    /// The `type` discriminator of this value, when it has one.
-    pub fn tag(&self) -> Option<&str> {
-        match self {
-            Self::Http(_) => Some("http"),
-            Self::Stdio(_) => Some("stdio"),
-            Self::Other(v) => Some(v.__tag("type")),
-        }
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<McpServerHttp> for McpServer {
-    /// The `http` arm.
-    fn from(value: McpServerHttp) -> Self {
-        Self::Http(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl From<McpServerStdio> for McpServer {
-    /// The `stdio` arm.
-    fn from(value: McpServerStdio) -> Self {
-        Self::Stdio(value)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for McpServer {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("McpServer")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.http`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"description\":\"Stdio transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.stdio`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future MCP server transport configuration.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this transport should preserve the raw\\npayload when storing, replaying, proxying, or forwarding session setup\\ndata. Agents MUST reject a request with a transport they do not support\\nwith `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future MCP server transport type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
-            &[
-                ("McpServerHttp", runtime::schema::sub::<McpServerHttp>),
-                ("McpServerStdio", runtime::schema::sub::<McpServerStdio>),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Configuration for connecting to an MCP (Model Context Protocol) server.
-///
-/// MCP servers provide tools and context that the agent can use when
-/// processing prompts.
-///
-/// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/draft/session-setup#mcp-servers)
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum McpServer {
-    /// HTTP transport configuration
-    ///
-    /// Only available when the Agent capabilities include `session.mcp.http`.
-    Http(McpServerHttp),
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -33693,7 +29788,6 @@ pub enum McpServer {
     /// with `-32602`.
     Other(runtime::UnknownVariant),
 }
-#[cfg(feature = "unstable")]
 impl ::serde::Serialize for McpServer {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -33703,6 +29797,7 @@ impl ::serde::Serialize for McpServer {
             Self::Http(payload) => {
                 runtime::ser::tagged(serializer, "type", "http", Some(payload))
             }
+            #[cfg(feature = "unstable")]
             Self::Acp(payload) => {
                 runtime::ser::tagged(serializer, "type", "acp", Some(payload))
             }
@@ -33713,12 +29808,12 @@ impl ::serde::Serialize for McpServer {
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl runtime::de::Tagged for McpServer {
     const NAME: &'static str = "McpServer";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
-        matches!(tag, "http" | "acp" | "stdio")
+        matches!(tag, "http" | "stdio")
+            || (cfg!(feature = "unstable") && matches!(tag, "acp"))
     }
     fn known<'de, D: ::serde::Deserializer<'de>>(
         tag: &str,
@@ -33730,6 +29825,7 @@ impl runtime::de::Tagged for McpServer {
                     .map(Self::Http)
                     .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
             }
+            #[cfg(feature = "unstable")]
             "acp" => {
                 ::serde::Deserialize::deserialize(payload)
                     .map(Self::Acp)
@@ -33750,7 +29846,7 @@ impl runtime::de::Tagged for McpServer {
     fn from_object<E: ::serde::de::Error>(
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
-        const KNOWN: &[&str] = &["http", "acp", "stdio"];
+        const KNOWN: &[&str] = &["http", #[cfg(feature = "unstable")] "acp", "stdio"];
         match runtime::de::tag(&object, "type") {
             runtime::de::Tag::Str(_) => {
                 runtime::de::check_catch_all::<E>(&object, "McpServer", &[])?;
@@ -33761,7 +29857,6 @@ impl runtime::de::Tagged for McpServer {
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for McpServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -33769,7 +29864,6 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
         runtime::de::tagged(deserializer)
     }
 }
-#[cfg(feature = "unstable")]
 impl McpServer {
     /// The property that discriminates the variants.
     pub const TAG: &'static str = "type";
@@ -33777,13 +29871,13 @@ impl McpServer {
     pub fn tag(&self) -> Option<&str> {
         match self {
             Self::Http(_) => Some("http"),
+            #[cfg(feature = "unstable")]
             Self::Acp(_) => Some("acp"),
             Self::Stdio(_) => Some("stdio"),
             Self::Other(v) => Some(v.__tag("type")),
         }
     }
 }
-#[cfg(feature = "unstable")]
 impl From<McpServerHttp> for McpServer {
     /// The `http` arm.
     fn from(value: McpServerHttp) -> Self {
@@ -33797,11 +29891,30 @@ impl From<McpServerAcp> for McpServer {
         Self::Acp(value)
     }
 }
-#[cfg(feature = "unstable")]
 impl From<McpServerStdio> for McpServer {
     /// The `stdio` arm.
     fn from(value: McpServerStdio) -> Self {
         Self::Stdio(value)
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for McpServer {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("McpServer")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Configuration for connecting to an MCP (Model Context Protocol) server.\\n\\nMCP servers provide tools and context that the agent can use when\\nprocessing prompts.\\n\\nSee protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)\",\"anyOf\":[{\"description\":\"HTTP transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.http`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerHttp\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"description\":\"Stdio transport configuration\\n\\nOnly available when the Agent capabilities include `session.mcp.stdio`.\",\"type\":\"object\",\"allOf\":[{\"$ref\":\"#/$defs/McpServerStdio\"}],\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]},{\"title\":\"other\",\"description\":\"Custom or future MCP server transport configuration.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\\n\\nReceivers that do not understand this transport should preserve the raw\\npayload when storing, replaying, proxying, or forwarding session setup\\ndata. Agents MUST reject a request with a transport they do not support\\nwith `-32602`.\",\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"Custom or future MCP server transport type.\\n\\nValues beginning with `_` are reserved for implementation-specific\\nextensions. Unknown values that do not begin with `_` are reserved for\\nfuture ACP variants.\",\"type\":\"string\"}},\"required\":[\"type\"],\"not\":{\"anyOf\":[{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"http\"}},\"required\":[\"type\"]},{\"type\":\"object\",\"properties\":{\"type\":{\"type\":\"string\",\"const\":\"stdio\"}},\"required\":[\"type\"]}]},\"additionalProperties\":true}]}",
+            &[
+                ("McpServerHttp", runtime::schema::sub::<McpServerHttp>),
+                ("McpServerStdio", runtime::schema::sub::<McpServerStdio>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -34216,7 +30329,6 @@ impl ::schemars::JsonSchema for McpServerStdio {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Request parameters for listing existing sessions.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
@@ -34242,6 +30354,22 @@ pub struct ListSessionsRequest {
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub cursor: runtime::Nullable<SessionListCursor>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Filter sessions by archive state.
+    ///
+    /// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
+    /// the Agent advertises the `session.archive` capability. The filter combines with `cwd` and
+    /// applies before pagination. Clients keep the same value when following `nextCursor`.
+    #[serde(
+        rename = "archived",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    pub archived: runtime::Nullable<SessionArchiveFilter>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -34259,12 +30387,17 @@ pub struct ListSessionsRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["cwd", "cursor", "_meta"];
+        const FIELDS: &[&str] = &[
+            "cwd",
+            "cursor",
+            #[cfg(feature = "unstable")]
+            "archived",
+            "_meta",
+        ];
         struct __Visitor;
         impl<'de> ::serde::de::Visitor<'de> for __Visitor {
             type Value = ListSessionsRequest;
@@ -34277,24 +30410,30 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
             ) -> Result<ListSessionsRequest, A::Error> {
                 let mut v0: Option<runtime::Nullable<AbsolutePath>> = None;
                 let mut v1: Option<runtime::Nullable<SessionListCursor>> = None;
-                let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v2: Option<runtime::Nullable<SessionArchiveFilter>> = None;
+                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
                         "cwd" => Some(0),
                         "cursor" => Some(1),
-                        "_meta" => Some(2),
+                        #[cfg(feature = "unstable")]
+                        "archived" => Some(2),
+                        "_meta" => Some(3),
                         _ => None,
                     },
                     |i, map| match i {
                         0 => runtime::de::put(map, &mut v0, "cwd"),
                         1 => runtime::de::put(map, &mut v1, "cursor"),
-                        2 => {
+                        #[cfg(feature = "unstable")]
+                        2 => runtime::de::put(map, &mut v2, "archived"),
+                        3 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v2, "_meta")
+                            >(map, &mut v3, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -34306,7 +30445,9 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
                 Ok(ListSessionsRequest {
                     cwd: v0.unwrap_or_default(),
                     cursor: v1.unwrap_or_default(),
-                    meta: v2.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    archived: v2.unwrap_or_default(),
+                    meta: v3.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -34314,13 +30455,14 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
         deserializer.deserialize_struct("ListSessionsRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ListSessionsRequest {
     /// Creates a `ListSessionsRequest` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
         Self {
             cwd: Default::default(),
             cursor: Default::default(),
+            #[cfg(feature = "unstable")]
+            archived: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -34337,6 +30479,13 @@ impl ListSessionsRequest {
         self.cursor = runtime::Nullable::Value(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
+    /// Sets `archived`.
+    #[must_use]
+    pub fn archived(mut self, value: impl Into<SessionArchiveFilter>) -> Self {
+        self.archived = runtime::Nullable::Value(value.into());
+        self
+    }
     /// Sets `_meta`.
     #[must_use]
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
@@ -34344,7 +30493,6 @@ impl ListSessionsRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ListSessionsRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/list`.
     pub const METHOD: &'static str = "session/list";
@@ -34372,167 +30520,6 @@ impl ::schemars::JsonSchema for ListSessionsRequest {
             ],
         )
     }
-}
-#[cfg(feature = "unstable")]
-/// Request parameters for listing existing sessions.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ListSessionsRequest {
-    /// Filter sessions by working directory. Must be an absolute path.
-    ///
-    /// Only sessions whose `cwd` is this same directory match. Subdirectories and
-    /// `additionalDirectories` don't. Agents MAY normalize paths when comparing.
-    ///
-    /// Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
-    #[serde(
-        rename = "cwd",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub cwd: runtime::Nullable<AbsolutePath>,
-    /// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-    ///
-    /// Omitted and `null` are equivalent and mean the first page is requested.
-    #[serde(
-        rename = "cursor",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub cursor: runtime::Nullable<SessionListCursor>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Filter sessions by archive state.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
-    /// the Agent advertises the `session.archive` capability. The filter combines with `cwd` and
-    /// applies before pagination. Clients keep the same value when following `nextCursor`.
-    #[serde(
-        rename = "archived",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub archived: runtime::Nullable<SessionArchiveFilter>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["cwd", "cursor", "archived", "_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ListSessionsRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ListSessionsRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ListSessionsRequest, A::Error> {
-                let mut v0: Option<runtime::Nullable<AbsolutePath>> = None;
-                let mut v1: Option<runtime::Nullable<SessionListCursor>> = None;
-                let mut v2: Option<runtime::Nullable<SessionArchiveFilter>> = None;
-                let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "cwd" => Some(0),
-                        "cursor" => Some(1),
-                        "archived" => Some(2),
-                        "_meta" => Some(3),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "cwd"),
-                        1 => runtime::de::put(map, &mut v1, "cursor"),
-                        2 => runtime::de::put(map, &mut v2, "archived"),
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v3, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ListSessionsRequest {
-                    cwd: v0.unwrap_or_default(),
-                    cursor: v1.unwrap_or_default(),
-                    archived: v2.unwrap_or_default(),
-                    meta: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ListSessionsRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ListSessionsRequest {
-    /// Creates a `ListSessionsRequest` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            cwd: Default::default(),
-            cursor: Default::default(),
-            archived: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `cwd`.
-    #[must_use]
-    pub fn cwd(mut self, value: impl Into<AbsolutePath>) -> Self {
-        self.cwd = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `cursor`.
-    #[must_use]
-    pub fn cursor(mut self, value: impl Into<SessionListCursor>) -> Self {
-        self.cursor = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `archived`.
-    #[must_use]
-    pub fn archived(mut self, value: impl Into<SessionArchiveFilter>) -> Self {
-        self.archived = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ListSessionsRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/list`.
-    pub const METHOD: &'static str = "session/list";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
@@ -34673,7 +30660,6 @@ impl ::schemars::JsonSchema for DeleteSessionRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Request parameters for resuming an existing session.
 ///
 /// Resumes an existing session and optionally replays retained conversation
@@ -34725,6 +30711,24 @@ pub struct ResumeSessionRequest {
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub replay_from: runtime::Nullable<ReplayFrom>,
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// System-level instructions for the resumed session.
+    ///
+    /// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+    /// system prompt it stored with the session or use its default instructions.
+    /// Clients MUST only send this when the Agent advertises
+    /// `session.systemPrompt`, and SHOULD send the same value they used when the
+    /// session was created.
+    #[serde(
+        rename = "systemPrompt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    pub system_prompt: runtime::Nullable<SystemPrompt>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -34742,7 +30746,6 @@ pub struct ResumeSessionRequest {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -34753,6 +30756,8 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
             "additionalDirectories",
             "mcpServers",
             "replayFrom",
+            #[cfg(feature = "unstable")]
+            "systemPrompt",
             "_meta",
         ];
         struct __Visitor;
@@ -34770,7 +30775,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                 let mut v2: Option<Option<Vec<AbsolutePath>>> = None;
                 let mut v3: Option<Option<Vec<McpServer>>> = None;
                 let mut v4: Option<runtime::Nullable<ReplayFrom>> = None;
-                let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+                #[cfg(feature = "unstable")]
+                let mut v5: Option<runtime::Nullable<SystemPrompt>> = None;
+                let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
                 let rest = runtime::de::fields(
                     &mut map,
                     |k| match k {
@@ -34779,7 +30786,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         "additionalDirectories" => Some(2),
                         "mcpServers" => Some(3),
                         "replayFrom" => Some(4),
-                        "_meta" => Some(5),
+                        #[cfg(feature = "unstable")]
+                        "systemPrompt" => Some(5),
+                        "_meta" => Some(6),
                         _ => None,
                     },
                     |i, map| match i {
@@ -34788,12 +30797,14 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                         2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
                         3 => runtime::de::put(map, &mut v3, "mcpServers"),
                         4 => runtime::de::put(map, &mut v4, "replayFrom"),
-                        5 => {
+                        #[cfg(feature = "unstable")]
+                        5 => runtime::de::put(map, &mut v5, "systemPrompt"),
+                        6 => {
                             runtime::de::put_with::<
                                 runtime::read::LenientMeta,
                                 _,
                                 _,
-                            >(map, &mut v5, "_meta")
+                            >(map, &mut v6, "_meta")
                         }
                         _ => {
                             ::core::unreachable!(
@@ -34808,7 +30819,9 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
                     additional_directories: v2.unwrap_or_default(),
                     mcp_servers: v3.unwrap_or_default(),
                     replay_from: v4.unwrap_or_default(),
-                    meta: v5.unwrap_or_default(),
+                    #[cfg(feature = "unstable")]
+                    system_prompt: v5.unwrap_or_default(),
+                    meta: v6.unwrap_or_default(),
                     additional_properties: rest,
                 })
             }
@@ -34816,7 +30829,6 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
         deserializer.deserialize_struct("ResumeSessionRequest", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ResumeSessionRequest {
     /// Creates a `ResumeSessionRequest` from its required fields; every optional field is omitted.
     pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
@@ -34826,6 +30838,8 @@ impl ResumeSessionRequest {
             additional_directories: Default::default(),
             mcp_servers: Default::default(),
             replay_from: Default::default(),
+            #[cfg(feature = "unstable")]
+            system_prompt: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
         }
@@ -34851,6 +30865,13 @@ impl ResumeSessionRequest {
         self.replay_from = runtime::Nullable::Value(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
+        self.system_prompt = runtime::Nullable::Value(value.into());
+        self
+    }
     /// Sets `_meta`.
     #[must_use]
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
@@ -34858,7 +30879,6 @@ impl ResumeSessionRequest {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ResumeSessionRequest {
     /// The JSON-RPC method this payload belongs to (`x-method`): `session/resume`.
     pub const METHOD: &'static str = "session/resume";
@@ -34888,227 +30908,6 @@ impl ::schemars::JsonSchema for ResumeSessionRequest {
             ],
         )
     }
-}
-#[cfg(feature = "unstable")]
-/// Request parameters for resuming an existing session.
-///
-/// Resumes an existing session and optionally replays retained conversation
-/// history according to `replayFrom`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ResumeSessionRequest {
-    /// The ID of the session to resume.
-    #[serde(rename = "sessionId")]
-    pub session_id: SessionId,
-    /// The working directory for this session. Must be an absolute path.
-    ///
-    /// Clients MUST send the session's working directory. Agents MAY reject a different directory
-    /// with `-32602`, and MAY normalize paths when comparing.
-    #[serde(rename = "cwd")]
-    pub cwd: AbsolutePath,
-    /// Additional workspace roots to activate for this session. Each path must be absolute.
-    ///
-    /// When omitted or empty, no additional roots are activated. When non-empty,
-    /// this is the complete resulting additional-root list for the resumed
-    /// session. It may differ from any previously used or reported list as long as
-    /// the request `cwd` matches the session's `cwd`.
-    #[serde(
-        rename = "additionalDirectories",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub additional_directories: Option<Vec<AbsolutePath>>,
-    /// List of MCP servers to connect to for this session.
-    ///
-    /// The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
-    /// NOT restore servers from earlier requests.
-    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
-    pub mcp_servers: Option<Vec<McpServer>>,
-    /// Inclusive cursor describing where conversation replay should begin.
-    ///
-    /// Optional. Omitted and `null` are equivalent and mean the Agent should resume without
-    /// replaying previous conversation history. Replay cursors are inclusive:
-    /// replay includes the position identified by the cursor. Supplying
-    /// `{ "type": "start" }` means the Agent should replay all retained
-    /// conversation history before responding.
-    ///
-    /// Agents MUST reject unsupported cursor types or malformed cursor values
-    /// with `-32602` (Invalid params), rather than substituting another cursor
-    /// or resuming without replay.
-    #[serde(
-        rename = "replayFrom",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub replay_from: runtime::Nullable<ReplayFrom>,
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// System-level instructions for the resumed session.
-    ///
-    /// Optional. Omitted and `null` are equivalent. The Agent may then keep a
-    /// system prompt it stored with the session or use its default instructions.
-    /// Clients MUST only send this when the Agent advertises
-    /// `session.systemPrompt`, and SHOULD send the same value they used when the
-    /// session was created.
-    #[serde(
-        rename = "systemPrompt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub system_prompt: runtime::Nullable<SystemPrompt>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-    /// Implementations MUST NOT assign meaning to keys they do not recognize.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "sessionId",
-            "cwd",
-            "additionalDirectories",
-            "mcpServers",
-            "replayFrom",
-            "systemPrompt",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ResumeSessionRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ResumeSessionRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ResumeSessionRequest, A::Error> {
-                let mut v0: Option<SessionId> = None;
-                let mut v1: Option<AbsolutePath> = None;
-                let mut v2: Option<Option<Vec<AbsolutePath>>> = None;
-                let mut v3: Option<Option<Vec<McpServer>>> = None;
-                let mut v4: Option<runtime::Nullable<ReplayFrom>> = None;
-                let mut v5: Option<runtime::Nullable<SystemPrompt>> = None;
-                let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "sessionId" => Some(0),
-                        "cwd" => Some(1),
-                        "additionalDirectories" => Some(2),
-                        "mcpServers" => Some(3),
-                        "replayFrom" => Some(4),
-                        "systemPrompt" => Some(5),
-                        "_meta" => Some(6),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "sessionId"),
-                        1 => runtime::de::put(map, &mut v1, "cwd"),
-                        2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                        3 => runtime::de::put(map, &mut v3, "mcpServers"),
-                        4 => runtime::de::put(map, &mut v4, "replayFrom"),
-                        5 => runtime::de::put(map, &mut v5, "systemPrompt"),
-                        6 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v6, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ResumeSessionRequest {
-                    session_id: runtime::de::required(v0, "sessionId")?,
-                    cwd: runtime::de::required(v1, "cwd")?,
-                    additional_directories: v2.unwrap_or_default(),
-                    mcp_servers: v3.unwrap_or_default(),
-                    replay_from: v4.unwrap_or_default(),
-                    system_prompt: v5.unwrap_or_default(),
-                    meta: v6.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ResumeSessionRequest", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ResumeSessionRequest {
-    /// Creates a `ResumeSessionRequest` from its required fields; every optional field is omitted.
-    pub fn new(session_id: impl Into<SessionId>, cwd: impl Into<AbsolutePath>) -> Self {
-        Self {
-            session_id: session_id.into(),
-            cwd: cwd.into(),
-            additional_directories: Default::default(),
-            mcp_servers: Default::default(),
-            replay_from: Default::default(),
-            system_prompt: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `additionalDirectories`.
-    #[must_use]
-    pub fn additional_directories(
-        mut self,
-        value: impl Into<Vec<AbsolutePath>>,
-    ) -> Self {
-        self.additional_directories = Some(value.into());
-        self
-    }
-    /// Sets `mcpServers`.
-    #[must_use]
-    pub fn mcp_servers(mut self, value: impl Into<Vec<McpServer>>) -> Self {
-        self.mcp_servers = Some(value.into());
-        self
-    }
-    /// Sets `replayFrom`.
-    #[must_use]
-    pub fn replay_from(mut self, value: impl Into<ReplayFrom>) -> Self {
-        self.replay_from = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `systemPrompt`.
-    #[must_use]
-    pub fn system_prompt(mut self, value: impl Into<SystemPrompt>) -> Self {
-        self.system_prompt = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl ResumeSessionRequest {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `session/resume`.
-    pub const METHOD: &'static str = "session/resume";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
@@ -36326,7 +32125,6 @@ impl ::schemars::JsonSchema for PromptRequest {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC response object.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -36336,7 +32134,6 @@ pub enum ClientResponse {
     /// A failed JSON-RPC response.
     Error(ClientResponseError),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for ClientResponse {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -36348,7 +32145,6 @@ impl ::serde::Serialize for ClientResponse {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -36364,50 +32160,18 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
         Err(runtime::de::no_arm("ClientResponse", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ClientResponseResult> for ClientResponse {
     /// The `Result` arm.
     fn from(value: ClientResponseResult) -> Self {
         Self::Result(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<ClientResponseError> for ClientResponse {
     /// The `Error` arm.
     fn from(value: ClientResponseError) -> Self {
         Self::Error(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponse {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponse")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
-            &[
-                (
-                    "CreateElicitationResponse",
-                    runtime::schema::sub::<CreateElicitationResponse>,
-                ),
-                ("Error", runtime::schema::sub::<Error>),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                (
-                    "RequestPermissionResponse",
-                    runtime::schema::sub::<RequestPermissionResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// A successful JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -36423,7 +32187,6 @@ pub struct ClientResponseResult {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -36468,7 +32231,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
         deserializer.deserialize_struct("ClientResponseResult", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientResponseResult {
     /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
     pub fn new(
@@ -36482,37 +32244,6 @@ impl ClientResponseResult {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponseResult {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponseResult")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
-            &[
-                (
-                    "CreateElicitationResponse",
-                    runtime::schema::sub::<CreateElicitationResponse>,
-                ),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                ("RequestId", runtime::schema::sub::<RequestId>),
-                (
-                    "RequestPermissionResponse",
-                    runtime::schema::sub::<RequestPermissionResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// Method-specific response data.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -36521,10 +32252,12 @@ pub enum ClientResponseResultResult {
     RequestPermissionResponse(RequestPermissionResponse),
     /// Successful result returned for a `elicitation/create` request.
     CreateElicitationResponse(CreateElicitationResponse),
+    #[cfg(feature = "unstable")]
+    /// Successful result returned by an MCP-over-ACP `mcp/message` request.
+    MessageMcpResponse(MessageMcpResponse),
     /// Successful result returned by an extension method outside the core ACP method set.
     ExtMethodResponse(ExtResponse),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for ClientResponseResultResult {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -36537,13 +32270,16 @@ impl ::serde::Serialize for ClientResponseResultResult {
             Self::CreateElicitationResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
+            Self::MessageMcpResponse(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
             Self::ExtMethodResponse(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -36564,63 +32300,45 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
         ) {
             return Ok(Self::CreateElicitationResponse(v));
         }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "MessageMcpResponse",
+        ) {
+            return Ok(Self::MessageMcpResponse(v));
+        }
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
             return Ok(Self::ExtMethodResponse(v));
         }
         Err(runtime::de::no_arm("ClientResponseResultResult", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<RequestPermissionResponse> for ClientResponseResultResult {
     /// The `RequestPermissionResponse` arm.
     fn from(value: RequestPermissionResponse) -> Self {
         Self::RequestPermissionResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CreateElicitationResponse> for ClientResponseResultResult {
     /// The `CreateElicitationResponse` arm.
     fn from(value: CreateElicitationResponse) -> Self {
         Self::CreateElicitationResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<MessageMcpResponse> for ClientResponseResultResult {
+    /// The `MessageMcpResponse` arm.
+    fn from(value: MessageMcpResponse) -> Self {
+        Self::MessageMcpResponse(value)
+    }
+}
 impl From<ExtResponse> for ClientResponseResultResult {
     /// The `ExtMethodResponse` arm.
     fn from(value: ExtResponse) -> Self {
         Self::ExtMethodResponse(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponseResultResult {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponseResultResult")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
-            &[
-                (
-                    "CreateElicitationResponse",
-                    runtime::schema::sub::<CreateElicitationResponse>,
-                ),
-                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
-                (
-                    "RequestPermissionResponse",
-                    runtime::schema::sub::<RequestPermissionResponse>,
-                ),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// A failed JSON-RPC response.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -36642,7 +32360,6 @@ pub struct ClientResponseError {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -36693,7 +32410,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
         deserializer.deserialize_struct("ClientResponseError", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientResponseError {
     /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
     pub fn new(
@@ -36707,26 +32423,6 @@ impl ClientResponseError {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponseError {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponseError")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}",
-            &[("Error", runtime::schema::sub::<Error>)],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// The id of the request this response answers.
 ///
 /// Required. `null` only when the request's id could not be determined, such as
@@ -36739,7 +32435,6 @@ pub enum ClientResponseErrorId {
     /// A string request ID.
     Str(String),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for ClientResponseErrorId {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -36751,7 +32446,6 @@ impl ::serde::Serialize for ClientResponseErrorId {
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -36767,21 +32461,18 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
         Err(runtime::de::no_arm("ClientResponseErrorId", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<i64> for ClientResponseErrorId {
     /// The `Number` arm.
     fn from(value: i64) -> Self {
         Self::Number(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<String> for ClientResponseErrorId {
     /// The `Str` arm.
     fn from(value: String) -> Self {
         Self::Str(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<&str> for ClientResponseErrorId {
     /// The `Str` arm.
     fn from(value: &str) -> Self {
@@ -36790,73 +32481,31 @@ impl From<&str> for ClientResponseErrorId {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientResponseErrorId {
+impl ::schemars::JsonSchema for ClientResponse {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientResponseErrorId")
+        Cow::Borrowed("ClientResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseErrorId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]}",
-            &[],
+            "{\"description\":\"A JSON-RPC response object.\",\"anyOf\":[{\"title\":\"Result\",\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]},{\"title\":\"Error\",\"description\":\"A failed JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"anyOf\":[{\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\",\"anyOf\":[{\"title\":\"Number\",\"description\":\"A numeric request ID.\",\"type\":\"integer\",\"format\":\"int64\"},{\"title\":\"Str\",\"description\":\"A string request ID.\",\"type\":\"string\"}]},{\"type\":\"null\"}],\"description\":\"The id of the request this response answers.\\n\\nRequired. `null` only when the request's id could not be determined, such as\\nfor a parse error or an invalid request.\"},\"error\":{\"$ref\":\"#/$defs/Error\",\"description\":\"Method-specific error data.\"}},\"required\":[\"id\",\"error\"]}],\"x-docs-ignore\":true}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    runtime::schema::sub::<CreateElicitationResponse>,
+                ),
+                ("Error", runtime::schema::sub::<Error>),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("RequestId", runtime::schema::sub::<RequestId>),
+                (
+                    "RequestPermissionResponse",
+                    runtime::schema::sub::<RequestPermissionResponse>,
+                ),
+            ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC response object.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientResponse {
-    /// A successful JSON-RPC response.
-    Result(ClientResponseResult),
-    /// A failed JSON-RPC response.
-    Error(ClientResponseError),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ClientResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Error(payload) => ::serde::Serialize::serialize(payload, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
-            return Ok(Self::Result(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
-            return Ok(Self::Error(v));
-        }
-        Err(runtime::de::no_arm("ClientResponse", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ClientResponseResult> for ClientResponse {
-    /// The `Result` arm.
-    fn from(value: ClientResponseResult) -> Self {
-        Self::Result(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ClientResponseError> for ClientResponse {
-    /// The `Error` arm.
-    fn from(value: ClientResponseError) -> Self {
-        Self::Error(value)
     }
 }
 #[cfg(feature = "unstable")]
@@ -36889,79 +32538,34 @@ impl ::schemars::JsonSchema for ClientResponse {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientResponseResult {
-    /// The id of the request this response answers.
-    #[serde(rename = "id")]
-    pub id: RequestId,
-    /// Method-specific response data.
-    #[serde(rename = "result")]
-    pub result: ClientResponseResultResult,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "result"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientResponseResult;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientResponseResult object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientResponseResult, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<ClientResponseResultResult> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "result" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "result"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientResponseResult {
-                    id: runtime::de::required(v0, "id")?,
-                    result: runtime::de::required(v1, "result")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientResponseResult", FIELDS, __Visitor)
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResult {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResult")
     }
-}
-#[cfg(feature = "unstable")]
-impl ClientResponseResult {
-    /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<RequestId>,
-        result: impl Into<ClientResponseResultResult>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            result: result.into(),
-            additional_properties: Default::default(),
-        }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
+        )
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"A successful JSON-RPC response.\",\"type\":\"object\",\"properties\":{\"id\":{\"$ref\":\"#/$defs/RequestId\",\"description\":\"The id of the request this response answers.\"},\"result\":{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}},\"required\":[\"id\",\"result\"]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    runtime::schema::sub::<CreateElicitationResponse>,
+                ),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                ("RequestId", runtime::schema::sub::<RequestId>),
+                (
+                    "RequestPermissionResponse",
+                    runtime::schema::sub::<RequestPermissionResponse>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -36995,102 +32599,33 @@ impl ::schemars::JsonSchema for ClientResponseResult {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// Method-specific response data.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientResponseResultResult {
-    /// Successful result returned for a `session/request_permission` request.
-    RequestPermissionResponse(RequestPermissionResponse),
-    /// Successful result returned for a `elicitation/create` request.
-    CreateElicitationResponse(CreateElicitationResponse),
-    /// Successful result returned by an MCP-over-ACP `mcp/message` request.
-    MessageMcpResponse(MessageMcpResponse),
-    /// Successful result returned by an extension method outside the core ACP method set.
-    ExtMethodResponse(ExtResponse),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ClientResponseResultResult {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::RequestPermissionResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::CreateElicitationResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::MessageMcpResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodResponse(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientResponseResultResult {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientResponseResultResult")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionResponse",
-        ) {
-            return Ok(Self::RequestPermissionResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationResponse",
-        ) {
-            return Ok(Self::CreateElicitationResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "MessageMcpResponse",
-        ) {
-            return Ok(Self::MessageMcpResponse(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
-            return Ok(Self::ExtMethodResponse(v));
-        }
-        Err(runtime::de::no_arm("ClientResponseResultResult", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<RequestPermissionResponse> for ClientResponseResultResult {
-    /// The `RequestPermissionResponse` arm.
-    fn from(value: RequestPermissionResponse) -> Self {
-        Self::RequestPermissionResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<CreateElicitationResponse> for ClientResponseResultResult {
-    /// The `CreateElicitationResponse` arm.
-    fn from(value: CreateElicitationResponse) -> Self {
-        Self::CreateElicitationResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpResponse> for ClientResponseResultResult {
-    /// The `MessageMcpResponse` arm.
-    fn from(value: MessageMcpResponse) -> Self {
-        Self::MessageMcpResponse(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtResponse> for ClientResponseResultResult {
-    /// The `ExtMethodResponse` arm.
-    fn from(value: ExtResponse) -> Self {
-        Self::ExtMethodResponse(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Method-specific response data.\",\"anyOf\":[{\"title\":\"RequestPermissionResponse\",\"description\":\"Successful result returned for a `session/request_permission` request.\",\"allOf\":[{\"$ref\":\"#/$defs/RequestPermissionResponse\"}]},{\"title\":\"CreateElicitationResponse\",\"description\":\"Successful result returned for a `elicitation/create` request.\",\"allOf\":[{\"$ref\":\"#/$defs/CreateElicitationResponse\"}]},{\"title\":\"ExtMethodResponse\",\"description\":\"Successful result returned by an extension method outside the core ACP method set.\",\"allOf\":[{\"$ref\":\"#/$defs/ExtResponse\"}]}]}",
+            &[
+                (
+                    "CreateElicitationResponse",
+                    runtime::schema::sub::<CreateElicitationResponse>,
+                ),
+                ("ExtResponse", runtime::schema::sub::<ExtResponse>),
+                (
+                    "RequestPermissionResponse",
+                    runtime::schema::sub::<RequestPermissionResponse>,
+                ),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -37123,94 +32658,6 @@ impl ::schemars::JsonSchema for ClientResponseResultResult {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientResponseError {
-    /// The id of the request this response answers.
-    ///
-    /// Required. `null` only when the request's id could not be determined, such as
-    /// for a parse error or an invalid request.
-    #[serde(
-        rename = "id",
-        deserialize_with = "runtime::read::with::<runtime::read::Present,_,_>"
-    )]
-    pub id: Option<ClientResponseErrorId>,
-    /// Method-specific error data.
-    #[serde(rename = "error")]
-    pub error: Error,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "error"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientResponseError;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientResponseError object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientResponseError, A::Error> {
-                let mut v0: Option<Option<ClientResponseErrorId>> = None;
-                let mut v1: Option<Error> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "error" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Present,
-                                _,
-                                _,
-                            >(map, &mut v0, "id")
-                        }
-                        1 => runtime::de::put(map, &mut v1, "error"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientResponseError {
-                    id: runtime::de::required(v0, "id")?,
-                    error: runtime::de::required(v1, "error")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientResponseError", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ClientResponseError {
-    /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
-    pub fn new(
-        id: impl Into<Option<ClientResponseErrorId>>,
-        error: impl Into<Error>,
-    ) -> Self {
-        Self {
-            id: id.into(),
-            error: error.into(),
-            additional_properties: Default::default(),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseError {
     fn schema_name() -> Cow<'static, str> {
@@ -37229,69 +32676,6 @@ impl ::schemars::JsonSchema for ClientResponseError {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// The id of the request this response answers.
-///
-/// Required. `null` only when the request's id could not be determined, such as
-/// for a parse error or an invalid request.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ClientResponseErrorId {
-    /// A numeric request ID.
-    Number(i64),
-    /// A string request ID.
-    Str(String),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ClientResponseErrorId {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Str(payload) => ::serde::Serialize::serialize(payload, serializer),
-        }
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
-            return Ok(Self::Number(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
-            return Ok(Self::Str(v));
-        }
-        Err(runtime::de::no_arm("ClientResponseErrorId", &errors))
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<i64> for ClientResponseErrorId {
-    /// The `Number` arm.
-    fn from(value: i64) -> Self {
-        Self::Number(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<String> for ClientResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: String) -> Self {
-        Self::Str(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<&str> for ClientResponseErrorId {
-    /// The `Str` arm.
-    fn from(value: &str) -> Self {
-        Self::Str(ToOwned::to_owned(value))
-    }
-}
-#[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ClientResponseErrorId {
     fn schema_name() -> Cow<'static, str> {
@@ -38253,7 +33637,6 @@ impl ::schemars::JsonSchema for ElicitationAcceptAction {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// A JSON-RPC notification object.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -38273,7 +33656,6 @@ pub struct ClientNotification {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -38318,7 +33700,6 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
         deserializer.deserialize_struct("ClientNotification", FIELDS, __Visitor)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl ClientNotification {
     /// Creates a `ClientNotification` from its required fields; every optional field is omitted.
     pub fn new(method: impl Into<String>) -> Self {
@@ -38335,32 +33716,6 @@ impl ClientNotification {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientNotification {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientNotification")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
-        )
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
-            &[
-                (
-                    "CancelSessionNotification",
-                    runtime::schema::sub::<CancelSessionNotification>,
-                ),
-                ("ExtNotification", runtime::schema::sub::<ExtNotification>),
-            ],
-        )
-    }
-}
-#[cfg(not(feature = "unstable"))]
 /// All possible notifications that a client can send to an agent.
 ///
 /// This enum is used internally for routing RPC notifications. You typically won't need
@@ -38401,6 +33756,13 @@ pub enum ClientNotificationParams {
     ///
     /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
     CancelSessionNotification(CancelSessionNotification),
+    #[cfg(feature = "unstable")]
+    /// **UNSTABLE**
+    ///
+    /// This capability is not part of the spec yet, and may be removed or changed at any point.
+    ///
+    /// Sends an MCP-over-ACP notification.
+    MessageMcpNotification(MessageMcpNotification),
     /// Handles extension notifications from the client.
     ///
     /// Extension notifications provide a way to send one-way messages for custom functionality
@@ -38409,7 +33771,6 @@ pub enum ClientNotificationParams {
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
     ExtNotification(ExtNotification),
 }
-#[cfg(not(feature = "unstable"))]
 impl ::serde::Serialize for ClientNotificationParams {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -38419,13 +33780,16 @@ impl ::serde::Serialize for ClientNotificationParams {
             Self::CancelSessionNotification(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
+            #[cfg(feature = "unstable")]
+            Self::MessageMcpNotification(payload) => {
+                ::serde::Serialize::serialize(payload, serializer)
+            }
             Self::ExtNotification(payload) => {
                 ::serde::Serialize::serialize(payload, serializer)
             }
         }
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -38439,20 +33803,33 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
         ) {
             return Ok(Self::CancelSessionNotification(v));
         }
+        #[cfg(feature = "unstable")]
+        if let Some(v) = runtime::de::try_arm(
+            &value,
+            &mut errors,
+            "MessageMcpNotification",
+        ) {
+            return Ok(Self::MessageMcpNotification(v));
+        }
         if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
             return Ok(Self::ExtNotification(v));
         }
         Err(runtime::de::no_arm("ClientNotificationParams", &errors))
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl From<CancelSessionNotification> for ClientNotificationParams {
     /// The `CancelSessionNotification` arm.
     fn from(value: CancelSessionNotification) -> Self {
         Self::CancelSessionNotification(value)
     }
 }
-#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "unstable")]
+impl From<MessageMcpNotification> for ClientNotificationParams {
+    /// The `MessageMcpNotification` arm.
+    fn from(value: MessageMcpNotification) -> Self {
+        Self::MessageMcpNotification(value)
+    }
+}
 impl From<ExtNotification> for ClientNotificationParams {
     /// The `ExtNotification` arm.
     fn from(value: ExtNotification) -> Self {
@@ -38461,19 +33838,19 @@ impl From<ExtNotification> for ClientNotificationParams {
 }
 #[cfg(not(feature = "unstable"))]
 #[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ClientNotificationParams {
+impl ::schemars::JsonSchema for ClientNotification {
     fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("ClientNotificationParams")
+        Cow::Borrowed("ClientNotification")
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
             generator,
-            "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            "{\"description\":\"A JSON-RPC notification object.\",\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"The notification method name.\"},\"params\":{\"anyOf\":[{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]},{\"type\":\"null\"}],\"description\":\"Method-specific notification parameters.\"}},\"required\":[\"method\"],\"x-docs-ignore\":true}",
             &[
                 (
                     "CancelSessionNotification",
@@ -38482,88 +33859,6 @@ impl ::schemars::JsonSchema for ClientNotificationParams {
                 ("ExtNotification", runtime::schema::sub::<ExtNotification>),
             ],
         )
-    }
-}
-#[cfg(feature = "unstable")]
-/// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct ClientNotification {
-    /// The notification method name.
-    #[serde(rename = "method")]
-    pub method: String,
-    /// Method-specific notification parameters.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
-    pub params: runtime::Nullable<ClientNotificationParams>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientNotification;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientNotification object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientNotification, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<runtime::Nullable<ClientNotificationParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "method" => Some(0),
-                        "params" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "method"),
-                        1 => runtime::de::put(map, &mut v1, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientNotification {
-                    method: runtime::de::required(v0, "method")?,
-                    params: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientNotification", FIELDS, __Visitor)
-    }
-}
-#[cfg(feature = "unstable")]
-impl ClientNotification {
-    /// Creates a `ClientNotification` from its required fields; every optional field is omitted.
-    pub fn new(method: impl Into<String>) -> Self {
-        Self {
-            method: method.into(),
-            params: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `params`.
-    #[must_use]
-    pub fn params(mut self, value: impl Into<ClientNotificationParams>) -> Self {
-        self.params = runtime::Nullable::Value(value.into());
-        self
     }
 }
 #[cfg(feature = "unstable")]
@@ -38595,126 +33890,29 @@ impl ::schemars::JsonSchema for ClientNotification {
         )
     }
 }
-#[cfg(feature = "unstable")]
-/// All possible notifications that a client can send to an agent.
-///
-/// This enum is used internally for routing RPC notifications. You typically won't need
-/// to use this directly.
-///
-/// Notifications do not expect a response.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ClientNotificationParams {
-    /// Cancels a session's foreground work and its prompts not yet inserted.
-    ///
-    /// Work in the latest `background` list is not covered and keeps running. The
-    /// Agent MAY stop background activity it does not list.
-    ///
-    /// Upon receiving this notification, the Agent SHOULD stop all language model
-    /// requests and all tool call invocations of the cancelled foreground work as soon
-    /// as possible.
-    ///
-    /// The Agent MUST stop waiting for pending `session/request_permission` requests of
-    /// the cancelled work and treat them as not approved. It SHOULD cancel each of them
-    /// with `$/cancel_request`.
-    ///
-    /// After all ongoing operations have been successfully aborted and pending
-    /// updates have been sent, the Agent MUST send an idle `state_update` session
-    /// update with the `cancelled` stop reason if cancellation ended active
-    /// foreground work. No additional completion update is required if no
-    /// foreground work was active.
-    ///
-    /// After cancellation completes, the Agent SHOULD ignore late answers rather
-    /// than use them to resume the cancelled work.
-    ///
-    /// Agents MUST catch errors caused by aborting cancelled work and report the
-    /// `cancelled` stop reason, not `error`.
-    ///
-    /// The Agent MAY send content or tool call updates after receiving
-    /// `session/cancel`, but MUST send them before the idle `state_update` that
-    /// reports cancellation.
-    ///
-    /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)
-    CancelSessionNotification(CancelSessionNotification),
-    /// **UNSTABLE**
-    ///
-    /// This capability is not part of the spec yet, and may be removed or changed at any point.
-    ///
-    /// Sends an MCP-over-ACP notification.
-    MessageMcpNotification(MessageMcpNotification),
-    /// Handles extension notifications from the client.
-    ///
-    /// Extension notifications provide a way to send one-way messages for custom functionality
-    /// while maintaining protocol compatibility.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    ExtNotification(ExtNotification),
-}
-#[cfg(feature = "unstable")]
-impl ::serde::Serialize for ClientNotificationParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::CancelSessionNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::MessageMcpNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtNotification(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-        }
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for ClientNotificationParams {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("ClientNotificationParams")
     }
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
-        let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelSessionNotification",
-        ) {
-            return Ok(Self::CancelSessionNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "MessageMcpNotification",
-        ) {
-            return Ok(Self::MessageMcpNotification(v));
-        }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
-            return Ok(Self::ExtNotification(v));
-        }
-        Err(runtime::de::no_arm("ClientNotificationParams", &errors))
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+        )
     }
-}
-#[cfg(feature = "unstable")]
-impl From<CancelSessionNotification> for ClientNotificationParams {
-    /// The `CancelSessionNotification` arm.
-    fn from(value: CancelSessionNotification) -> Self {
-        Self::CancelSessionNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<MessageMcpNotification> for ClientNotificationParams {
-    /// The `MessageMcpNotification` arm.
-    fn from(value: MessageMcpNotification) -> Self {
-        Self::MessageMcpNotification(value)
-    }
-}
-#[cfg(feature = "unstable")]
-impl From<ExtNotification> for ClientNotificationParams {
-    /// The `ExtNotification` arm.
-    fn from(value: ExtNotification) -> Self {
-        Self::ExtNotification(value)
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"All possible notifications that a client can send to an agent.\\n\\nThis enum is used internally for routing RPC notifications. You typically won't need\\nto use this directly.\\n\\nNotifications do not expect a response.\",\"anyOf\":[{\"title\":\"CancelSessionNotification\",\"description\":\"Cancels a session's foreground work and its prompts not yet inserted.\\n\\nWork in the latest `background` list is not covered and keeps running. The\\nAgent MAY stop background activity it does not list.\\n\\nUpon receiving this notification, the Agent SHOULD stop all language model\\nrequests and all tool call invocations of the cancelled foreground work as soon\\nas possible.\\n\\nThe Agent MUST stop waiting for pending `session/request_permission` requests of\\nthe cancelled work and treat them as not approved. It SHOULD cancel each of them\\nwith `$/cancel_request`.\\n\\nAfter all ongoing operations have been successfully aborted and pending\\nupdates have been sent, the Agent MUST send an idle `state_update` session\\nupdate with the `cancelled` stop reason if cancellation ended active\\nforeground work. No additional completion update is required if no\\nforeground work was active.\\n\\nAfter cancellation completes, the Agent SHOULD ignore late answers rather\\nthan use them to resume the cancelled work.\\n\\nAgents MUST catch errors caused by aborting cancelled work and report the\\n`cancelled` stop reason, not `error`.\\n\\nThe Agent MAY send content or tool call updates after receiving\\n`session/cancel`, but MUST send them before the idle `state_update` that\\nreports cancellation.\\n\\nSee protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)\",\"allOf\":[{\"$ref\":\"#/$defs/CancelSessionNotification\"}]},{\"title\":\"ExtNotification\",\"description\":\"Handles extension notifications from the client.\\n\\nExtension notifications provide a way to send one-way messages for custom functionality\\nwhile maintaining protocol compatibility.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)\",\"allOf\":[{\"$ref\":\"#/$defs/ExtNotification\"}]}]}",
+            &[
+                (
+                    "CancelSessionNotification",
+                    runtime::schema::sub::<CancelSessionNotification>,
+                ),
+                ("ExtNotification", runtime::schema::sub::<ExtNotification>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]

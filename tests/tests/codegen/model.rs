@@ -111,9 +111,26 @@ fn the_plan_records_gates_and_representations() {
     let plan = Plan::version(&stable, &unstable);
     let gates = |name: &str| -> Vec<Gate> { plan.items.iter().filter(|i| i.name == name).map(|i| i.gate).collect() };
     assert_eq!(gates("ToolCallUpdate"), [Gate::Always]);
-    // Its shape differs in the unstable schema: planned once per build.
-    assert_eq!(gates("SessionUpdate"), [Gate::Stable, Gate::Unstable]);
+    // Its unstable shape only adds arms: planned once, those arms gated,
+    // and each build's own shape for typed dispatch and the converters.
+    assert_eq!(gates("SessionUpdate"), [Gate::Always]);
+    let update = plan.items.iter().find(|i| i.name == "SessionUpdate").unwrap();
+    assert_eq!(update.stable_shape.map(|d| d.name.as_str()), Some("SessionUpdate"));
+    assert!(update.unstable_only.contains(&"SessionUpdate.SubagentUpdate".to_owned()), "{:?}", update.unstable_only);
+    assert!(!update.unstable_only.iter().any(|e| e == "SessionUpdate.ToolCallUpdate"));
+    let shapes: Vec<Gate> = plan.gated().iter().filter(|(d, _)| d.name == "SessionUpdate").map(|(_, g)| *g).collect();
+    assert_eq!(shapes, [Gate::Stable, Gate::Unstable]);
     assert_eq!(gates("SubagentUpdate"), [Gate::Unstable]);
+    // An added optional field is gated the same way.
+    let caps = plan.items.iter().find(|i| i.name == "SessionCapabilities").unwrap();
+    assert_eq!(caps.gate, Gate::Always);
+    assert!(caps.unstable_only.contains(&"SessionCapabilities.fork".to_owned()));
+    // A field whose own shape changed (v1's `mcpCapabilities` default names
+    // an unstable property) keeps two whole copies.
+    let (s1, u1) = (module("v1/schema.json"), module("v1/schema.unstable.json"));
+    let v1 = Plan::version(&s1, &u1);
+    let v1_gates: Vec<Gate> = v1.items.iter().filter(|i| i.name == "AgentCapabilities").map(|i| i.gate).collect();
+    assert_eq!(v1_gates, [Gate::Stable, Gate::Unstable]);
     let fields = plan.fields("ToolCallUpdate", Gate::Always).unwrap();
     let field = |n: &str| fields.iter().find(|f| f.name == n).unwrap();
     assert_eq!((field("toolCallId").repr, field("toolCallId").state.clone()), (Repr::Value, Some(StateRepr::Key)));
@@ -137,8 +154,8 @@ fn the_plan_records_gates_and_representations() {
     let arms = |name: &str, gate: Gate| {
         plan.items.iter().find(|i| i.name == name && i.gate == gate).unwrap().boxed_arms.clone()
     };
-    assert_eq!(arms("SessionUpdate", Gate::Unstable), ["SubagentUpdate"]);
-    assert!(arms("SessionUpdate", Gate::Stable).is_empty());
+    assert_eq!(arms("SessionUpdate", Gate::Always), ["SubagentUpdate"]);
+    assert!(plan.stable.boxed_arms.iter().all(|(u, _)| u != "SessionUpdate"));
 }
 
 /// Every struct field the emitter and the converter generator meet, nested
@@ -164,7 +181,7 @@ fn every_struct_field_of_every_build_is_planned() {
         }
         for item in &plan.items {
             for f in item.def.walk().into_iter().flat_map(struct_fields) {
-                assert_eq!(plan.decisions(item.gate).fields.get(&f).rust_name, f.rust_name, "{v} {}", f.pointer);
+                assert_eq!(plan.decisions_of(item).fields.get(&f).rust_name, f.rust_name, "{v} {}", f.pointer);
             }
         }
     }

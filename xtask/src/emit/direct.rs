@@ -90,7 +90,8 @@ impl Emitter {
                     }
                     Payload::NoTag => return None,
                 };
-                Some(acp_bindings_codegen::TaggedArm { tag, variant: ident(&v.rust_name), payload })
+                let cfg = self.gate_of(def, &v.rust_name);
+                Some(acp_bindings_codegen::TaggedArm { tag, variant: ident(&v.rust_name), payload, cfg })
             })
             .collect();
         let union = acp_bindings_codegen::TaggedUnion {

@@ -41,6 +41,8 @@ pub struct Emitter {
     values: BTreeMap<String, crate::plan::ReadRule>,
     /// Each field's representation, as the plan decided it.
     fields: crate::plan::Fields,
+    /// What is gated in the items rendered once for both builds.
+    merged: crate::plan::Merged,
     schemars: bool,
 }
 
@@ -81,8 +83,22 @@ impl Emitter {
         let defs: Vec<&Def> = defs.into_iter().collect();
         let top = defs.iter().map(|d| d.name.clone()).collect();
         let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
-        let crate::plan::Decisions { scalars, ordered, aliases, direct, boxed_arms, values, fields, .. } = decisions;
-        Emitter { rt, names, scalars, top, ordered, aliases, direct, boxed_arms, values, fields, schemars: false }
+        let crate::plan::Decisions { scalars, ordered, aliases, direct, boxed_arms, values, fields, merged, .. } =
+            decisions;
+        Emitter {
+            rt,
+            names,
+            scalars,
+            top,
+            ordered,
+            aliases,
+            direct,
+            boxed_arms,
+            values,
+            fields,
+            merged,
+            schemars: false,
+        }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -170,9 +186,50 @@ impl Emitter {
         }
     }
 
+    /// `#[cfg(feature = "unstable")]` on a field or arm (`element`) that
+    /// only the unstable build of an item rendered once has; nothing otherwise.
+    pub(crate) fn gate_of(&self, def: &Def, element: &str) -> TokenStream {
+        if self.merged.unstable_only.contains(&(def.name.clone(), element.to_owned())) {
+            Gate::Unstable.cfg()
+        } else {
+            quote!()
+        }
+    }
+
+    /// The description of `element` of `def` (`""` for the definition): the
+    /// stable schema's, for an item rendered once for both builds.
+    pub(crate) fn docs_of<'d>(&'d self, def: &Def, element: &str, own: &'d Option<String>) -> &'d Option<String> {
+        self.merged.stable_docs.get(&(def.name.clone(), element.to_owned())).unwrap_or(own)
+    }
+
     /// Items for one definition and its inline items, behind `gate`.
     pub fn def(&self, def: &Def, gate: Gate) -> Vec<TokenStream> {
-        let cfg = gate.cfg();
+        let items = self.items_of(def, true);
+        gated(items, gate)
+    }
+
+    /// Items for a definition whose unstable shape `def` only adds fields or
+    /// arms to its stable shape `stable` (the plan's `stable_shape`): once,
+    /// with those gated, rendered by the unstable file's emitter (`self`);
+    /// each build's `schemars` fragment (once where they agree), the stable
+    /// one rendered by `stable_emitter`.
+    pub fn merged(&self, def: &Def, stable: &Def, stable_emitter: &Emitter) -> Vec<TokenStream> {
+        let mut items = self.items_of(def, false);
+        for (u, s) in def.walk().into_iter().zip(stable.walk()) {
+            let (u, s) = (self.json_schema(u), stable_emitter.json_schema(s));
+            if u.as_ref().map(ToString::to_string) == s.as_ref().map(ToString::to_string) {
+                items.extend(u);
+            } else {
+                items.extend(gated(s.into_iter().collect(), Gate::Stable));
+                items.extend(gated(u.into_iter().collect(), Gate::Unstable));
+            }
+        }
+        items
+    }
+
+    /// Items for one definition and its inline items, their `schemars` impls
+    /// too when `schemas`.
+    fn items_of(&self, def: &Def, schemas: bool) -> Vec<TokenStream> {
         let mut items = match &def.kind {
             Kind::Struct(s) => self.structure(def, s),
             Kind::Enum(e) => self.enumeration(def, e),
@@ -190,19 +247,13 @@ impl Emitter {
         };
         items.extend(self.direct_decoder(def));
         items.extend(self.method_consts(def));
-        items.extend(self.json_schema(def));
+        if schemas {
+            items.extend(self.json_schema(def));
+        }
         for i in &def.inline {
-            items.extend(self.def(i, Gate::Always));
+            items.extend(self.items_of(i, schemas));
         }
-        if gate == Gate::Always {
-            return items;
-        }
-        // Put the gate on every item, not just the first of each block.
-        let file: syn::File = match syn::parse2(quote!(#(#items)*)) {
-            Ok(f) => f,
-            Err(_) => return items.into_iter().map(|i| quote! { #cfg #i }).collect(),
-        };
-        file.items.into_iter().map(|i| quote! { #cfg #i }).collect()
+        items
     }
 
     /// `impl schemars::JsonSchema`: the item's schema fragment rendered from the
@@ -241,7 +292,8 @@ impl Emitter {
     }
 
     fn item_docs(&self, def: &Def) -> TokenStream {
-        docs(&Some(Self::description(def)))
+        let own = self.docs_of(def, "", &def.docs);
+        docs(&Some(own.clone().unwrap_or_else(|| format!("`{}` (the schema gives no description).", def.name))))
     }
 
     /// The schema's description of an item, or a line saying it has none.
@@ -414,6 +466,19 @@ impl Emitter {
             }
         }]
     }
+}
+
+/// `items` behind `gate`: the gate on every item, not just the first of each block.
+fn gated(items: Vec<TokenStream>, gate: Gate) -> Vec<TokenStream> {
+    if gate == Gate::Always {
+        return items;
+    }
+    let cfg = gate.cfg();
+    let file: syn::File = match syn::parse2(quote!(#(#items)*)) {
+        Ok(f) => f,
+        Err(_) => return items.into_iter().map(|i| quote! { #cfg #i }).collect(),
+    };
+    file.items.into_iter().map(|i| quote! { #cfg #i }).collect()
 }
 
 pub(crate) fn int_type(format: IntFormat) -> TokenStream {

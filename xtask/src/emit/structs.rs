@@ -49,8 +49,8 @@ impl Emitter {
         crate::plan::is_scalar(ty, &self.scalars)
     }
 
-    pub(super) fn field_docs(&self, f: &Field) -> TokenStream {
-        let mut text = f.docs.clone().unwrap_or_default();
+    pub(super) fn field_docs(&self, def: &Def, f: &Field) -> TokenStream {
+        let mut text = self.docs_of(def, &f.name, &f.docs).clone().unwrap_or_default();
         let mut notes = Vec::new();
         if let Some(d) = &f.default {
             notes.push(format!("Schema default when omitted: `{d}` (never written back)."));
@@ -107,7 +107,7 @@ impl Emitter {
         let mut fields = Vec::new();
         let mut defaults = Vec::new();
         for f in &s.fields {
-            let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), self.field_docs(f));
+            let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), self.field_docs(def, f));
             let t = self.ty(&f.ty);
             let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
             let planned = self.fields.get(f);
@@ -172,8 +172,9 @@ impl Emitter {
         let mut fields = Vec::new();
         for f in &s.fields {
             let (fd, attrs, fname, ft) =
-                (self.field_docs(f), self.field_attrs(f), ident(&f.rust_name), self.field_type(f));
-            fields.push(quote! { #fd #attrs pub #fname: #ft, });
+                (self.field_docs(def, f), self.field_attrs(f), ident(&f.rust_name), self.field_type(f));
+            let gate = self.gate_of(def, &f.name);
+            fields.push(quote! { #gate #fd #attrs pub #fname: #ft, });
         }
         if let Some(fl) = &s.flatten {
             let fd = docs_or(&fl.docs, || format!("The variant part of this object (see [`{}`]).", fl.union));
@@ -238,6 +239,7 @@ impl Emitter {
                 ty: self.field_type(f),
                 reader: self.reader_type(&self.fields.get(f).read),
                 required: f.required,
+                cfg: self.gate_of(def, &f.name),
             })
             .collect();
         let object = acp_bindings_codegen::Object {
@@ -260,13 +262,15 @@ impl Emitter {
         for f in &s.fields {
             let fname = ident(&f.rust_name);
             let t = self.ty(&f.ty);
+            // Only an optional field is gated (the plan's merge rule).
+            let gate = self.gate_of(def, &f.name);
             if f.required {
                 let ft = self.field_type(f);
                 params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
                 inits.push(quote!(#fname: #fname.into()));
                 continue;
             }
-            inits.push(quote!(#fname: ::core::default::Default::default()));
+            inits.push(quote!(#gate #fname: ::core::default::Default::default()));
             let value = if self.fields.get(f).boxed {
                 quote!(::std::boxed::Box::new(value.into()))
             } else {
@@ -281,6 +285,7 @@ impl Emitter {
             let setter = if bare == "new" { format_ident!("with_new") } else { ident(&f.rust_name) };
             let doc = format!(" Sets `{}`.", f.name);
             setters.push(quote! {
+                #gate
                 #[doc = #doc]
                 #[must_use]
                 pub fn #setter(mut self, value: impl ::core::convert::Into<#t>) -> Self {

@@ -23,11 +23,13 @@ impl Emitter {
         let mut variants = Vec::new();
         for v in &u.variants {
             let vn = ident(&v.rust_name);
-            let vd = docs_or(&v.docs, || match (&v.tag, &v.payload) {
+            let gate = self.gate_of(def, &v.rust_name);
+            let vd = docs_or(self.docs_of(def, &v.rust_name, &v.docs), || match (&v.tag, &v.payload) {
                 (Some(t), _) => format!("The `{t}` variant."),
                 (None, Payload::Type(Type::Ref(r))) => format!("A [`{}`].", self.rust_name(r)),
                 (None, _) => format!("The `{}` arm.", v.rust_name),
             });
+            let vd = quote!(#gate #vd);
             variants.push(match &v.payload {
                 Payload::Unit => quote! { #vd #vn, },
                 Payload::Type(t) => {
@@ -47,7 +49,9 @@ impl Emitter {
         }
         let rt = &self.rt;
         if let Some(c) = &u.catch_all {
-            let cd = docs_or(&c.docs, || "A variant this version does not know, kept whole.".to_owned());
+            let cd = docs_or(self.docs_of(def, &c.rust_name, &c.docs), || {
+                "A variant this version does not know, kept whole.".to_owned()
+            });
             let cn = ident(&c.rust_name);
             variants.push(quote! { #cd #cn(#rt::UnknownVariant), });
         }
@@ -94,7 +98,9 @@ impl Emitter {
             let value =
                 if self.arm_boxed(&def.name, v) { quote!(::std::boxed::Box::new(value)) } else { quote!(value) };
             let doc = format!(" The `{}` arm.", v.tag.as_deref().unwrap_or(&v.rust_name));
+            let gate = self.gate_of(def, &v.rust_name);
             out.push(quote! {
+                #gate
                 impl ::core::convert::From<#ty> for #name {
                     #[doc = #doc]
                     fn from(value: #ty) -> Self { Self::#vn(#value) }
@@ -103,6 +109,7 @@ impl Emitter {
             // A plain string arm takes a `&str` too (`RequestId::from("r1")`).
             if key.replace(' ', "") == "::std::string::String" && !self.arm_boxed(&def.name, v) {
                 out.push(quote! {
+                    #gate
                     impl ::core::convert::From<&str> for #name {
                         #[doc = #doc]
                         fn from(value: &str) -> Self { Self::#vn(::std::borrow::ToOwned::to_owned(value)) }
@@ -138,7 +145,8 @@ impl Emitter {
                 }
                 None => quote!(::core::option::Option::None),
             };
-            arms.push(quote!(#pat => #val,));
+            let gate = self.gate_of(def, &v.rust_name);
+            arms.push(quote!(#gate #pat => #val,));
         }
         if always {
             let doc = format!(" The `{}` discriminator of this value.", tag.property);
@@ -177,6 +185,8 @@ impl Emitter {
         let mut arms = Vec::new();
         for v in &u.variants {
             let vn = ident(&v.rust_name);
+            let gate = self.gate_of(def, &v.rust_name);
+            arms.push(quote!(#gate));
             arms.push(match (&v.payload, &v.tag) {
                 (Payload::Unit, Some(t)) => {
                     let t = str_lit(t);
@@ -218,9 +228,30 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let uname = str_lit(&def.rust_name);
         let key = str_lit(&tag.property);
-        let known: Vec<Literal> = u.variants.iter().filter_map(|v| v.tag.as_deref()).map(str_lit).collect();
+        let gate = |v: &Variant| self.gate_of(def, &v.rust_name);
+        let tagged: Vec<&Variant> = u.variants.iter().filter(|v| v.tag.is_some()).collect();
+        let known: Vec<TokenStream> = tagged
+            .iter()
+            .map(|v| {
+                let (g, t) = (gate(v), str_lit(v.tag.as_deref().unwrap_or_default()));
+                quote!(#g #t)
+            })
+            .collect();
+        // `is_known`: one pattern, and the discriminators of the arms only
+        // the unstable build has in a second one behind the feature.
+        let (always, only): (Vec<&&Variant>, Vec<&&Variant>) = tagged.iter().partition(|v| gate(v).is_empty());
+        let pattern = |vs: &[&&Variant]| {
+            let tags = vs.iter().map(|v| str_lit(v.tag.as_deref().unwrap_or_default()));
+            quote!(matches!(tag, #(#tags)|*))
+        };
+        let is_known = if only.is_empty() {
+            pattern(&always)
+        } else {
+            let (a, o) = (pattern(&always), pattern(&only));
+            quote!(#a || (cfg!(feature = "unstable") && #o))
+        };
         // The streaming path: a known discriminator, payload decoded in place.
-        let streamed = tagged_streamed_arms(rt, u, &uname);
+        let streamed = tagged_streamed_arms(rt, u, &uname, &gate);
         // The buffered path: the whole object (unknown, missing or odd discriminators).
         let mut arms = Vec::new();
         // Arms chosen when the discriminator is absent.
@@ -245,7 +276,7 @@ impl Emitter {
         // into it), then the catch-all for an unknown string.
         let open: Vec<&&Variant> = untagged.iter().filter(|v| v.payload != Payload::NoTag).collect();
         if !open.is_empty() {
-            arms.push(tagged_open_arm(rt, &open, catch_all.as_ref(), &uname, &key));
+            arms.push(tagged_open_arm(rt, &open, catch_all.as_ref(), (&uname, &key), &gate));
         } else if let Some(body) = &catch_all {
             arms.push(quote!(#rt::de::Tag::Str(_) => { #body }));
         }
@@ -268,7 +299,7 @@ impl Emitter {
                 const KEY: &'static str = #key;
 
                 fn is_known(tag: &str) -> bool {
-                    matches!(tag, #(#known)|*)
+                    #is_known
                 }
 
                 fn known<'de, D: ::serde::Deserializer<'de>>(tag: &str, payload: D) -> ::core::result::Result<Self, D::Error> {
@@ -334,11 +365,14 @@ impl Emitter {
         let tries = u.variants.iter().map(|v| {
             let vn = ident(&v.rust_name);
             let arm = str_lit(&v.rust_name);
+            let gate = self.gate_of(def, &v.rust_name);
             match &v.payload {
                 Payload::Unit => quote! {
+                    #gate
                     if value.is_null() { return ::core::result::Result::Ok(Self::#vn); }
                 },
                 _ => quote! {
+                    #gate
                     if let ::core::option::Option::Some(v) = #rt::de::try_arm(&value, &mut errors, #arm) {
                         return ::core::result::Result::Ok(Self::#vn(v));
                     }
@@ -372,11 +406,17 @@ impl Emitter {
 }
 
 /// The arms of `Tagged::known`: each known discriminator's payload decoded in place.
-fn tagged_streamed_arms(rt: &TokenStream, u: &Union, uname: &Literal) -> Vec<TokenStream> {
+fn tagged_streamed_arms(
+    rt: &TokenStream,
+    u: &Union,
+    uname: &Literal,
+    gate: &dyn Fn(&Variant) -> TokenStream,
+) -> Vec<TokenStream> {
     let mut streamed = Vec::new();
     for v in &u.variants {
         let Some(t) = &v.tag else { continue };
         let (vn, tl) = (ident(&v.rust_name), str_lit(t));
+        streamed.push(gate(v));
         streamed.push(match &v.payload {
             Payload::Unit => quote! {
                 #tl => {
@@ -404,13 +444,15 @@ fn tagged_open_arm(
     rt: &TokenStream,
     open: &[&&Variant],
     catch_all: Option<&TokenStream>,
-    uname: &Literal,
-    key: &Literal,
+    (uname, key): (&Literal, &Literal),
+    gate: &dyn Fn(&Variant) -> TokenStream,
 ) -> TokenStream {
     let tries = open.iter().map(|v| {
         let vn = ident(&v.rust_name);
         let arm = str_lit(&v.rust_name);
+        let gate = gate(v);
         quote! {
+            #gate
             if let ::core::option::Option::Some(v) = #rt::de::try_arm(&value, &mut errors, #arm) {
                 return ::core::result::Result::Ok(Self::#vn(v));
             }

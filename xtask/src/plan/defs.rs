@@ -39,6 +39,10 @@ pub struct Decisions {
     /// Each struct field's representation.
     #[serde(skip)]
     pub fields: Fields,
+    /// What is gated in the items rendered once for both builds (set by
+    /// [`super::Plan::version`] on the unstable file's decisions, which render them).
+    #[serde(skip)]
+    pub merged: super::Merged,
 }
 
 impl Decisions {
@@ -76,6 +80,7 @@ impl Decisions {
             boxed_arms: boxed_arms(&all, &recursive),
             values,
             recursive,
+            merged: super::Merged::default(),
         }
     }
 }

@@ -18,9 +18,11 @@ use std::collections::BTreeSet;
 use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
 mod defs;
+mod merge;
 mod read;
 pub(crate) use defs::ordered_defs;
 pub use defs::{is_direct_method, Decisions};
+pub use merge::Merged;
 pub use read::{is_scalar, value_field, HiddenKind, ReadRule};
 
 /// Which builds an item belongs to.
@@ -206,6 +208,15 @@ pub struct ItemPlan<'m> {
     /// How its value is read, for an integer newtype with checked bounds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read: Option<ReadRule>,
+    /// For an item whose unstable shape only adds fields or arms to its
+    /// stable shape (rendered once from `def`, the unstable shape): the
+    /// stable build's shape.
+    #[serde(skip)]
+    pub stable_shape: Option<&'m Def>,
+    /// The fields and arms of such an item (and its inline items) that only
+    /// the unstable build has, each gated on its own: `Definition.element`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unstable_only: Vec<String>,
 }
 
 impl FieldPlan {
@@ -299,6 +310,8 @@ impl<'m> ItemPlan<'m> {
             ordered: decisions.ordered.contains(&def.name),
             fields,
             read: decisions.values.get(&def.name).cloned(),
+            stable_shape: None,
+            unstable_only: Vec::new(),
         }
     }
 }
@@ -307,12 +320,15 @@ impl<'m> ItemPlan<'m> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan<'m> {
     /// Every item, in emission order. An item whose stable and unstable shapes
-    /// differ appears twice (gated `Stable` and `Unstable`).
+    /// differ appears twice (gated `Stable` and `Unstable`), unless the
+    /// unstable shape only adds fields or arms: then once, with those gated
+    /// ([`ItemPlan::stable_shape`]).
     pub items: Vec<ItemPlan<'m>>,
     /// The decisions about the stable schema's definitions (the one module's, for [`Plan::single`]).
     #[serde(skip)]
     pub stable: Decisions,
-    /// The decisions about the unstable schema's definitions.
+    /// The decisions about the unstable schema's definitions, with what is
+    /// gated in the items rendered once ([`Decisions::merged`]).
     #[serde(skip)]
     pub unstable: Decisions,
 }
@@ -334,20 +350,43 @@ impl<'m> Plan<'m> {
         }
     }
 
+    /// The decisions `item` is rendered with: the unstable file's for an
+    /// item rendered once from its unstable shape ([`ItemPlan::stable_shape`]),
+    /// otherwise those of its gate.
+    pub fn decisions_of(&self, item: &ItemPlan<'_>) -> &Decisions {
+        if item.stable_shape.is_some() {
+            &self.unstable
+        } else {
+            self.decisions(item.gate)
+        }
+    }
+
     /// A version's stable and unstable schemas merged: an item equal in both
-    /// (ignoring descriptions and pointers) once; one whose shape differs
-    /// twice, each behind its cfg; one only in the unstable schema behind
-    /// `unstable`; one only in the stable schema behind `not(unstable)`.
+    /// (ignoring descriptions and pointers) once; one whose unstable shape
+    /// only adds fields or arms once, with those gated ([`merge`]); one whose
+    /// shape differs otherwise twice, each behind its cfg; one only in the
+    /// unstable schema behind `unstable`; one only in the stable schema
+    /// behind `not(unstable)`.
     pub fn version(stable: &'m Module, unstable: &'m Module) -> Plan<'m> {
-        let (sf, uf) = (Decisions::of(&stable.defs), Decisions::of(&unstable.defs));
+        let (sf, mut uf) = (Decisions::of(&stable.defs), Decisions::of(&unstable.defs));
         let mut items = Vec::new();
         for d in &stable.defs {
             match unstable.defs.iter().find(|u| u.name == d.name) {
                 Some(u) if u.without_docs() == d.without_docs() => items.push(ItemPlan::new(d, Gate::Always, &sf)),
-                Some(u) => {
-                    items.push(ItemPlan::new(d, Gate::Stable, &sf));
-                    items.push(ItemPlan::new(u, Gate::Unstable, &uf));
-                }
+                Some(u) => match merge::merge(d, u, &sf, &uf) {
+                    Some(m) => {
+                        let mut item = ItemPlan::new(u, Gate::Always, &uf);
+                        item.stable_shape = Some(d);
+                        item.unstable_only = m.unstable_only.iter().map(|(d, e)| format!("{d}.{e}")).collect();
+                        uf.merged.unstable_only.extend(m.unstable_only);
+                        uf.merged.stable_docs.extend(m.stable_docs);
+                        items.push(item);
+                    }
+                    None => {
+                        items.push(ItemPlan::new(d, Gate::Stable, &sf));
+                        items.push(ItemPlan::new(u, Gate::Unstable, &uf));
+                    }
+                },
                 None => items.push(ItemPlan::new(d, Gate::Stable, &sf)),
             }
         }
@@ -360,20 +399,29 @@ impl<'m> Plan<'m> {
     /// The top-level definitions of the build with (`true`) or without the
     /// `unstable` feature, and their planned fields.
     pub fn build(&self, unstable: bool) -> (Vec<&'m Def>, Fields) {
-        let items: Vec<&ItemPlan<'m>> = self.items.iter().filter(|i| i.gate.in_build(unstable)).collect();
+        let items: Vec<(&'m Def, Gate)> =
+            self.gated().into_iter().filter(|(_, gate)| gate.in_build(unstable)).collect();
         // Each field as planned in the file its item's shape comes from.
         let fields = items
             .iter()
-            .flat_map(|i| {
-                struct_fields([i.def]).map(|(_, f)| (f.pointer.clone(), self.decisions(i.gate).fields.get(f).clone()))
+            .flat_map(|(def, gate)| {
+                struct_fields([*def]).map(|(_, f)| (f.pointer.clone(), self.decisions(*gate).fields.get(f).clone()))
             })
             .collect();
-        (items.iter().map(|i| i.def).collect(), Fields(fields))
+        (items.iter().map(|(def, _)| *def).collect(), Fields(fields))
     }
 
-    /// The items with their gates, as typed dispatch and the registries take them.
+    /// The items with their gates, as typed dispatch and the registries take
+    /// them: an item rendered once with gated elements counts as its two
+    /// shapes, each in its build.
     pub fn gated(&self) -> Vec<(&'m Def, Gate)> {
-        self.items.iter().map(|i| (i.def, i.gate)).collect()
+        self.items
+            .iter()
+            .flat_map(|i| match i.stable_shape {
+                Some(s) => vec![(s, Gate::Stable), (i.def, Gate::Unstable)],
+                None => vec![(i.def, i.gate)],
+            })
+            .collect()
     }
 
     /// The planned fields of a definition in the build of `gate`.
