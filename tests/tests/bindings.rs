@@ -38,14 +38,20 @@ fn v2_corpus_round_trips() {
 /// The corpus again, in a crate that depends on `acp-bindings` alone, outside
 /// this workspace: no feature another workspace member switches on for a
 /// shared dependency (`serde_json`'s `preserve_order`, enabled by `xtask`)
-/// reaches it, exactly as for a user. Built in `target/standalone`, twice:
-/// with the bindings' default features, and without them (`preserve_order`
-/// off, as a user who turns it off builds them).
+/// reaches it, exactly as for a user. Built in `target/standalone`, three
+/// times: with the bindings' default features, without them (`preserve_order`
+/// off, as a user who turns it off builds them), and without `unstable` (the
+/// stable build, in which what only the unstable schema adds is unknown).
 #[test]
 fn corpus_round_trips_as_a_user_builds_the_bindings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    for features in [&[][..], &["--no-default-features", "--features", "unstable"][..]] {
+    let builds: [&[&str]; 3] = [
+        &[],
+        &["--no-default-features", "--features", "unstable"],
+        &["--no-default-features", "--features", "preserve_order"],
+    ];
+    for features in builds {
         let out = std::process::Command::new(&cargo)
             .args(["test", "--quiet", "--locked", "--manifest-path"])
             .arg(root.join("standalone/Cargo.toml"))
@@ -57,6 +63,6 @@ fn corpus_round_trips_as_a_user_builds_the_bindings() {
             .expect("cargo runs");
         let log = format!("{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success(), "the standalone corpus test ({features:?}) failed:\n{log}");
-        assert!(log.contains("test result: ok. 4 passed"), "{features:?}: {log}");
+        assert!(log.contains("test result: ok. 5 passed"), "{features:?}: {log}");
     }
 }

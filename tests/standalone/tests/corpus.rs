@@ -54,3 +54,35 @@ fn hot_types_are_small() {
         assert!(size <= limit, "v2::{name} is {size} bytes, more than {limit}");
     }
 }
+
+/// An item whose unstable shape only adds to its stable shape is one item:
+/// without `unstable` an added property is an unknown one, kept in
+/// `additional_properties`, and an added arm's discriminator is an unknown
+/// one, kept whole in the catch-all; with it both are typed. Either way the
+/// text is written back as it came, by serde's path and by the direct decoder.
+#[test]
+fn unstable_additions_are_typed_only_with_the_feature() {
+    use acp_bindings::v2::{SessionCapabilities, SessionUpdate};
+    let text = r#"{"delete":{},"fork":{}}"#;
+    let decoded: [SessionCapabilities; 2] =
+        [serde_json::from_str(text).unwrap(), acp_bindings::json::from_str(text).unwrap()];
+    for caps in decoded {
+        assert!(caps.delete.is_value());
+        #[cfg(feature = "unstable")]
+        assert!(caps.fork.is_value() && caps.additional_properties.get("fork").is_none());
+        #[cfg(not(feature = "unstable"))]
+        assert_eq!(caps.additional_properties.get("fork"), Some(&serde_json::json!({})));
+        assert_eq!(serde_json::to_string(&caps).unwrap(), text);
+    }
+    let text = r#"{"sessionUpdate":"plan_removed","planId":"p1"}"#;
+    let decoded: [SessionUpdate; 2] =
+        [serde_json::from_str(text).unwrap(), acp_bindings::json::from_str(text).unwrap()];
+    for update in decoded {
+        #[cfg(feature = "unstable")]
+        assert!(matches!(update, SessionUpdate::PlanRemoved(_)), "{update:?}");
+        #[cfg(not(feature = "unstable"))]
+        assert!(matches!(update, SessionUpdate::Other(_)), "{update:?}");
+        assert_eq!(update.tag(), Some("plan_removed"));
+        assert_eq!(serde_json::to_string(&update).unwrap(), text);
+    }
+}
