@@ -17,6 +17,10 @@ pub struct Entity {
     /// users' structs): the patch type gets a direct decoder for
     /// `acp_bindings::json::from_str` (`json::fast::FromJson`).
     pub json_reader: bool,
+    /// `#[acp(declared)]`: the patch struct is written beside the state
+    /// struct (by hand, or by the bindings' generator so that the wire types
+    /// are in the source); the derive writes everything else for it.
+    pub declared: bool,
     /// `#[serde(...)]` attributes of the struct, copied onto the patch type.
     pub serde_attrs: Vec<Attribute>,
     /// The patch type's docs: `#[acp(patch_doc = "..")]`, or else the
@@ -82,7 +86,7 @@ pub enum Read {
     /// read in place, never a wrong shape.
     AnyJson,
 }
-const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`, `keep_unknown`";
+const CONTAINER_KEYS: &str = "`patch = \"Name\"`, `patch_doc = \"text\"`, `strict`, `keep_unknown`, `declared`";
 
 /// The container's `#[acp(..)]` settings.
 #[derive(Default)]
@@ -92,6 +96,7 @@ struct ContainerAttrs {
     strict: bool,
     keep_unknown: bool,
     json_reader: bool,
+    declared: Option<proc_macro2::Span>,
 }
 
 /// A field's `#[acp(..)]` settings, before they are checked together.
@@ -119,6 +124,9 @@ impl Entity {
         let mut key_seen: Option<Ident> = None;
         for f in named.into_iter().flat_map(|n| n.named.iter()) {
             fields.push(Field::parse(f, c.keep_unknown, &mut key_seen, &mut errors));
+        }
+        if let Some(span) = c.declared {
+            declared_checks(span, &c, &fields, &mut errors);
         }
         if !errors.is_empty() {
             return Err(errors);
@@ -148,11 +156,35 @@ impl Entity {
             strict: c.strict,
             keep_unknown: c.keep_unknown,
             json_reader: c.json_reader,
+            declared: c.declared.is_some(),
             serde_attrs,
             docs,
             non_exhaustive,
             fields,
         })
+    }
+}
+
+/// What `declared` needs: the declared struct keeps unknown properties (the
+/// derive writes its `Deserialize`, which fills `additional_properties`), has
+/// no type parameters (so no `nested` field, whose patch type would be one),
+/// and is documented where it is written (no `patch_doc`).
+fn declared_checks(span: proc_macro2::Span, c: &ContainerAttrs, fields: &[Field], errors: &mut Vec<syn::Error>) {
+    if !c.keep_unknown {
+        errors.push(syn::Error::new(
+            span,
+            "`declared` needs `keep_unknown`: the declared patch struct holds `additional_properties: Extra`, and the derive writes its `Deserialize`",
+        ));
+    }
+    if c.patch_doc.is_some() {
+        errors
+            .push(syn::Error::new(span, "`declared` and `patch_doc` do not go together: document the declared struct"));
+    }
+    if let Some(f) = fields.iter().find(|f| f.rule == Rule::Nested) {
+        errors.push(syn::Error::new(
+            f.ident.span(),
+            "a `nested` field makes the patch struct generic over its patch type, which `declared` does not support",
+        ));
     }
 }
 
@@ -207,6 +239,8 @@ fn container_attrs(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Contain
                 c.keep_unknown = true;
             } else if meta.path.is_ident("json_reader") {
                 c.json_reader = true;
+            } else if meta.path.is_ident("declared") {
+                c.declared = Some(meta.path.span());
             } else {
                 let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
                 return Err(

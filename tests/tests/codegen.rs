@@ -261,22 +261,35 @@ fn a_failure_while_replacing_files_restores_every_one() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The wire type of a generated upsert keeps the schema's description; the
-/// state struct says that it is the stored state (the derive used to copy the
-/// state's docs onto the wire type).
+/// The wire type of a generated upsert is declared in the source, where a
+/// reader looks for it, with the schema's description and its fields; the
+/// state struct says that it is the stored state, names the wire type, and
+/// derives `AcpPatch` with `declared` (the derive writes the rest).
 #[test]
 fn upsert_wire_and_state_types_have_their_own_docs() {
     let text = std::fs::read_to_string(root().join("generated/src/v2/mod.rs")).unwrap();
-    for (state, wire, schema_text) in [
-        ("ToolCall", "ToolCallUpdate", "Represents an upsert for a tool call"),
-        ("UserMessageState", "UserMessage", "A user message upsert."),
+    for (state, wire, schema_text, field) in [
+        ("ToolCall", "ToolCallUpdate", "Represents an upsert for a tool call", "pub title: crate::Patch<String>,"),
+        ("UserMessageState", "UserMessage", "A user message upsert.", "pub message_id: MessageId,"),
     ] {
-        let at = text.find(&format!("pub struct {state} {{")).unwrap();
-        let item_start = text[..at].rfind("\n\n").unwrap();
-        let head = &text[item_start..at];
-        assert!(head.contains(&format!("/// The stored state of an entity that [`{wire}`] patches")), "{head}");
-        assert!(head.contains(&format!("patch_doc = \"{schema_text}")), "{head}");
-        assert!(!head.contains(&format!("/// {schema_text}")), "the state must not carry the wire text: {head}");
+        let item = |name: &str| {
+            let at = text.find(&format!("pub struct {name} {{")).unwrap_or_else(|| panic!("no struct {name}"));
+            let start = text[..at].rfind("\n}\n").map_or(0, |i| i + 3);
+            let end = at + text[at..].find("\n}\n").unwrap();
+            (&text[start..at], &text[at..end])
+        };
+        let (state_head, _) = item(state);
+        assert!(
+            state_head.contains(&format!("/// The stored state of an entity that [`{wire}`] patches")),
+            "{state_head}"
+        );
+        assert!(state_head.contains("keep_unknown, declared"), "{state_head}");
+        assert!(!state_head.contains(schema_text), "the state must not carry the wire text: {state_head}");
+        let (wire_head, wire_body) = item(wire);
+        assert!(wire_head.contains(&format!("/// {schema_text}")), "{wire_head}");
+        assert!(wire_head.contains(&format!("/// The wire patch of [`{state}`]")), "{wire_head}");
+        assert!(wire_body.contains(field), "{wire_body}");
+        assert!(wire_body.contains("pub additional_properties: runtime::Extra,"), "{wire_body}");
     }
 }
 

@@ -386,6 +386,53 @@ fn keep_unknown_patches_carry_what_they_do_not_name() {
     assert!(s.diff(&s).additional_properties.is_empty());
 }
 
+/// `#[acp(declared)]`: the patch struct is written beside the state struct
+/// (the generator declares the v2 upserts' wire types this way, so that they
+/// are in the source); the derive writes its decoder, builder and operations.
+#[derive(AcpPatch, Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[acp(patch = "NoteUpdate", keep_unknown, declared)]
+pub struct Note {
+    #[acp(key)]
+    #[serde(rename = "noteId")]
+    pub note_id: String,
+    #[serde(rename = "text")]
+    pub text: Option<String>,
+    #[acp(skip_invalid_items)]
+    #[serde(rename = "tags")]
+    pub tags: Vec<u32>,
+}
+
+/// The wire patch of a [`Note`], declared by hand.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NoteUpdate {
+    /// The note.
+    #[serde(rename = "noteId")]
+    pub note_id: String,
+    /// Its text.
+    #[serde(rename = "text", skip_serializing_if = "Patch::is_keep")]
+    pub text: Patch<String>,
+    /// Its tags.
+    #[serde(rename = "tags", skip_serializing_if = "Patch::is_keep")]
+    pub tags: Patch<Vec<u32>>,
+    /// What it does not name.
+    #[serde(flatten)]
+    pub additional_properties: acp_bindings::runtime::Extra,
+}
+
+#[test]
+fn a_declared_patch_struct_gets_the_derived_operations() {
+    let text = r#"{"noteId":"n1","text":"hi","tags":[1,"x"],"extra":1}"#;
+    let p: NoteUpdate = serde_json::from_str(text).unwrap();
+    assert_eq!((p.text.clone(), p.tags.clone()), (Patch::Set("hi".into()), Patch::Set(vec![1])));
+    assert_eq!(serde_json::to_string(&p).unwrap(), r#"{"noteId":"n1","text":"hi","tags":[1],"extra":1}"#);
+    let mut n = Note::from_patch(p);
+    n.apply(serde_json::from_str(r#"{"noteId":"n1","text":null,"tags":7}"#).unwrap());
+    assert_eq!((n.text.clone(), n.tags.clone()), (None, vec![1]));
+    let newer = Note { text: Some("again".into()), ..n.clone() };
+    assert_eq!(n.diff(&newer), NoteUpdate::new("n1").text("again"));
+    assert!(NoteUpdate::new("n1").is_empty());
+}
+
 /// `#[acp(scalar)]` and `#[acp(any_json)]` read in place and mean what the
 /// captured default reading means: another JSON type keeps, `null` clears.
 #[test]

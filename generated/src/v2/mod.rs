@@ -880,9 +880,94 @@ impl ::schemars::JsonSchema for RequestPermissionSubject {
         )
     }
 }
+/// Represents an upsert for a tool call that the language model has requested.
+///
+/// Tool calls are actions that the agent executes on behalf of the language model,
+/// such as reading files, executing code, or fetching data from external sources.
+///
+/// Only `toolCallId` is required. Other fields have patch semantics:
+/// omitted fields leave the existing tool call value unchanged, `null` clears or
+/// unsets the value, and concrete values replace the previous value. For
+/// collection fields, concrete arrays replace the previous collection, and both
+/// `null` and `[]` clear the collection. A concrete `_meta` object instead
+/// patches the stored metadata by top-level key. When a client receives a tool
+/// call ID it has not seen before, omitted fields start at their protocol defaults.
+///
+/// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
+///
+/// The wire patch of [`ToolCall`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`ToolCall`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct ToolCallUpdate {
+    /// Unique identifier for this tool call within the session.
+    #[serde(rename = "toolCallId")]
+    pub tool_call_id: ToolCallId,
+    /// Programmatic name of the tool being invoked.
+    ///
+    /// This field is optional and has patch semantics. Omission means no
+    /// change, `null` clears the name, and a string replaces it. For a tool
+    /// call ID the client has not seen before, omission or `null` means that no
+    /// tool name is available.
+    #[serde(rename = "name", skip_serializing_if = "crate::Patch::is_keep")]
+    pub name: crate::Patch<String>,
+    /// Human-readable title describing what the tool is doing.
+    ///
+    /// Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
+    /// A new tool call starts without a title.
+    #[serde(rename = "title", skip_serializing_if = "crate::Patch::is_keep")]
+    pub title: crate::Patch<String>,
+    /// The category of tool being invoked.
+    /// Helps clients choose appropriate icons and UI treatment.
+    ///
+    /// Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
+    /// A new tool call starts as `other`.
+    #[serde(rename = "kind", skip_serializing_if = "crate::Patch::is_keep")]
+    pub kind: crate::Patch<ToolKind>,
+    /// Current execution status of the tool call.
+    ///
+    /// Omission leaves the status unchanged, `null` resets it to `pending`, and a value
+    /// replaces it. A new tool call starts as `pending`.
+    #[serde(rename = "status", skip_serializing_if = "crate::Patch::is_keep")]
+    pub status: crate::Patch<ToolCallStatus>,
+    /// Content produced by the tool call.
+    #[serde(rename = "content", skip_serializing_if = "crate::Patch::is_keep")]
+    pub content: crate::Patch<Vec<ToolCallContent>>,
+    /// File locations affected by this tool call.
+    /// Enables "follow-along" features in clients.
+    #[serde(rename = "locations", skip_serializing_if = "crate::Patch::is_keep")]
+    pub locations: crate::Patch<Vec<ToolCallLocation>>,
+    /// Raw input parameters sent to the tool.
+    #[serde(rename = "rawInput", skip_serializing_if = "crate::Patch::is_keep")]
+    pub raw_input: crate::Patch<Box<::serde_json::Value>>,
+    /// Raw output returned by the tool.
+    #[serde(rename = "rawOutput", skip_serializing_if = "crate::Patch::is_keep")]
+    pub raw_output: crate::Patch<Box<::serde_json::Value>>,
+    /// Client-initiated controls this tool call currently supports, such as cancellation.
+    ///
+    /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+    /// the whole previous value. A new tool call starts with none.
+    #[serde(rename = "capabilities", skip_serializing_if = "crate::Patch::is_keep")]
+    pub capabilities: crate::Patch<Box<ToolCallCapabilities>>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
 /// The stored state of an entity that [`ToolCallUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`ToolCallUpdate`].
 #[derive(
     Debug,
     Clone,
@@ -891,12 +976,7 @@ impl ::schemars::JsonSchema for RequestPermissionSubject {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "ToolCallUpdate",
-    patch_doc = "Represents an upsert for a tool call that the language model has requested.\n\nTool calls are actions that the agent executes on behalf of the language model,\nsuch as reading files, executing code, or fetching data from external sources.\n\nOnly `toolCallId` is required. Other fields have patch semantics:\nomitted fields leave the existing tool call value unchanged, `null` clears or\nunsets the value, and concrete values replace the previous value. For\ncollection fields, concrete arrays replace the previous collection, and both\n`null` and `[]` clear the collection. A concrete `_meta` object instead\npatches the stored metadata by top-level key. When a client receives a tool\ncall ID it has not seen before, omitted fields start at their protocol defaults.\n\nSee protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "ToolCallUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct ToolCall {
     /// Unique identifier for this tool call within the session.
@@ -21329,9 +21409,50 @@ impl ::schemars::JsonSchema for ContentChunk {
         )
     }
 }
+/// A user message upsert.
+///
+/// Only `messageId` is required. `content` has patch semantics:
+/// an omitted field leaves existing message content unchanged, `null` clears the
+/// value, and a concrete array replaces the previous value. For a new
+/// `messageId`, omitted `content` starts empty. `content` is replaced as a
+/// whole array. Send `[]` or `null` to clear it.
+///
+/// Message updates and chunks are applied in the order they are received. When
+/// a `user_message` update includes `content`, that array replaces any content
+/// previously accumulated for the message, including content from earlier
+/// chunks. Later chunks with the same `messageId` append to the current
+/// content.
+///
+/// The wire patch of [`UserMessageState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`UserMessageState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct UserMessage {
+    /// A unique identifier for the message.
+    #[serde(rename = "messageId")]
+    pub message_id: MessageId,
+    /// Complete replacement content for this message.
+    #[serde(rename = "content", skip_serializing_if = "crate::Patch::is_keep")]
+    pub content: crate::Patch<Vec<ContentBlock>>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
 /// The stored state of an entity that [`UserMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`UserMessage`].
 #[derive(
     Debug,
     Clone,
@@ -21340,12 +21461,7 @@ impl ::schemars::JsonSchema for ContentChunk {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "UserMessage",
-    patch_doc = "A user message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing message content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\na `user_message` update includes `content`, that array replaces any content\npreviously accumulated for the message, including content from earlier\nchunks. Later chunks with the same `messageId` append to the current\ncontent.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "UserMessage", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct UserMessageState {
     /// A unique identifier for the message.
@@ -21387,9 +21503,50 @@ impl ::schemars::JsonSchema for UserMessage {
         )
     }
 }
+/// An agent message upsert.
+///
+/// Only `messageId` is required. `content` has patch semantics:
+/// an omitted field leaves existing message content unchanged, `null` clears the
+/// value, and a concrete array replaces the previous value. For a new
+/// `messageId`, omitted `content` starts empty. `content` is replaced as a
+/// whole array. Send `[]` or `null` to clear it.
+///
+/// Message updates and chunks are applied in the order they are received. When
+/// an `agent_message` update includes `content`, that array replaces any
+/// content previously accumulated for the message, including content from
+/// earlier chunks. Later chunks with the same `messageId` append to the current
+/// content.
+///
+/// The wire patch of [`AgentMessageState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`AgentMessageState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct AgentMessage {
+    /// A unique identifier for the message.
+    #[serde(rename = "messageId")]
+    pub message_id: MessageId,
+    /// Complete replacement content for this message.
+    #[serde(rename = "content", skip_serializing_if = "crate::Patch::is_keep")]
+    pub content: crate::Patch<Vec<ContentBlock>>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
 /// The stored state of an entity that [`AgentMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`AgentMessage`].
 #[derive(
     Debug,
     Clone,
@@ -21398,12 +21555,7 @@ impl ::schemars::JsonSchema for UserMessage {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "AgentMessage",
-    patch_doc = "An agent message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing message content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\nan `agent_message` update includes `content`, that array replaces any\ncontent previously accumulated for the message, including content from\nearlier chunks. Later chunks with the same `messageId` append to the current\ncontent.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "AgentMessage", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct AgentMessageState {
     /// A unique identifier for the message.
@@ -21445,9 +21597,50 @@ impl ::schemars::JsonSchema for AgentMessage {
         )
     }
 }
+/// An agent thought or reasoning message upsert.
+///
+/// Only `messageId` is required. `content` has patch semantics:
+/// an omitted field leaves existing thought content unchanged, `null` clears the
+/// value, and a concrete array replaces the previous value. For a new
+/// `messageId`, omitted `content` starts empty. `content` is replaced as a
+/// whole array. Send `[]` or `null` to clear it.
+///
+/// Message updates and chunks are applied in the order they are received. When
+/// an `agent_thought` update includes `content`, that array replaces any
+/// content previously accumulated for the thought, including content from
+/// earlier chunks. Later chunks with the same `messageId` append to the current
+/// content.
+///
+/// The wire patch of [`AgentThoughtState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`AgentThoughtState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct AgentThought {
+    /// A unique identifier for the thought message.
+    #[serde(rename = "messageId")]
+    pub message_id: MessageId,
+    /// Complete replacement content for this thought message.
+    #[serde(rename = "content", skip_serializing_if = "crate::Patch::is_keep")]
+    pub content: crate::Patch<Vec<ContentBlock>>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
 /// The stored state of an entity that [`AgentThought`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`AgentThought`].
 #[derive(
     Debug,
     Clone,
@@ -21456,12 +21649,7 @@ impl ::schemars::JsonSchema for AgentMessage {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "AgentThought",
-    patch_doc = "An agent thought or reasoning message upsert.\n\nOnly `messageId` is required. `content` has patch semantics:\nan omitted field leaves existing thought content unchanged, `null` clears the\nvalue, and a concrete array replaces the previous value. For a new\n`messageId`, omitted `content` starts empty. `content` is replaced as a\nwhole array. Send `[]` or `null` to clear it.\n\nMessage updates and chunks are applied in the order they are received. When\nan `agent_thought` update includes `content`, that array replaces any\ncontent previously accumulated for the thought, including content from\nearlier chunks. Later chunks with the same `messageId` append to the current\ncontent.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "AgentThought", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct AgentThoughtState {
     /// A unique identifier for the thought message.
@@ -24401,9 +24589,65 @@ impl ::schemars::JsonSchema for TerminalCancelCapabilities {
         )
     }
 }
+/// An upsert for the stored state of an agent-owned terminal.
+///
+/// Only `terminalId` is required. Other fields have patch
+/// semantics: omitted fields leave the stored value unchanged, `null` clears
+/// it, and concrete values replace it. A concrete `_meta` object instead
+/// patches the stored metadata by top-level key. When the terminal ID is new,
+/// omitted fields start unknown.
+///
+/// The wire patch of [`TerminalState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`TerminalState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct TerminalUpdate {
+    /// Unique identifier for this terminal within the session.
+    #[serde(rename = "terminalId")]
+    pub terminal_id: TerminalId,
+    /// The command being run.
+    #[serde(rename = "command", skip_serializing_if = "crate::Patch::is_keep")]
+    pub command: crate::Patch<String>,
+    /// The absolute working directory of the command.
+    #[serde(rename = "cwd", skip_serializing_if = "crate::Patch::is_keep")]
+    pub cwd: crate::Patch<AbsolutePath>,
+    /// An authoritative replacement snapshot of terminal output bytes.
+    #[serde(rename = "output", skip_serializing_if = "crate::Patch::is_keep")]
+    pub output: crate::Patch<Box<TerminalOutput>>,
+    /// Exit information. A concrete object marks the terminal as exited.
+    #[serde(rename = "exitStatus", skip_serializing_if = "crate::Patch::is_keep")]
+    pub exit_status: crate::Patch<Box<TerminalExitStatus>>,
+    /// The terminal size the command runs with, when known.
+    ///
+    /// Clients can render output at this size so that column layouts, progress bars,
+    /// and cursor-positioned output display as the program wrote them.
+    #[serde(rename = "size", skip_serializing_if = "crate::Patch::is_keep")]
+    pub size: crate::Patch<Box<TerminalSize>>,
+    /// Client-initiated controls this terminal currently supports, such as cancellation.
+    ///
+    /// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+    /// the whole previous value. A new terminal starts with none.
+    #[serde(rename = "capabilities", skip_serializing_if = "crate::Patch::is_keep")]
+    pub capabilities: crate::Patch<Box<TerminalCapabilities>>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
 /// The stored state of an entity that [`TerminalUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`TerminalUpdate`].
 #[derive(
     Debug,
     Clone,
@@ -24412,12 +24656,7 @@ impl ::schemars::JsonSchema for TerminalCancelCapabilities {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "TerminalUpdate",
-    patch_doc = "An upsert for the stored state of an agent-owned terminal.\n\nOnly `terminalId` is required. Other fields have patch\nsemantics: omitted fields leave the stored value unchanged, `null` clears\nit, and concrete values replace it. A concrete `_meta` object instead\npatches the stored metadata by top-level key. When the terminal ID is new,\nomitted fields start unknown.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "TerminalUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct TerminalState {
     /// Unique identifier for this terminal within the session.
@@ -26194,9 +26433,47 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
         )
     }
 }
+/// Update to session metadata. All fields are optional to support partial updates.
+///
+/// Agents send this notification to update session information like title or custom metadata.
+/// Clients can use it to keep session titles and state current.
+///
+/// Omitted fields leave the existing session info unchanged. `null` clears the
+/// corresponding value. A concrete `_meta` object patches the stored metadata by
+/// top-level key.
+///
+/// The wire patch of [`SessionInfoState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`SessionInfoState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct SessionInfoUpdate {
+    /// Human-readable title for the session. Set to null to clear.
+    #[serde(rename = "title", skip_serializing_if = "crate::Patch::is_keep")]
+    pub title: crate::Patch<String>,
+    /// RFC 3339 timestamp of last activity. Set to null to clear.
+    ///
+    /// Format: `date-time`.
+    #[serde(rename = "updatedAt", skip_serializing_if = "crate::Patch::is_keep")]
+    pub updated_at: crate::Patch<String>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
 /// The stored state of an entity that [`SessionInfoUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`SessionInfoUpdate`].
 #[derive(
     Debug,
     Clone,
@@ -26205,12 +26482,7 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "SessionInfoUpdate",
-    patch_doc = "Update to session metadata. All fields are optional to support partial updates.\n\nAgents send this notification to update session information like title or custom metadata.\nClients can use it to keep session titles and state current.\n\nOmitted fields leave the existing session info unchanged. `null` clears the\ncorresponding value. A concrete `_meta` object patches the stored metadata by\ntop-level key.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "SessionInfoUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct SessionInfoState {
     /// Human-readable title for the session. Set to null to clear.
@@ -26429,9 +26701,40 @@ impl ::schemars::JsonSchema for Cost {
         )
     }
 }
+/// Context window and cost update for a session.
+///
+/// The wire patch of [`UsageState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`UsageState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct UsageUpdate {
+    /// Tokens currently in context.
+    #[serde(rename = "used")]
+    pub used: u64,
+    /// Total context window size in tokens.
+    #[serde(rename = "size")]
+    pub size: u64,
+    /// Cumulative session cost.
+    ///
+    /// Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
+    #[serde(rename = "cost", skip_serializing_if = "crate::Patch::is_keep")]
+    pub cost: crate::Patch<Box<Cost>>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+    /// Implementations MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
 /// The stored state of an entity that [`UsageUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`UsageUpdate`].
 #[derive(
     Debug,
     Clone,
@@ -26440,12 +26743,7 @@ impl ::schemars::JsonSchema for Cost {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "UsageUpdate",
-    patch_doc = "Context window and cost update for a session.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "UsageUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct UsageState {
     /// Tokens currently in context.
@@ -27110,9 +27408,50 @@ impl ::schemars::JsonSchema for CompactionStatus {
         )
     }
 }
+/// A context compaction upsert. The first notification fixes the compaction's
+/// timeline position. Later updates with the same ID patch that entity in place.
+///
+/// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
+/// stored value unchanged, `null` clears it, and a concrete value replaces it.
+/// `summary: []` also clears the summary. A concrete `_meta` object patches the
+/// stored metadata by top-level key instead of replacing it.
+///
+/// The wire patch of [`CompactionState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`CompactionState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct CompactionUpdate {
+    /// The Agent-owned ID of this compaction, unique within the session.
+    #[serde(rename = "compactionId")]
+    pub compaction_id: CompactionId,
+    /// Current lifecycle status.
+    #[serde(rename = "status")]
+    pub status: CompactionStatus,
+    /// Complete replacement user-displayable summary content for the compaction.
+    #[serde(rename = "summary", skip_serializing_if = "crate::Patch::is_keep")]
+    pub summary: crate::Patch<Vec<ContentBlock>>,
+    /// Human-readable error details for the compaction.
+    #[serde(rename = "error", skip_serializing_if = "crate::Patch::is_keep")]
+    pub error: crate::Patch<String>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
 /// The stored state of an entity that [`CompactionUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`CompactionUpdate`].
 #[derive(
     Debug,
     Clone,
@@ -27121,12 +27460,7 @@ impl ::schemars::JsonSchema for CompactionStatus {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "CompactionUpdate",
-    patch_doc = "A context compaction upsert. The first notification fixes the compaction's\ntimeline position. Later updates with the same ID patch that entity in place.\n\n`summary`, `error`, and `_meta` have patch semantics: omission leaves the\nstored value unchanged, `null` clears it, and a concrete value replaces it.\n`summary: []` also clears the summary. A concrete `_meta` object patches the\nstored metadata by top-level key instead of replacing it.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "CompactionUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct CompactionState {
     /// The Agent-owned ID of this compaction, unique within the session.
@@ -39617,9 +39951,114 @@ impl ::schemars::JsonSchema for SessionCancelCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
+/// **UNSTABLE**
+///
+/// This capability is not part of the spec yet, and may be removed or changed at any point.
+///
+/// Notification that the enclosing parent session created and owns a child session.
+///
+/// Later updates modify the existing association's metadata, not its ownership.
+///
+/// Sent on the immediate parent session. The first update for an unknown
+/// `sessionId` announces the child and MUST be sent
+/// before any live request or notification bearing the child's session ID,
+/// including messages naming it as sender or recipient. Child events are
+/// delivered automatically. No separate child load, resume, or subscription is needed.
+/// Understanding this update, registering child sessions, and applying their
+/// operation restrictions are baseline v2 requirements. No Client capability
+/// is required.
+///
+/// Only `sessionId` is required. Other fields have
+/// patch semantics: omitted fields leave the stored value unchanged, `null`
+/// clears or unsets the value, and concrete values replace it. A concrete
+/// `_meta` object instead patches the stored metadata by top-level key. For
+/// `state`, `null` removes the current state report and leaves activity
+/// unconfirmed. It does not report idle or cancellation. A child whose capabilities are
+/// unset permits no Client-initiated session mutations.
+///
+/// `cwd` and `additionalDirectories` report where the Agent placed the child.
+/// While unset, each inherits the immediate parent's effective value.
+/// The title and description provide the parent's display metadata for the
+/// child. Agents SHOULD mirror known child state changes in the parent's
+/// `state` using the same `StateUpdate` snapshot as the
+/// ordinary `state_update` notification on the child session. This reports
+/// child state, not a separate parent-owned lifecycle. Consumers should
+/// treat duplicate reports idempotently.
+/// Completing or cancelling work does not end the association: the parent may
+/// message the same child again. Individual messages and their outcomes do not
+/// change this association.
+///
+/// The wire patch of [`SubagentState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`SubagentState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct SubagentUpdate {
+    /// The opaque session ID identifying the child in all ACP messages.
+    #[serde(rename = "sessionId")]
+    pub session_id: SessionId,
+    /// The parent's human-readable display title for this child. It need not be unique.
+    ///
+    /// Optional and nullable. Omitted means unchanged. `null` clears it. If no
+    /// title is set, the Client chooses a fallback presentation.
+    #[serde(rename = "title", skip_serializing_if = "crate::Patch::is_keep")]
+    pub title: crate::Patch<String>,
+    /// The parent's human-readable description of the child's role or purpose.
+    ///
+    /// Optional and nullable. Omitted means unchanged. `null` clears it. This is
+    /// current display metadata, not the history of instructions sent to the child.
+    #[serde(rename = "description", skip_serializing_if = "crate::Patch::is_keep")]
+    pub description: crate::Patch<String>,
+    /// Client-initiated session mutations permitted for this subagent session.
+    ///
+    /// Read-only operations retain their normal protocol semantics and
+    /// capability requirements.
+    #[serde(rename = "capabilities", skip_serializing_if = "crate::Patch::is_keep")]
+    pub capabilities: crate::Patch<Box<SubagentSessionCapabilities>>,
+    /// The child's current foreground state, mirrored onto its parent association.
+    ///
+    /// Optional and nullable. Omitted means unchanged. `null` removes the
+    /// current report and leaves activity unconfirmed (not idle or cancelled).
+    /// A concrete `StateUpdate` replaces the entire previous snapshot.
+    #[serde(rename = "state", skip_serializing_if = "crate::Patch::is_keep")]
+    pub state: crate::Patch<Box<StateUpdate>>,
+    /// The child's working directory. Must be an absolute path.
+    ///
+    /// Optional and nullable. Omitted means unchanged. `null` clears the
+    /// reported value. While unset, the child inherits its immediate parent's
+    /// effective working directory.
+    #[serde(rename = "cwd", skip_serializing_if = "crate::Patch::is_keep")]
+    pub cwd: crate::Patch<AbsolutePath>,
+    /// Additional workspace roots for the child. Each path must be absolute.
+    ///
+    /// Optional and nullable. Omitted means unchanged. `null` clears the
+    /// reported value. While unset, the child inherits its immediate parent's
+    /// effective additional directories, independently of `cwd`. A concrete
+    /// array replaces the whole list. `[]` reports no additional directories.
+    #[serde(
+        rename = "additionalDirectories",
+        skip_serializing_if = "crate::Patch::is_keep"
+    )]
+    pub additional_directories: crate::Patch<Vec<AbsolutePath>>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
+#[cfg(feature = "unstable")]
 /// The stored state of an entity that [`SubagentUpdate`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`SubagentUpdate`].
 #[derive(
     Debug,
     Clone,
@@ -39628,12 +40067,7 @@ impl ::schemars::JsonSchema for SessionCancelCapabilities {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "SubagentUpdate",
-    patch_doc = "**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nNotification that the enclosing parent session created and owns a child session.\n\nLater updates modify the existing association's metadata, not its ownership.\n\nSent on the immediate parent session. The first update for an unknown\n`sessionId` announces the child and MUST be sent\nbefore any live request or notification bearing the child's session ID,\nincluding messages naming it as sender or recipient. Child events are\ndelivered automatically. No separate child load, resume, or subscription is needed.\nUnderstanding this update, registering child sessions, and applying their\noperation restrictions are baseline v2 requirements. No Client capability\nis required.\n\nOnly `sessionId` is required. Other fields have\npatch semantics: omitted fields leave the stored value unchanged, `null`\nclears or unsets the value, and concrete values replace it. A concrete\n`_meta` object instead patches the stored metadata by top-level key. For\n`state`, `null` removes the current state report and leaves activity\nunconfirmed. It does not report idle or cancellation. A child whose capabilities are\nunset permits no Client-initiated session mutations.\n\n`cwd` and `additionalDirectories` report where the Agent placed the child.\nWhile unset, each inherits the immediate parent's effective value.\nThe title and description provide the parent's display metadata for the\nchild. Agents SHOULD mirror known child state changes in the parent's\n`state` using the same `StateUpdate` snapshot as the\nordinary `state_update` notification on the child session. This reports\nchild state, not a separate parent-owned lifecycle. Consumers should\ntreat duplicate reports idempotently.\nCompleting or cancelling work does not end the association: the parent may\nmessage the same child again. Individual messages and their outcomes do not\nchange this association.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "SubagentUpdate", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct SubagentState {
     /// The opaque session ID identifying the child in all ACP messages.
@@ -39723,9 +40157,74 @@ impl ::schemars::JsonSchema for SubagentUpdate {
     }
 }
 #[cfg(feature = "unstable")]
+/// **UNSTABLE**
+///
+/// This capability is not part of the spec yet, and may be removed or changed at any point.
+///
+/// An upsert for an inter-session message.
+///
+/// The wire patch of [`SessionMessageState`]: an omitted field keeps, `null` clears, a value
+/// sets. `#[derive(AcpPatch)]` on [`SessionMessageState`] writes its decoder, its builder
+/// (`new` and a setter per field) and `PatchOps`.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[non_exhaustive]
+pub struct SessionMessage {
+    /// Identifier of this message within the enclosing session's transcript.
+    #[serde(rename = "messageId")]
+    pub message_id: MessageId,
+    /// The sending session.
+    ///
+    /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+    #[serde(rename = "senderSessionId", skip_serializing_if = "crate::Patch::is_keep")]
+    pub sender_session_id: crate::Patch<SessionId>,
+    /// The receiving session.
+    ///
+    /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+    #[serde(
+        rename = "recipientSessionId",
+        skip_serializing_if = "crate::Patch::is_keep"
+    )]
+    pub recipient_session_id: crate::Patch<SessionId>,
+    /// On an incoming view, the `messageId` of the same message's outgoing view in the
+    /// sender's transcript.
+    ///
+    /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+    /// after the message starts streaming.
+    #[serde(rename = "senderMessageId", skip_serializing_if = "crate::Patch::is_keep")]
+    pub sender_message_id: crate::Patch<MessageId>,
+    /// On an outgoing view, the `messageId` of the same message's incoming view in the
+    /// recipient's transcript.
+    ///
+    /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+    /// after the message starts streaming.
+    #[serde(
+        rename = "recipientMessageId",
+        skip_serializing_if = "crate::Patch::is_keep"
+    )]
+    pub recipient_message_id: crate::Patch<MessageId>,
+    /// Omitted leaves content unchanged. `null` clears it. A concrete array
+    /// replaces the whole content collection.
+    #[serde(rename = "content", skip_serializing_if = "crate::Patch::is_keep")]
+    pub content: crate::Patch<Vec<ContentBlock>>,
+    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
+    /// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+    /// clears it. An object patches the stored metadata by top-level key: keys it omits are
+    /// unchanged, a key set to `null` is removed, and any other value replaces that key's
+    /// stored value without merging nested objects. Beyond this patch rule, implementations
+    /// MUST NOT assign meaning to keys they do not recognize.
+    ///
+    /// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/draft/extensibility#metadata-patches)
+    #[serde(rename = "_meta", skip_serializing_if = "crate::Patch::is_keep")]
+    pub meta: crate::patch::ByKey,
+    /// Properties the wire object carried that this patch does not name, in
+    /// their order; written back after the known ones (not applied).
+    #[serde(flatten)]
+    pub additional_properties: runtime::Extra,
+}
+#[cfg(feature = "unstable")]
 /// The stored state of an entity that [`SessionMessage`] patches (an upsert: omitted keeps, `null` clears, a value sets).
 ///
-/// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+/// Generated from `schema/upserts.json`, with its wire patch [`SessionMessage`].
 #[derive(
     Debug,
     Clone,
@@ -39734,12 +40233,7 @@ impl ::schemars::JsonSchema for SubagentUpdate {
     ::serde::Deserialize,
     ::acp_bindings::AcpPatch
 )]
-#[acp(
-    patch = "SessionMessage",
-    patch_doc = "**UNSTABLE**\n\nThis capability is not part of the spec yet, and may be removed or changed at any point.\n\nAn upsert for an inter-session message.",
-    keep_unknown,
-    json_reader
-)]
+#[acp(patch = "SessionMessage", keep_unknown, declared, json_reader)]
 #[non_exhaustive]
 pub struct SessionMessageState {
     /// Identifier of this message within the enclosing session's transcript.

@@ -34,6 +34,13 @@ impl Emitter {
         fast_path(&self.rt)
     }
 
+    /// The path of the bindings' crate root, beside the runtime (`crate`, `::acp_bindings`).
+    pub(super) fn crate_root(&self) -> TokenStream {
+        let rt = self.rt.to_string().replace(' ', "");
+        let base = rt.strip_suffix("::runtime").unwrap_or("crate");
+        base.parse().expect("the path parses")
+    }
+
     /// Where the code `acp-bindings-codegen` writes finds the runtime.
     pub(super) fn codegen_paths(&self) -> acp_bindings_codegen::Paths {
         acp_bindings_codegen::Paths { runtime: self.rt.clone(), fast: self.fast_path() }

@@ -105,9 +105,12 @@ impl Emitter {
         let state = ident(&upsert.state);
         let wire = str_lit(&def.rust_name);
         let mut fields = Vec::new();
+        let mut wire_fields = Vec::new();
+        let mut wire_struct = None;
         let mut defaults = Vec::new();
         for f in &s.fields {
             let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), self.field_docs(def, f));
+            wire_fields.push(self.patch_field(f, &fd));
             let t = self.ty(&f.ty);
             let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
             let planned = self.fields.get(f);
@@ -139,27 +142,91 @@ impl Emitter {
             };
             fields.push(quote! { #fd #attr #[serde(rename = #wire_name)] pub #fname: #ty, });
         }
-        // The wire type keeps the schema's description; the state says what it is.
-        let wire_doc = str_lit(&Self::description(def));
         let state_doc = format!(
             " The stored state of an entity that [`{}`] patches (an upsert: omitted keeps, `null` clears, a value sets).",
             def.rust_name
         );
-        // The wire patch keeps unknown properties like every generated struct.
-        let keep = if s.additional == Additional::False { quote!() } else { quote!(, keep_unknown) };
+        // The wire patch keeps unknown properties like every generated struct,
+        // and is then written here, where a reader looks for it (`declared`);
+        // the derive writes its decoder, builder and patch operations.
+        let declared = s.additional != Additional::False;
+        let how = if declared {
+            wire_struct = Some(self.wire_patch(def, upsert, wire_fields));
+            quote!(keep_unknown, declared)
+        } else {
+            // The wire type keeps the schema's description; the state says what it is.
+            let wire_doc = str_lit(&Self::description(def));
+            quote!(patch_doc = #wire_doc)
+        };
         // The derive writes the direct decoder of the wire type.
-        let keep = if self.is_direct(def) { quote!(#keep, json_reader) } else { keep };
-        let mut items = vec![quote! {
+        let how = if self.is_direct(def) { quote!(#how, json_reader) } else { how };
+        let source = if declared {
+            format!(" Generated from `schema/upserts.json`, with its wire patch [`{}`].", def.rust_name)
+        } else {
+            format!(
+                " Generated from `schema/upserts.json`; the wire patch [`{}`] is derived by `AcpPatch`.",
+                def.rust_name
+            )
+        };
+        let mut items: Vec<TokenStream> = wire_struct.into_iter().collect();
+        items.push(quote! {
             #[doc = #state_doc]
             ///
-            /// Generated from `schema/upserts.json`; the wire type is derived by `AcpPatch`.
+            #[doc = #source]
             #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::acp_bindings::AcpPatch)]
-            #[acp(patch = #wire, patch_doc = #wire_doc #keep)]
+            #[acp(patch = #wire, #how)]
             #[non_exhaustive]
             pub struct #state { #(#fields)* }
-        }];
+        });
         items.extend(defaults);
         items
+    }
+
+    /// An upsert's wire patch struct, declared beside its state struct
+    /// (which derives `AcpPatch` with `declared`): the schema's description
+    /// and fields, and the properties it does not name.
+    fn wire_patch(&self, def: &Def, upsert: &crate::model::Upsert, mut fields: Vec<TokenStream>) -> TokenStream {
+        let rt = &self.rt;
+        let wire_name = ident(&def.rust_name);
+        let wire_doc = self.item_docs(def);
+        let patch_doc = [
+            format!(" The wire patch of [`{}`]: an omitted field keeps, `null` clears, a value", upsert.state),
+            format!(" sets. `#[derive(AcpPatch)]` on [`{}`] writes its decoder, its builder", upsert.state),
+            " (`new` and a setter per field) and `PatchOps`.".to_owned(),
+        ];
+        fields.push(quote! {
+            /// Properties the wire object carried that this patch does not name, in
+            /// their order; written back after the known ones (not applied).
+            #[serde(flatten)]
+            pub additional_properties: #rt::Extra,
+        });
+        quote! {
+            #wire_doc
+            ///
+            #(#[doc = #patch_doc])*
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+            #[non_exhaustive]
+            pub struct #wire_name { #(#fields)* }
+        }
+    }
+
+    /// A field of an upsert's wire patch, as `#[derive(AcpPatch)]` types it
+    /// from the state field: the key and required fields as they are, `_meta`
+    /// patched per key, every other field a `Patch` of its value (boxed as the
+    /// plan says), skipped on the wire when it keeps.
+    fn patch_field(&self, f: &Field, docs: &TokenStream) -> TokenStream {
+        let krate = self.crate_root();
+        let (fname, wire) = (ident(&f.rust_name), str_lit(&f.name));
+        let planned = self.fields.get(f);
+        let t = self.ty(&f.ty);
+        let t = if planned.boxed_in_patch { quote!(::std::boxed::Box<#t>) } else { t };
+        let ty = match planned.state_repr() {
+            StateRepr::Key | StateRepr::Required => return quote! { #docs #[serde(rename = #wire)] pub #fname: #t, },
+            StateRepr::ByKey => quote!(#krate::patch::ByKey),
+            _ => quote!(#krate::Patch<#t>),
+        };
+        let skip = str_lit(&format!("{}::Patch::is_keep", krate.to_string().replace(' ', "")));
+        quote! { #docs #[serde(rename = #wire, skip_serializing_if = #skip)] pub #fname: #ty, }
     }
 
     pub(super) fn structure(&self, def: &Def, s: &Struct) -> Vec<TokenStream> {

@@ -1,0 +1,11 @@
+use acp_bindings::AcpPatch;
+
+#[derive(AcpPatch, Default, serde::Serialize, serde::Deserialize)]
+#[acp(patch = "StateUpdate", declared, patch_doc = "The wire patch.")]
+struct State {
+    #[acp(key)]
+    id: String,
+    label: Option<String>,
+}
+
+fn main() {}
