@@ -5,11 +5,13 @@
 //! here:
 //!
 //! - [`deserialize`]: serde's `Deserialize` for a struct that keeps the
-//!   properties it does not name (`additional_properties`). It is the visitor
-//!   serde's derive would write: known keys matched without allocating, each
-//!   field decoded as it streams by, except that an unknown key and its value
-//!   are kept instead of skipped. With [`Object::direct`] it also writes the
-//!   struct's direct decoder ([`object_from_json`]).
+//!   properties it does not name (`additional_properties`): the runtime's
+//!   `runtime::de::object` over the struct's `runtime::de::Object` impl,
+//!   whose `visit` is the loop serde's derive would write (known keys
+//!   matched without allocating, each field decoded as it streams by),
+//!   except that an unknown key and its value are kept instead of skipped.
+//!   With [`Object::direct`] it also writes the struct's direct decoder
+//!   ([`object_from_json`]).
 //! - [`object_from_json`] and [`tagged_union_from_json`]: the direct decoders
 //!   (`json::fast::FromJson`) that `acp_bindings::json::from_str` runs before
 //!   serde; whatever they do not serve makes them bail, and serde decodes the
@@ -116,7 +118,7 @@ fn names(f: &FieldRead) -> impl Iterator<Item = Literal> + '_ {
 
 /// `Deserialize` for `o` (and its direct decoder with [`Object::direct`]).
 pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
-    let (rt, fast) = (&paths.runtime, &paths.fast);
+    let rt = &paths.runtime;
     let item = &o.ident;
     let params = &o.params;
     let gen = if params.is_empty() { quote!() } else { quote!(<#(#params),*>) };
@@ -153,7 +155,8 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
             quote!(|k| match k { #(#index)* _ => ::core::option::Option::None }),
             quote!(|i, map| match i {
                 #(#reads)*
-                _ => ::core::unreachable!("`fields` passes only positions `index` returned"),
+                // `fields` passes only the positions `index` returned.
+                _ => ::core::unreachable!(),
             }),
         )
     };
@@ -165,43 +168,24 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
             quote!(#cfg #id: #slot.unwrap_or_default())
         }
     });
-    let expecting = format!("a {} object", o.name);
-    // A direct decoder: the struct name that sends the crate's reader to it,
-    // the visitor method that receives the reader's text, and the decoder.
-    let (struct_name, visit_direct, from_json) = if o.direct {
-        (
-            quote!(#fast::STRUCT),
-            quote! {
-                fn visit_borrowed_str<E: ::serde::de::Error>(self, text: &'de str) -> ::core::result::Result<#item, E> {
-                    #fast::visit(text, self)
-                }
-            },
-            object_from_json(o, paths),
-        )
-    } else {
-        let name = str_lit(&o.name);
-        (quote!(#name), quote!(), quote!())
-    };
-    let phantom = if params.is_empty() { quote!() } else { quote!((::core::marker::PhantomData<(#(#params,)*)>)) };
-    let make = if params.is_empty() { quote!(__Visitor) } else { quote!(__Visitor(::core::marker::PhantomData)) };
+    // A direct decoder: the `Deserialize` that sends the crate's reader to it.
+    let (de_fn, from_json) =
+        if o.direct { (quote!(direct_object), object_from_json(o, paths)) } else { (quote!(object), quote!()) };
+    let name = str_lit(&o.name);
+    let object_gen = if params.is_empty() { quote!() } else { quote!(<#(#de_bounds),*>) };
     quote! {
         impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &[#(#cfgs #wires),*];
-                struct __Visitor #gen #phantom;
-                impl<'de, #(#de_bounds),*> ::serde::de::Visitor<'de> for __Visitor #gen {
-                    type Value = #item #gen;
-                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#item #gen, A::Error> {
-                        #(#cfgs let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
-                        let rest = #rt::de::fields(&mut map, #index_fn, #read_fn)?;
-                        ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
-                    }
-                    #visit_direct
-                }
-                deserializer.deserialize_struct(#struct_name, FIELDS, #make)
+                #rt::de::#de_fn(deserializer)
+            }
+        }
+        impl #object_gen #rt::de::Object for #item #gen {
+            const NAME: &'static str = #name;
+            const FIELDS: &'static [&'static str] = &[#(#cfgs #wires),*];
+            fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> ::core::result::Result<Self, A::Error> {
+                #(#cfgs let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                let rest = #rt::de::fields(&mut map, #index_fn, #read_fn)?;
+                ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
             }
         }
         #from_json

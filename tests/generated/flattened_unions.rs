@@ -10,19 +10,12 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// `ErrorStopReason` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /// The `message` property.
-    #[serde(
-        rename = "message",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub message: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -33,46 +26,35 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["message"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ErrorStopReason;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ErrorStopReason object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ErrorStopReason, A::Error> {
-                let mut v0: Option<runtime::Nullable<String>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "message" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v0, "message")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ErrorStopReason {
-                    message: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ErrorStopReason", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ErrorStopReason {
+    const NAME: &'static str = "ErrorStopReason";
+    const FIELDS: &'static [&'static str] = &["message"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<runtime::Nullable<String>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "message" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => {
+                    runtime::de::put_with::<
+                        runtime::read::LenientScalar,
+                        _,
+                        _,
+                    >(map, &mut v0, "message")
+                }
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ErrorStopReason {
+            message: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ErrorStopReason {
@@ -138,31 +120,20 @@ pub enum IdleStateUpdateStopReason {
     Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for IdleStateUpdateStopReason {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "stopReason";
         match self {
-            Self::EndTurn => {
-                runtime::ser::tagged(
-                    serializer,
-                    "stopReason",
-                    "end_turn",
-                    Option::<&()>::None,
-                )
-            }
-            Self::Error(payload) => {
-                runtime::ser::tagged(serializer, "stopReason", "error", Some(payload))
-            }
+            Self::EndTurn => runtime::ser::tagged(s, K, "end_turn", Option::<&()>::None),
+            Self::Error(p) => runtime::ser::tagged(s, K, "error", Some(p)),
             Self::None { explicit_null } => {
                 use ::serde::ser::SerializeMap as _;
-                let mut map = serializer.serialize_map(None)?;
+                let mut map = s.serialize_map(None)?;
                 if *explicit_null {
-                    map.serialize_entry("stopReason", &())?;
+                    map.serialize_entry(K, &())?;
                 }
                 map.end()
             }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
+            Self::Other(v) => ::serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -181,15 +152,7 @@ impl runtime::de::Tagged for IdleStateUpdateStopReason {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::EndTurn)
             }
-            "error" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Error)
-                    .map_err(|e| runtime::de::in_variant(
-                        "IdleStateUpdateStopReason",
-                        tag,
-                        e,
-                    ))
-            }
+            "error" => runtime::de::variant(payload, tag, Self::Error),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -285,17 +248,11 @@ pub enum SetConfigOptionRequestType {
     Id(SetConfigOptionRequestTypeId),
 }
 impl ::serde::Serialize for SetConfigOptionRequestType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Boolean(payload) => {
-                runtime::ser::tagged(serializer, "type", "boolean", Some(payload))
-            }
-            Self::Id(payload) => {
-                runtime::ser::tagged(serializer, "type", "id", Some(payload))
-            }
+            Self::Boolean(p) => runtime::ser::tagged(s, K, "boolean", Some(p)),
+            Self::Id(p) => runtime::ser::tagged(s, K, "id", Some(p)),
         }
     }
 }
@@ -310,24 +267,8 @@ impl runtime::de::Tagged for SetConfigOptionRequestType {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "boolean" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Boolean)
-                    .map_err(|e| runtime::de::in_variant(
-                        "SetConfigOptionRequestType",
-                        tag,
-                        e,
-                    ))
-            }
-            "id" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Id)
-                    .map_err(|e| runtime::de::in_variant(
-                        "SetConfigOptionRequestType",
-                        tag,
-                        e,
-                    ))
-            }
+            "boolean" => runtime::de::variant(payload, tag, Self::Boolean),
+            "id" => runtime::de::variant(payload, tag, Self::Id),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -384,7 +325,6 @@ impl From<SetConfigOptionRequestTypeId> for SetConfigOptionRequestType {
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeBoolean {
     /// The `value` property.
-    #[serde(rename = "value")]
     pub value: bool,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -395,41 +335,29 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["value"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SetConfigOptionRequestTypeBoolean;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SetConfigOptionRequestTypeBoolean object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<SetConfigOptionRequestTypeBoolean, A::Error> {
-                let mut v0: Option<bool> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "value" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "value"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(SetConfigOptionRequestTypeBoolean {
-                    value: runtime::de::required(v0, "value")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("SetConfigOptionRequestTypeBoolean", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for SetConfigOptionRequestTypeBoolean {
+    const NAME: &'static str = "SetConfigOptionRequestTypeBoolean";
+    const FIELDS: &'static [&'static str] = &["value"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<bool> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "value" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "value"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(SetConfigOptionRequestTypeBoolean {
+            value: runtime::de::required(v0, "value")?,
+            additional_properties: rest,
+        })
     }
 }
 impl SetConfigOptionRequestTypeBoolean {
@@ -446,7 +374,6 @@ impl SetConfigOptionRequestTypeBoolean {
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeId {
     /// The `value` property.
-    #[serde(rename = "value")]
     pub value: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -457,41 +384,29 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["value"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SetConfigOptionRequestTypeId;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SetConfigOptionRequestTypeId object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<SetConfigOptionRequestTypeId, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "value" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "value"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(SetConfigOptionRequestTypeId {
-                    value: runtime::de::required(v0, "value")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("SetConfigOptionRequestTypeId", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for SetConfigOptionRequestTypeId {
+    const NAME: &'static str = "SetConfigOptionRequestTypeId";
+    const FIELDS: &'static [&'static str] = &["value"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "value" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "value"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(SetConfigOptionRequestTypeId {
+            value: runtime::de::required(v0, "value")?,
+            additional_properties: rest,
+        })
     }
 }
 impl SetConfigOptionRequestTypeId {
@@ -519,40 +434,29 @@ impl<'de> ::serde::Deserialize<'de> for SessionScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["sessionId"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = SessionScope;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a SessionScope object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<SessionScope, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "sessionId" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "sessionId"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(SessionScope {
-                    session_id: runtime::de::required(v0, "sessionId")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("SessionScope", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for SessionScope {
+    const NAME: &'static str = "SessionScope";
+    const FIELDS: &'static [&'static str] = &["sessionId"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "sessionId" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(SessionScope {
+            session_id: runtime::de::required(v0, "sessionId")?,
+            additional_properties: rest,
+        })
     }
 }
 impl SessionScope {
@@ -580,40 +484,29 @@ impl<'de> ::serde::Deserialize<'de> for RequestScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["requestId"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = RequestScope;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a RequestScope object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<RequestScope, A::Error> {
-                let mut v0: Option<i64> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "requestId" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "requestId"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(RequestScope {
-                    request_id: runtime::de::required(v0, "requestId")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RequestScope", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for RequestScope {
+    const NAME: &'static str = "RequestScope";
+    const FIELDS: &'static [&'static str] = &["requestId"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<i64> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "requestId" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "requestId"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(RequestScope {
+            request_id: runtime::de::required(v0, "requestId")?,
+            additional_properties: rest,
+        })
     }
 }
 impl RequestScope {
@@ -630,7 +523,6 @@ impl RequestScope {
 #[non_exhaustive]
 pub struct FormMode {
     /// The `message` property.
-    #[serde(rename = "message")]
     pub message: String,
     /// The variant part of this object (see [`FormModeScope`]).
     #[serde(flatten)]
@@ -655,13 +547,10 @@ pub enum FormModeScope {
     Request(RequestScope),
 }
 impl ::serde::Serialize for FormModeScope {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Session(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Request(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Session(p) => ::serde::Serialize::serialize(p, s),
+            Self::Request(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }

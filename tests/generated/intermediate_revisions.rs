@@ -17,7 +17,6 @@ use ::core::fmt;
 #[non_exhaustive]
 pub struct Image {
     /// The `data` property.
-    #[serde(rename = "data")]
     pub data: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -28,40 +27,29 @@ impl<'de> ::serde::Deserialize<'de> for Image {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["data"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Image;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Image object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Image, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "data" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "data"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Image {
-                    data: runtime::de::required(v0, "data")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Image", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Image {
+    const NAME: &'static str = "Image";
+    const FIELDS: &'static [&'static str] = &["data"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "data" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "data"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Image {
+            data: runtime::de::required(v0, "data")?,
+            additional_properties: rest,
+        })
     }
 }
 impl Image {
@@ -85,18 +73,12 @@ pub enum Block {
     Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for Block {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Text(payload) => {
-                runtime::ser::tagged(serializer, "type", "text", Some(payload))
-            }
-            Self::Image(payload) => {
-                runtime::ser::tagged(serializer, "type", "image", Some(payload))
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
+            Self::Text(p) => runtime::ser::tagged(s, K, "text", Some(p)),
+            Self::Image(p) => runtime::ser::tagged(s, K, "image", Some(p)),
+            Self::Other(v) => ::serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -111,16 +93,8 @@ impl runtime::de::Tagged for Block {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "text" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Text)
-                    .map_err(|e| runtime::de::in_variant("Block", tag, e))
-            }
-            "image" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Image)
-                    .map_err(|e| runtime::de::in_variant("Block", tag, e))
-            }
+            "text" => runtime::de::variant(payload, tag, Self::Text),
+            "image" => runtime::de::variant(payload, tag, Self::Image),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -179,7 +153,6 @@ impl From<Image> for Block {
 #[non_exhaustive]
 pub struct BlockText {
     /// The `text` property.
-    #[serde(rename = "text")]
     pub text: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -190,40 +163,29 @@ impl<'de> ::serde::Deserialize<'de> for BlockText {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["text"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = BlockText;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a BlockText object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<BlockText, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "text" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "text"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(BlockText {
-                    text: runtime::de::required(v0, "text")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("BlockText", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for BlockText {
+    const NAME: &'static str = "BlockText";
+    const FIELDS: &'static [&'static str] = &["text"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "text" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "text"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(BlockText {
+            text: runtime::de::required(v0, "text")?,
+            additional_properties: rest,
+        })
     }
 }
 impl BlockText {
@@ -251,18 +213,13 @@ pub enum Setting {
     Max(SettingMax),
 }
 impl ::serde::Serialize for Setting {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::String(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Integer(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::StringArray(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::Min(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Max(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::String(p) => ::serde::Serialize::serialize(p, s),
+            Self::Integer(p) => ::serde::Serialize::serialize(p, s),
+            Self::StringArray(p) => ::serde::Serialize::serialize(p, s),
+            Self::Min(p) => ::serde::Serialize::serialize(p, s),
+            Self::Max(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -331,7 +288,6 @@ impl From<SettingMax> for Setting {
 #[non_exhaustive]
 pub struct SettingMin {
     /// The `min` property.
-    #[serde(rename = "min")]
     pub min: i64,
 }
 impl SettingMin {
@@ -345,7 +301,6 @@ impl SettingMin {
 #[non_exhaustive]
 pub struct SettingMax {
     /// The `max` property.
-    #[serde(rename = "max")]
     pub max: i64,
 }
 impl SettingMax {
@@ -487,7 +442,6 @@ impl fmt::Display for Level {
 #[non_exhaustive]
 pub struct Circle {
     /// The `radius` property.
-    #[serde(rename = "radius")]
     pub radius: runtime::Number,
 }
 impl Circle {
@@ -501,7 +455,6 @@ impl Circle {
 #[non_exhaustive]
 pub struct Square {
     /// The `side` property.
-    #[serde(rename = "side")]
     pub side: runtime::Number,
 }
 impl Square {
@@ -522,14 +475,11 @@ pub enum Shape {
     Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for Shape {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Circle(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Square(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
+            Self::Circle(p) => ::serde::Serialize::serialize(p, s),
+            Self::Square(p) => ::serde::Serialize::serialize(p, s),
+            Self::Other(v) => ::serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -573,13 +523,12 @@ impl From<Square> for Shape {
 #[non_exhaustive]
 pub struct Holder {
     /// The `name` property.
-    #[serde(rename = "name")]
     pub name: NonEmpty,
     /// The `level` property.
-    #[serde(rename = "level", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<Level>,
     /// The `shape` property.
-    #[serde(rename = "shape", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<Shape>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -590,48 +539,37 @@ impl<'de> ::serde::Deserialize<'de> for Holder {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["name", "level", "shape"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Holder;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Holder object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Holder, A::Error> {
-                let mut v0: Option<NonEmpty> = None;
-                let mut v1: Option<Option<Level>> = None;
-                let mut v2: Option<Option<Shape>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "name" => Some(0),
-                        "level" => Some(1),
-                        "shape" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "name"),
-                        1 => runtime::de::put(map, &mut v1, "level"),
-                        2 => runtime::de::put(map, &mut v2, "shape"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Holder {
-                    name: runtime::de::required(v0, "name")?,
-                    level: v1.unwrap_or_default(),
-                    shape: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Holder", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Holder {
+    const NAME: &'static str = "Holder";
+    const FIELDS: &'static [&'static str] = &["name", "level", "shape"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<NonEmpty> = None;
+        let mut v1: Option<Option<Level>> = None;
+        let mut v2: Option<Option<Shape>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "name" => Some(0),
+                "level" => Some(1),
+                "shape" => Some(2),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "name"),
+                1 => runtime::de::put(map, &mut v1, "level"),
+                2 => runtime::de::put(map, &mut v2, "shape"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Holder {
+            name: runtime::de::required(v0, "name")?,
+            level: v1.unwrap_or_default(),
+            shape: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Holder {
@@ -734,19 +672,17 @@ impl<'de> ::serde::Deserialize<'de> for RpcCode {
 #[non_exhaustive]
 pub struct Envelope {
     /// The `jsonrpc` property.
-    #[serde(rename = "jsonrpc")]
     pub jsonrpc: EnvelopeJsonrpc,
     /// The `kind` property.
-    #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<EnvelopeKind>,
     /// The `raw` property.
-    #[serde(rename = "raw")]
     pub raw: ::serde_json::Value,
     /// The `role` property.
-    #[serde(rename = "role", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
     /// The `payload` property.
-    #[serde(rename = "payload", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub payload: Option<Anything>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -757,64 +693,59 @@ impl<'de> ::serde::Deserialize<'de> for Envelope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["jsonrpc", "kind", "raw", "role", "payload"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Envelope;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Envelope object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Envelope, A::Error> {
-                let mut v0: Option<EnvelopeJsonrpc> = None;
-                let mut v1: Option<Option<EnvelopeKind>> = None;
-                let mut v2: Option<::serde_json::Value> = None;
-                let mut v3: Option<Option<Role>> = None;
-                let mut v4: Option<Option<Anything>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "jsonrpc" => Some(0),
-                        "kind" => Some(1),
-                        "raw" => Some(2),
-                        "role" => Some(3),
-                        "payload" => Some(4),
-                        "legacy" => Some(5),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "jsonrpc"),
-                        1 => runtime::de::put(map, &mut v1, "kind"),
-                        2 => runtime::de::put(map, &mut v2, "raw"),
-                        3 => runtime::de::put(map, &mut v3, "role"),
-                        4 => runtime::de::put(map, &mut v4, "payload"),
-                        5 => {
-                            Err(
-                                <A::Error as ::serde::de::Error>::custom(
-                                    "`legacy` is not allowed in Envelope (its schema is `false`)",
-                                ),
-                            )
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Envelope {
-                    jsonrpc: runtime::de::required(v0, "jsonrpc")?,
-                    kind: v1.unwrap_or_default(),
-                    raw: runtime::de::required(v2, "raw")?,
-                    role: v3.unwrap_or_default(),
-                    payload: v4.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Envelope", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Envelope {
+    const NAME: &'static str = "Envelope";
+    const FIELDS: &'static [&'static str] = &[
+        "jsonrpc",
+        "kind",
+        "raw",
+        "role",
+        "payload",
+    ];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<EnvelopeJsonrpc> = None;
+        let mut v1: Option<Option<EnvelopeKind>> = None;
+        let mut v2: Option<::serde_json::Value> = None;
+        let mut v3: Option<Option<Role>> = None;
+        let mut v4: Option<Option<Anything>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "jsonrpc" => Some(0),
+                "kind" => Some(1),
+                "raw" => Some(2),
+                "role" => Some(3),
+                "payload" => Some(4),
+                "legacy" => Some(5),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "jsonrpc"),
+                1 => runtime::de::put(map, &mut v1, "kind"),
+                2 => runtime::de::put(map, &mut v2, "raw"),
+                3 => runtime::de::put(map, &mut v3, "role"),
+                4 => runtime::de::put(map, &mut v4, "payload"),
+                5 => {
+                    Err(
+                        <A::Error as ::serde::de::Error>::custom(
+                            "`legacy` is not allowed in Envelope (its schema is `false`)",
+                        ),
+                    )
+                }
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Envelope {
+            jsonrpc: runtime::de::required(v0, "jsonrpc")?,
+            kind: v1.unwrap_or_default(),
+            raw: runtime::de::required(v2, "raw")?,
+            role: v3.unwrap_or_default(),
+            payload: v4.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Envelope {
@@ -1110,20 +1041,15 @@ impl From<::serde_json::Value> for Anything {
 #[non_exhaustive]
 pub struct TreeNode {
     /// The `label` property.
-    #[serde(rename = "label")]
     pub label: String,
     /// The `parent` property.
-    #[serde(rename = "parent", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<Box<TreeNode>>,
     /// The `next` property.
-    #[serde(
-        rename = "next",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub next: runtime::Nullable<Box<TreeNode>>,
     /// The `children` property.
-    #[serde(rename = "children", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<TreeNode>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1134,52 +1060,41 @@ impl<'de> ::serde::Deserialize<'de> for TreeNode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["label", "parent", "next", "children"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TreeNode;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a TreeNode object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<TreeNode, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<Option<Box<TreeNode>>> = None;
-                let mut v2: Option<runtime::Nullable<Box<TreeNode>>> = None;
-                let mut v3: Option<Option<Vec<TreeNode>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "label" => Some(0),
-                        "parent" => Some(1),
-                        "next" => Some(2),
-                        "children" => Some(3),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "label"),
-                        1 => runtime::de::put(map, &mut v1, "parent"),
-                        2 => runtime::de::put(map, &mut v2, "next"),
-                        3 => runtime::de::put(map, &mut v3, "children"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(TreeNode {
-                    label: runtime::de::required(v0, "label")?,
-                    parent: v1.unwrap_or_default(),
-                    next: v2.unwrap_or_default(),
-                    children: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("TreeNode", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for TreeNode {
+    const NAME: &'static str = "TreeNode";
+    const FIELDS: &'static [&'static str] = &["label", "parent", "next", "children"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<Option<Box<TreeNode>>> = None;
+        let mut v2: Option<runtime::Nullable<Box<TreeNode>>> = None;
+        let mut v3: Option<Option<Vec<TreeNode>>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "label" => Some(0),
+                "parent" => Some(1),
+                "next" => Some(2),
+                "children" => Some(3),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "label"),
+                1 => runtime::de::put(map, &mut v1, "parent"),
+                2 => runtime::de::put(map, &mut v2, "next"),
+                3 => runtime::de::put(map, &mut v3, "children"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(TreeNode {
+            label: runtime::de::required(v0, "label")?,
+            parent: v1.unwrap_or_default(),
+            next: v2.unwrap_or_default(),
+            children: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl TreeNode {
@@ -1222,13 +1137,10 @@ pub enum Expr {
     Sum(Box<Sum>),
 }
 impl ::serde::Serialize for Expr {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Literal(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Sum(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Literal(p) => ::serde::Serialize::serialize(p, s),
+            Self::Sum(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -1264,10 +1176,8 @@ impl From<Sum> for Expr {
 #[non_exhaustive]
 pub struct Sum {
     /// The `left` property.
-    #[serde(rename = "left")]
     pub left: Box<Expr>,
     /// The `right` property.
-    #[serde(rename = "right")]
     pub right: Box<Expr>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1278,44 +1188,33 @@ impl<'de> ::serde::Deserialize<'de> for Sum {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["left", "right"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Sum;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Sum object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Sum, A::Error> {
-                let mut v0: Option<Box<Expr>> = None;
-                let mut v1: Option<Box<Expr>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "left" => Some(0),
-                        "right" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "left"),
-                        1 => runtime::de::put(map, &mut v1, "right"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Sum {
-                    left: runtime::de::required(v0, "left")?,
-                    right: runtime::de::required(v1, "right")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Sum", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Sum {
+    const NAME: &'static str = "Sum";
+    const FIELDS: &'static [&'static str] = &["left", "right"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<Box<Expr>> = None;
+        let mut v1: Option<Box<Expr>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "left" => Some(0),
+                "right" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "left"),
+                1 => runtime::de::put(map, &mut v1, "right"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Sum {
+            left: runtime::de::required(v0, "left")?,
+            right: runtime::de::required(v1, "right")?,
+            additional_properties: rest,
+        })
     }
 }
 impl Sum {
@@ -1333,7 +1232,6 @@ impl Sum {
 #[non_exhaustive]
 pub struct LocalServer {
     /// The `command` property.
-    #[serde(rename = "command")]
     pub command: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1344,48 +1242,37 @@ impl<'de> ::serde::Deserialize<'de> for LocalServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["command"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = LocalServer;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a LocalServer object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<LocalServer, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "command" => Some(0),
-                        "type" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "command"),
-                        1 => {
-                            Err(
-                                <A::Error as ::serde::de::Error>::custom(
-                                    "`type` is not allowed in LocalServer (its schema is `false`)",
-                                ),
-                            )
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(LocalServer {
-                    command: runtime::de::required(v0, "command")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("LocalServer", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for LocalServer {
+    const NAME: &'static str = "LocalServer";
+    const FIELDS: &'static [&'static str] = &["command"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "command" => Some(0),
+                "type" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "command"),
+                1 => {
+                    Err(
+                        <A::Error as ::serde::de::Error>::custom(
+                            "`type` is not allowed in LocalServer (its schema is `false`)",
+                        ),
+                    )
+                }
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(LocalServer {
+            command: runtime::de::required(v0, "command")?,
+            additional_properties: rest,
+        })
     }
 }
 impl LocalServer {
@@ -1402,7 +1289,6 @@ impl LocalServer {
 #[non_exhaustive]
 pub struct RemoteServer {
     /// The `url` property.
-    #[serde(rename = "url")]
     pub url: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1413,40 +1299,29 @@ impl<'de> ::serde::Deserialize<'de> for RemoteServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["url"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = RemoteServer;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a RemoteServer object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<RemoteServer, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "url" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "url"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(RemoteServer {
-                    url: runtime::de::required(v0, "url")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RemoteServer", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for RemoteServer {
+    const NAME: &'static str = "RemoteServer";
+    const FIELDS: &'static [&'static str] = &["url"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "url" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "url"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(RemoteServer {
+            url: runtime::de::required(v0, "url")?,
+            additional_properties: rest,
+        })
     }
 }
 impl RemoteServer {
@@ -1468,15 +1343,11 @@ pub enum Server {
     Local(LocalServer),
 }
 impl ::serde::Serialize for Server {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Remote(payload) => {
-                runtime::ser::tagged(serializer, "type", "remote", Some(payload))
-            }
-            Self::Local(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Remote(p) => runtime::ser::tagged(s, K, "remote", Some(p)),
+            Self::Local(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -1491,11 +1362,7 @@ impl runtime::de::Tagged for Server {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "remote" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Remote)
-                    .map_err(|e| runtime::de::in_variant("Server", tag, e))
-            }
+            "remote" => runtime::de::variant(payload, tag, Self::Remote),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -1567,10 +1434,9 @@ impl From<LocalServer> for Server {
 #[non_exhaustive]
 pub struct Participant {
     /// The `name` property.
-    #[serde(rename = "name")]
     pub name: String,
     /// Who takes part.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub r#type: Option<ParticipantType>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1581,44 +1447,33 @@ impl<'de> ::serde::Deserialize<'de> for Participant {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["name", "type"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Participant;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Participant object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Participant, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<Option<ParticipantType>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "name" => Some(0),
-                        "type" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "name"),
-                        1 => runtime::de::put(map, &mut v1, "type"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Participant {
-                    name: runtime::de::required(v0, "name")?,
-                    r#type: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Participant", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Participant {
+    const NAME: &'static str = "Participant";
+    const FIELDS: &'static [&'static str] = &["name", "type"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<Option<ParticipantType>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "name" => Some(0),
+                "type" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "name"),
+                1 => runtime::de::put(map, &mut v1, "type"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Participant {
+            name: runtime::de::required(v0, "name")?,
+            r#type: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Participant {
@@ -1716,15 +1571,11 @@ pub enum Party {
     Agent(Participant),
 }
 impl ::serde::Serialize for Party {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Human(payload) => {
-                runtime::ser::tagged(serializer, "type", "human", Some(payload))
-            }
-            Self::Agent(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Human(p) => runtime::ser::tagged(s, K, "human", Some(p)),
+            Self::Agent(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -1739,11 +1590,7 @@ impl runtime::de::Tagged for Party {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "human" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Human)
-                    .map_err(|e| runtime::de::in_variant("Party", tag, e))
-            }
+            "human" => runtime::de::variant(payload, tag, Self::Human),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -1815,7 +1662,6 @@ impl From<Participant> for Party {
 #[non_exhaustive]
 pub struct PartyHuman {
     /// The `handle` property.
-    #[serde(rename = "handle")]
     pub handle: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1826,40 +1672,29 @@ impl<'de> ::serde::Deserialize<'de> for PartyHuman {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["handle"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = PartyHuman;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PartyHuman object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<PartyHuman, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "handle" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "handle"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(PartyHuman {
-                    handle: runtime::de::required(v0, "handle")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("PartyHuman", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for PartyHuman {
+    const NAME: &'static str = "PartyHuman";
+    const FIELDS: &'static [&'static str] = &["handle"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "handle" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "handle"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(PartyHuman {
+            handle: runtime::de::required(v0, "handle")?,
+            additional_properties: rest,
+        })
     }
 }
 impl PartyHuman {

@@ -10,8 +10,6 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// `minItems` and `maxItems` on list properties, checked on decode (v2's `PromptRequest.prompt` and `RequestPermissionRequest.options` have `minItems: 1`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -19,36 +17,22 @@ pub struct Ballot {
     /// At least one.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(
-        rename = "choices",
-        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_Ballot_properties_choices,runtime::read::Plain>,_,_>"
-    )]
     pub choices: Vec<String>,
     /// One to three when present; `null` allowed.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
     /// At most 3 item(s) (`maxItems`, checked on decode).
-    #[serde(
-        rename = "ranks",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<1,3,false,__Items__defs_Ballot_properties_ranks,runtime::read::Plain>,_,_>"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub ranks: runtime::Nullable<Vec<u8>>,
     /// Bad items dropped, then counted; a list out of range is the default.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(
-        rename = "notes",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<1,{usize::MAX},true,__Items__defs_Ballot_properties_notes,runtime::read::LenientItems>,_,_>"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<Vec<String>>,
     /// `minItems: 0` checks nothing.
     ///
     /// At least 0 item(s) (`minItems`, not checked on decode).
-    #[serde(rename = "any", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub any: Option<Vec<String>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -59,88 +43,77 @@ impl<'de> ::serde::Deserialize<'de> for Ballot {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["choices", "ranks", "notes", "any"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Ballot;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Ballot object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Ballot, A::Error> {
-                let mut v0: Option<Vec<String>> = None;
-                let mut v1: Option<runtime::Nullable<Vec<u8>>> = None;
-                let mut v2: Option<Option<Vec<String>>> = None;
-                let mut v3: Option<Option<Vec<String>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "choices" => Some(0),
-                        "ranks" => Some(1),
-                        "notes" => Some(2),
-                        "any" => Some(3),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::ItemCount<
-                                    1,
-                                    { usize::MAX },
-                                    false,
-                                    __Items__defs_Ballot_properties_choices,
-                                    runtime::read::Plain,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v0, "choices")
-                        }
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::ItemCount<
-                                    1,
-                                    3,
-                                    false,
-                                    __Items__defs_Ballot_properties_ranks,
-                                    runtime::read::Plain,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v1, "ranks")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::ItemCount<
-                                    1,
-                                    { usize::MAX },
-                                    true,
-                                    __Items__defs_Ballot_properties_notes,
-                                    runtime::read::LenientItems,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v2, "notes")
-                        }
-                        3 => runtime::de::put(map, &mut v3, "any"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Ballot {
-                    choices: runtime::de::required(v0, "choices")?,
-                    ranks: v1.unwrap_or_default(),
-                    notes: v2.unwrap_or_default(),
-                    any: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Ballot", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Ballot {
+    const NAME: &'static str = "Ballot";
+    const FIELDS: &'static [&'static str] = &["choices", "ranks", "notes", "any"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<Vec<String>> = None;
+        let mut v1: Option<runtime::Nullable<Vec<u8>>> = None;
+        let mut v2: Option<Option<Vec<String>>> = None;
+        let mut v3: Option<Option<Vec<String>>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "choices" => Some(0),
+                "ranks" => Some(1),
+                "notes" => Some(2),
+                "any" => Some(3),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => {
+                    runtime::de::put_with::<
+                        runtime::read::ItemCount<
+                            1,
+                            { usize::MAX },
+                            false,
+                            __Items__defs_Ballot_properties_choices,
+                            runtime::read::Plain,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v0, "choices")
+                }
+                1 => {
+                    runtime::de::put_with::<
+                        runtime::read::ItemCount<
+                            1,
+                            3,
+                            false,
+                            __Items__defs_Ballot_properties_ranks,
+                            runtime::read::Plain,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v1, "ranks")
+                }
+                2 => {
+                    runtime::de::put_with::<
+                        runtime::read::ItemCount<
+                            1,
+                            { usize::MAX },
+                            true,
+                            __Items__defs_Ballot_properties_notes,
+                            runtime::read::LenientItems,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v2, "notes")
+                }
+                3 => runtime::de::put(map, &mut v3, "any"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Ballot {
+            choices: runtime::de::required(v0, "choices")?,
+            ranks: v1.unwrap_or_default(),
+            notes: v2.unwrap_or_default(),
+            any: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Ballot {
@@ -201,7 +174,6 @@ pub struct Pair {
     /// At least 2 item(s) (`minItems`, checked on decode).
     /// At most 2 item(s) (`maxItems`, checked on decode).
     #[serde(
-        rename = "ends",
         deserialize_with = "runtime::read::with::<runtime::read::ItemCount<2,2,false,__Items__defs_Pair_properties_ends,runtime::read::Plain>,_,_>"
     )]
     pub ends: Vec<runtime::Number>,

@@ -10,8 +10,6 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// A request payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
@@ -28,40 +26,29 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["protocolVersion"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = InitializeRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a InitializeRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<InitializeRequest, A::Error> {
-                let mut v0: Option<u16> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "protocolVersion" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "protocolVersion"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(InitializeRequest {
-                    protocol_version: runtime::de::required(v0, "protocolVersion")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("InitializeRequest", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for InitializeRequest {
+    const NAME: &'static str = "InitializeRequest";
+    const FIELDS: &'static [&'static str] = &["protocolVersion"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<u16> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "protocolVersion" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "protocolVersion"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(InitializeRequest {
+            protocol_version: runtime::de::required(v0, "protocolVersion")?,
+            additional_properties: rest,
+        })
     }
 }
 impl InitializeRequest {
@@ -99,11 +86,7 @@ impl InitializeProxyRequest {
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The `_meta` property.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -114,40 +97,29 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["_meta"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = LogoutRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a LogoutRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<LogoutRequest, A::Error> {
-                let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "_meta" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "_meta"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(LogoutRequest {
-                    meta: v0.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("LogoutRequest", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for LogoutRequest {
+    const NAME: &'static str = "LogoutRequest";
+    const FIELDS: &'static [&'static str] = &["_meta"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "_meta" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "_meta"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(LogoutRequest {
+            meta: v0.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl LogoutRequest {
@@ -192,13 +164,10 @@ pub enum RequestId {
     Str(String),
 }
 impl ::serde::Serialize for RequestId {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Str(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Number(p) => ::serde::Serialize::serialize(p, s),
+            Self::Str(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -240,17 +209,11 @@ impl From<&str> for RequestId {
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The `id` property.
-    #[serde(rename = "id")]
     pub id: RequestId,
     /// The `method` property.
-    #[serde(rename = "method")]
     pub method: String,
     /// The `params` property.
-    #[serde(
-        rename = "params",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ClientRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -261,48 +224,37 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "method", "params"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientRequest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientRequest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientRequest, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "method" => Some(1),
-                        "params" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "method"),
-                        2 => runtime::de::put(map, &mut v2, "params"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientRequest {
-                    id: runtime::de::required(v0, "id")?,
-                    method: runtime::de::required(v1, "method")?,
-                    params: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientRequest", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ClientRequest {
+    const NAME: &'static str = "ClientRequest";
+    const FIELDS: &'static [&'static str] = &["id", "method", "params"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<RequestId> = None;
+        let mut v1: Option<String> = None;
+        let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "id" => Some(0),
+                "method" => Some(1),
+                "params" => Some(2),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "id"),
+                1 => runtime::de::put(map, &mut v1, "method"),
+                2 => runtime::de::put(map, &mut v2, "params"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ClientRequest {
+            id: runtime::de::required(v0, "id")?,
+            method: runtime::de::required(v1, "method")?,
+            params: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ClientRequest {
@@ -334,20 +286,11 @@ pub enum ClientRequestParams {
     ExtMethodRequest(ExtRequest),
 }
 impl ::serde::Serialize for ClientRequestParams {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::InitializeRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::LogoutRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::ExtMethodRequest(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
+            Self::InitializeRequest(p) => ::serde::Serialize::serialize(p, s),
+            Self::LogoutRequest(p) => ::serde::Serialize::serialize(p, s),
+            Self::ExtMethodRequest(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -397,13 +340,10 @@ pub enum ClientResponse {
     Error(ClientResponseError),
 }
 impl ::serde::Serialize for ClientResponse {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Result(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Error(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Result(p) => ::serde::Serialize::serialize(p, s),
+            Self::Error(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -439,10 +379,8 @@ impl From<ClientResponseError> for ClientResponse {
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The `id` property.
-    #[serde(rename = "id")]
     pub id: RequestId,
     /// The `result` property.
-    #[serde(rename = "result")]
     pub result: ::serde_json::Value,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -453,44 +391,33 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "result"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientResponseResult;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientResponseResult object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientResponseResult, A::Error> {
-                let mut v0: Option<RequestId> = None;
-                let mut v1: Option<::serde_json::Value> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "result" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "result"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientResponseResult {
-                    id: runtime::de::required(v0, "id")?,
-                    result: runtime::de::required(v1, "result")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientResponseResult", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ClientResponseResult {
+    const NAME: &'static str = "ClientResponseResult";
+    const FIELDS: &'static [&'static str] = &["id", "result"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<RequestId> = None;
+        let mut v1: Option<::serde_json::Value> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "id" => Some(0),
+                "result" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "id"),
+                1 => runtime::de::put(map, &mut v1, "result"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ClientResponseResult {
+            id: runtime::de::required(v0, "id")?,
+            result: runtime::de::required(v1, "result")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ClientResponseResult {
@@ -511,13 +438,8 @@ impl ClientResponseResult {
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The `id` property.
-    #[serde(
-        rename = "id",
-        deserialize_with = "runtime::read::with::<runtime::read::Present,_,_>"
-    )]
     pub id: Option<ClientResponseErrorId>,
     /// The `error` property.
-    #[serde(rename = "error")]
     pub error: ClientResponseErrorError,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -528,50 +450,39 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "error"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientResponseError;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientResponseError object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientResponseError, A::Error> {
-                let mut v0: Option<Option<ClientResponseErrorId>> = None;
-                let mut v1: Option<ClientResponseErrorError> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "error" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => {
-                            runtime::de::put_with::<
-                                runtime::read::Present,
-                                _,
-                                _,
-                            >(map, &mut v0, "id")
-                        }
-                        1 => runtime::de::put(map, &mut v1, "error"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientResponseError {
-                    id: runtime::de::required(v0, "id")?,
-                    error: runtime::de::required(v1, "error")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientResponseError", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ClientResponseError {
+    const NAME: &'static str = "ClientResponseError";
+    const FIELDS: &'static [&'static str] = &["id", "error"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<Option<ClientResponseErrorId>> = None;
+        let mut v1: Option<ClientResponseErrorError> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "id" => Some(0),
+                "error" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => {
+                    runtime::de::put_with::<
+                        runtime::read::Present,
+                        _,
+                        _,
+                    >(map, &mut v0, "id")
+                }
+                1 => runtime::de::put(map, &mut v1, "error"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ClientResponseError {
+            id: runtime::de::required(v0, "id")?,
+            error: runtime::de::required(v1, "error")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ClientResponseError {
@@ -597,13 +508,10 @@ pub enum ClientResponseErrorId {
     Str(String),
 }
 impl ::serde::Serialize for ClientResponseErrorId {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Str(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Number(p) => ::serde::Serialize::serialize(p, s),
+            Self::Str(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -645,10 +553,8 @@ impl From<&str> for ClientResponseErrorId {
 #[non_exhaustive]
 pub struct ClientResponseErrorError {
     /// The `code` property.
-    #[serde(rename = "code")]
     pub code: i32,
     /// The `message` property.
-    #[serde(rename = "message")]
     pub message: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -659,44 +565,33 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["code", "message"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ClientResponseErrorError;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ClientResponseErrorError object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ClientResponseErrorError, A::Error> {
-                let mut v0: Option<i32> = None;
-                let mut v1: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "code" => Some(0),
-                        "message" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "code"),
-                        1 => runtime::de::put(map, &mut v1, "message"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ClientResponseErrorError {
-                    code: runtime::de::required(v0, "code")?,
-                    message: runtime::de::required(v1, "message")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ClientResponseErrorError", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ClientResponseErrorError {
+    const NAME: &'static str = "ClientResponseErrorError";
+    const FIELDS: &'static [&'static str] = &["code", "message"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<i32> = None;
+        let mut v1: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "code" => Some(0),
+                "message" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "code"),
+                1 => runtime::de::put(map, &mut v1, "message"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ClientResponseErrorError {
+            code: runtime::de::required(v0, "code")?,
+            message: runtime::de::required(v1, "message")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ClientResponseErrorError {
@@ -714,18 +609,11 @@ impl ClientResponseErrorError {
 #[non_exhaustive]
 pub struct Error {
     /// The `code` property.
-    #[serde(rename = "code")]
     pub code: i32,
     /// The `message` property.
-    #[serde(rename = "message")]
     pub message: String,
     /// Anything else.
-    #[serde(
-        rename = "data",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::Any,_,_>"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -736,54 +624,43 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["code", "message", "data"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Error;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Error object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Error, A::Error> {
-                let mut v0: Option<i32> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<Option<::serde_json::Value>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "code" => Some(0),
-                        "message" => Some(1),
-                        "data" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "code"),
-                        1 => runtime::de::put(map, &mut v1, "message"),
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::Any,
-                                _,
-                                _,
-                            >(map, &mut v2, "data")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Error {
-                    code: runtime::de::required(v0, "code")?,
-                    message: runtime::de::required(v1, "message")?,
-                    data: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Error", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Error {
+    const NAME: &'static str = "Error";
+    const FIELDS: &'static [&'static str] = &["code", "message", "data"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<i32> = None;
+        let mut v1: Option<String> = None;
+        let mut v2: Option<Option<::serde_json::Value>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "code" => Some(0),
+                "message" => Some(1),
+                "data" => Some(2),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "code"),
+                1 => runtime::de::put(map, &mut v1, "message"),
+                2 => {
+                    runtime::de::put_with::<
+                        runtime::read::Any,
+                        _,
+                        _,
+                    >(map, &mut v2, "data")
+                }
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Error {
+            code: runtime::de::required(v0, "code")?,
+            message: runtime::de::required(v1, "message")?,
+            data: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Error {

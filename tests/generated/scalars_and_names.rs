@@ -74,14 +74,9 @@ impl fmt::Display for SessionId {
 #[non_exhaustive]
 pub struct Result {
     /// The `ok` property.
-    #[serde(rename = "ok")]
     pub ok: bool,
     /// The `note` property.
-    #[serde(
-        rename = "note",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub note: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -92,44 +87,35 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["ok", "note"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Result;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Result object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Result, A::Error> {
-                let mut v0: Option<bool> = None;
-                let mut v1: Option<runtime::Nullable<String>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "ok" => Some(0),
-                        "note" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "ok"),
-                        1 => runtime::de::put(map, &mut v1, "note"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Result {
-                    ok: runtime::de::required(v0, "ok")?,
-                    note: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Result", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Result {
+    const NAME: &'static str = "Result";
+    const FIELDS: &'static [&'static str] = &["ok", "note"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> ::core::result::Result<Self, A::Error> {
+        let mut v0: Option<bool> = None;
+        let mut v1: Option<runtime::Nullable<String>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "ok" => Some(0),
+                "note" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "ok"),
+                1 => runtime::de::put(map, &mut v1, "note"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Result {
+            ok: runtime::de::required(v0, "ok")?,
+            note: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Result {
@@ -218,39 +204,21 @@ pub struct Error {
     #[serde(rename = "type")]
     pub r#type: String,
     /// The `const` property.
-    #[serde(
-        rename = "const",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(rename = "const", skip_serializing_if = "runtime::Nullable::is_absent")]
     pub r#const: runtime::Nullable<bool>,
     /// The `enum` property.
-    #[serde(
-        rename = "enum",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(rename = "enum", skip_serializing_if = "runtime::Nullable::is_absent")]
     pub r#enum: runtime::Nullable<Vec<String>>,
     /// The `override` property.
-    #[serde(rename = "override", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "override", skip_serializing_if = "Option::is_none")]
     pub r#override: Option<String>,
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(
-        rename = "anyOf",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<1,{usize::MAX},false,__Items__defs_Error_properties_anyOf,runtime::read::Plain>,_,_>"
-    )]
+    #[serde(rename = "anyOf", skip_serializing_if = "Option::is_none")]
     pub any_of: Option<Vec<String>>,
     /// The `required` property.
-    #[serde(
-        rename = "required",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub required: runtime::Nullable<Vec<String>>,
     /// The `properties` property.
-    #[serde(rename = "properties")]
     pub properties: ::std::collections::BTreeMap<String, i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -261,84 +229,75 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "type",
-            "const",
-            "enum",
-            "override",
-            "anyOf",
-            "required",
-            "properties",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Error;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Error object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Error, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<runtime::Nullable<bool>> = None;
-                let mut v2: Option<runtime::Nullable<Vec<String>>> = None;
-                let mut v3: Option<Option<String>> = None;
-                let mut v4: Option<Option<Vec<String>>> = None;
-                let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
-                let mut v6: Option<::std::collections::BTreeMap<String, i32>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "type" => Some(0),
-                        "const" => Some(1),
-                        "enum" => Some(2),
-                        "override" => Some(3),
-                        "anyOf" => Some(4),
-                        "required" => Some(5),
-                        "properties" => Some(6),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "type"),
-                        1 => runtime::de::put(map, &mut v1, "const"),
-                        2 => runtime::de::put(map, &mut v2, "enum"),
-                        3 => runtime::de::put(map, &mut v3, "override"),
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::ItemCount<
-                                    1,
-                                    { usize::MAX },
-                                    false,
-                                    __Items__defs_Error_properties_anyOf,
-                                    runtime::read::Plain,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v4, "anyOf")
-                        }
-                        5 => runtime::de::put(map, &mut v5, "required"),
-                        6 => runtime::de::put(map, &mut v6, "properties"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Error {
-                    r#type: runtime::de::required(v0, "type")?,
-                    r#const: v1.unwrap_or_default(),
-                    r#enum: v2.unwrap_or_default(),
-                    r#override: v3.unwrap_or_default(),
-                    any_of: v4.unwrap_or_default(),
-                    required: v5.unwrap_or_default(),
-                    properties: runtime::de::required(v6, "properties")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Error", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Error {
+    const NAME: &'static str = "Error";
+    const FIELDS: &'static [&'static str] = &[
+        "type",
+        "const",
+        "enum",
+        "override",
+        "anyOf",
+        "required",
+        "properties",
+    ];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> ::core::result::Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<runtime::Nullable<bool>> = None;
+        let mut v2: Option<runtime::Nullable<Vec<String>>> = None;
+        let mut v3: Option<Option<String>> = None;
+        let mut v4: Option<Option<Vec<String>>> = None;
+        let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
+        let mut v6: Option<::std::collections::BTreeMap<String, i32>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "type" => Some(0),
+                "const" => Some(1),
+                "enum" => Some(2),
+                "override" => Some(3),
+                "anyOf" => Some(4),
+                "required" => Some(5),
+                "properties" => Some(6),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "type"),
+                1 => runtime::de::put(map, &mut v1, "const"),
+                2 => runtime::de::put(map, &mut v2, "enum"),
+                3 => runtime::de::put(map, &mut v3, "override"),
+                4 => {
+                    runtime::de::put_with::<
+                        runtime::read::ItemCount<
+                            1,
+                            { usize::MAX },
+                            false,
+                            __Items__defs_Error_properties_anyOf,
+                            runtime::read::Plain,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v4, "anyOf")
+                }
+                5 => runtime::de::put(map, &mut v5, "required"),
+                6 => runtime::de::put(map, &mut v6, "properties"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Error {
+            r#type: runtime::de::required(v0, "type")?,
+            r#const: v1.unwrap_or_default(),
+            r#enum: v2.unwrap_or_default(),
+            r#override: v3.unwrap_or_default(),
+            any_of: v4.unwrap_or_default(),
+            required: v5.unwrap_or_default(),
+            properties: runtime::de::required(v6, "properties")?,
+            additional_properties: rest,
+        })
     }
 }
 impl Error {
@@ -404,47 +363,23 @@ pub struct Limits {
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The `cols` property.
-    #[serde(
-        rename = "cols",
-        deserialize_with = "runtime::read::with::<runtime::read::IntInRange<1,65535,__Bound__defs_Limits_properties_cols>,_,_>"
-    )]
     pub cols: u16,
     /// The `line` property.
-    #[serde(
-        rename = "line",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::OptIntInRange<1,4294967295,true,__Bound__defs_Limits_properties_line>,_,_>"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub line: runtime::Nullable<u32>,
     /// The `priority` property.
-    #[serde(
-        rename = "priority",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::OptFloatInRange<0x0,0x3ff0000000000000,false,__Bound__defs_Limits_properties_priority>,_,_>"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub priority: runtime::Nullable<runtime::Number>,
     /// The `offset` property.
-    #[serde(
-        rename = "offset",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::OptIntInRange<{-10},10,false,__Bound__defs_Limits_properties_offset>,_,_>"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub offset: Option<i32>,
     /// The `data` property.
-    #[serde(rename = "data")]
     pub data: runtime::Base64String,
     /// Format: `uri`.
-    #[serde(rename = "uri", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub uri: Option<String>,
     /// Format: `date-time`.
-    #[serde(
-        rename = "updatedAt",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(rename = "updatedAt", skip_serializing_if = "runtime::Nullable::is_absent")]
     pub updated_at: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -455,120 +390,111 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "sessionId",
-            "cols",
-            "line",
-            "priority",
-            "offset",
-            "data",
-            "uri",
-            "updatedAt",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Limits;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Limits object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Limits, A::Error> {
-                let mut v0: Option<SessionId> = None;
-                let mut v1: Option<u16> = None;
-                let mut v2: Option<runtime::Nullable<u32>> = None;
-                let mut v3: Option<runtime::Nullable<runtime::Number>> = None;
-                let mut v4: Option<Option<i32>> = None;
-                let mut v5: Option<runtime::Base64String> = None;
-                let mut v6: Option<Option<String>> = None;
-                let mut v7: Option<runtime::Nullable<String>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "sessionId" => Some(0),
-                        "cols" => Some(1),
-                        "line" => Some(2),
-                        "priority" => Some(3),
-                        "offset" => Some(4),
-                        "data" => Some(5),
-                        "uri" => Some(6),
-                        "updatedAt" => Some(7),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "sessionId"),
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::IntInRange<
-                                    1,
-                                    65535,
-                                    __Bound__defs_Limits_properties_cols,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v1, "cols")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::OptIntInRange<
-                                    1,
-                                    4294967295,
-                                    true,
-                                    __Bound__defs_Limits_properties_line,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v2, "line")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::OptFloatInRange<
-                                    0x0,
-                                    0x3ff0000000000000,
-                                    false,
-                                    __Bound__defs_Limits_properties_priority,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v3, "priority")
-                        }
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::OptIntInRange<
-                                    { -10 },
-                                    10,
-                                    false,
-                                    __Bound__defs_Limits_properties_offset,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v4, "offset")
-                        }
-                        5 => runtime::de::put(map, &mut v5, "data"),
-                        6 => runtime::de::put(map, &mut v6, "uri"),
-                        7 => runtime::de::put(map, &mut v7, "updatedAt"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Limits {
-                    session_id: runtime::de::required(v0, "sessionId")?,
-                    cols: runtime::de::required(v1, "cols")?,
-                    line: v2.unwrap_or_default(),
-                    priority: v3.unwrap_or_default(),
-                    offset: v4.unwrap_or_default(),
-                    data: runtime::de::required(v5, "data")?,
-                    uri: v6.unwrap_or_default(),
-                    updated_at: v7.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Limits", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Limits {
+    const NAME: &'static str = "Limits";
+    const FIELDS: &'static [&'static str] = &[
+        "sessionId",
+        "cols",
+        "line",
+        "priority",
+        "offset",
+        "data",
+        "uri",
+        "updatedAt",
+    ];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> ::core::result::Result<Self, A::Error> {
+        let mut v0: Option<SessionId> = None;
+        let mut v1: Option<u16> = None;
+        let mut v2: Option<runtime::Nullable<u32>> = None;
+        let mut v3: Option<runtime::Nullable<runtime::Number>> = None;
+        let mut v4: Option<Option<i32>> = None;
+        let mut v5: Option<runtime::Base64String> = None;
+        let mut v6: Option<Option<String>> = None;
+        let mut v7: Option<runtime::Nullable<String>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "sessionId" => Some(0),
+                "cols" => Some(1),
+                "line" => Some(2),
+                "priority" => Some(3),
+                "offset" => Some(4),
+                "data" => Some(5),
+                "uri" => Some(6),
+                "updatedAt" => Some(7),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                1 => {
+                    runtime::de::put_with::<
+                        runtime::read::IntInRange<
+                            1,
+                            65535,
+                            __Bound__defs_Limits_properties_cols,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v1, "cols")
+                }
+                2 => {
+                    runtime::de::put_with::<
+                        runtime::read::OptIntInRange<
+                            1,
+                            4294967295,
+                            true,
+                            __Bound__defs_Limits_properties_line,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v2, "line")
+                }
+                3 => {
+                    runtime::de::put_with::<
+                        runtime::read::OptFloatInRange<
+                            0x0,
+                            0x3ff0000000000000,
+                            false,
+                            __Bound__defs_Limits_properties_priority,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v3, "priority")
+                }
+                4 => {
+                    runtime::de::put_with::<
+                        runtime::read::OptIntInRange<
+                            { -10 },
+                            10,
+                            false,
+                            __Bound__defs_Limits_properties_offset,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v4, "offset")
+                }
+                5 => runtime::de::put(map, &mut v5, "data"),
+                6 => runtime::de::put(map, &mut v6, "uri"),
+                7 => runtime::de::put(map, &mut v7, "updatedAt"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Limits {
+            session_id: runtime::de::required(v0, "sessionId")?,
+            cols: runtime::de::required(v1, "cols")?,
+            line: v2.unwrap_or_default(),
+            priority: v3.unwrap_or_default(),
+            offset: v4.unwrap_or_default(),
+            data: runtime::de::required(v5, "data")?,
+            uri: v6.unwrap_or_default(),
+            updated_at: v7.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Limits {
@@ -673,24 +599,19 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Empty;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Empty object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::core::result::Result<Empty, A::Error> {
-                let rest = runtime::de::fields(&mut map, |_| None, |_, _| Ok(()))?;
-                Ok(Empty {
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Empty", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Empty {
+    const NAME: &'static str = "Empty";
+    const FIELDS: &'static [&'static str] = &[];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(
+        mut map: A,
+    ) -> ::core::result::Result<Self, A::Error> {
+        let rest = runtime::de::fields(&mut map, |_| None, |_, _| Ok(()))?;
+        Ok(Empty {
+            additional_properties: rest,
+        })
     }
 }
 impl Empty {

@@ -26,23 +26,13 @@ pub enum Adjacent {
     Named(AdjacentNamed),
 }
 impl ::serde::Serialize for Adjacent {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "t";
         match self {
-            Self::Nothing => {
-                runtime::ser::tagged(serializer, "t", "Nothing", Option::<&()>::None)
-            }
-            Self::Number(payload) => {
-                runtime::ser::tagged(serializer, "t", "Number", Some(payload))
-            }
-            Self::Pair(payload) => {
-                runtime::ser::tagged(serializer, "t", "Pair", Some(payload))
-            }
-            Self::Named(payload) => {
-                runtime::ser::tagged(serializer, "t", "Named", Some(payload))
-            }
+            Self::Nothing => runtime::ser::tagged(s, K, "Nothing", Option::<&()>::None),
+            Self::Number(p) => runtime::ser::tagged(s, K, "Number", Some(p)),
+            Self::Pair(p) => runtime::ser::tagged(s, K, "Pair", Some(p)),
+            Self::Named(p) => runtime::ser::tagged(s, K, "Named", Some(p)),
         }
     }
 }
@@ -61,21 +51,9 @@ impl runtime::de::Tagged for Adjacent {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Nothing)
             }
-            "Number" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Number)
-                    .map_err(|e| runtime::de::in_variant("Adjacent", tag, e))
-            }
-            "Pair" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Pair)
-                    .map_err(|e| runtime::de::in_variant("Adjacent", tag, e))
-            }
-            "Named" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Named)
-                    .map_err(|e| runtime::de::in_variant("Adjacent", tag, e))
-            }
+            "Number" => runtime::de::variant(payload, tag, Self::Number),
+            "Pair" => runtime::de::variant(payload, tag, Self::Pair),
+            "Named" => runtime::de::variant(payload, tag, Self::Named),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -140,7 +118,6 @@ impl From<AdjacentNamed> for Adjacent {
 #[non_exhaustive]
 pub struct AdjacentNumber {
     /// The `c` property.
-    #[serde(rename = "c")]
     pub c: u32,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -151,40 +128,29 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["c"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AdjacentNumber;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AdjacentNumber object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AdjacentNumber, A::Error> {
-                let mut v0: Option<u32> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "c" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "c"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AdjacentNumber {
-                    c: runtime::de::required(v0, "c")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AdjacentNumber", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for AdjacentNumber {
+    const NAME: &'static str = "AdjacentNumber";
+    const FIELDS: &'static [&'static str] = &["c"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<u32> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "c" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "c"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(AdjacentNumber {
+            c: runtime::de::required(v0, "c")?,
+            additional_properties: rest,
+        })
     }
 }
 impl AdjacentNumber {
@@ -201,7 +167,6 @@ impl AdjacentNumber {
 #[non_exhaustive]
 pub struct AdjacentPair {
     /// The `c` property.
-    #[serde(rename = "c")]
     pub c: (u8, String),
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -212,40 +177,29 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["c"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AdjacentPair;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AdjacentPair object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AdjacentPair, A::Error> {
-                let mut v0: Option<(u8, String)> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "c" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "c"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AdjacentPair {
-                    c: runtime::de::required(v0, "c")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AdjacentPair", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for AdjacentPair {
+    const NAME: &'static str = "AdjacentPair";
+    const FIELDS: &'static [&'static str] = &["c"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<(u8, String)> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "c" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "c"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(AdjacentPair {
+            c: runtime::de::required(v0, "c")?,
+            additional_properties: rest,
+        })
     }
 }
 impl AdjacentPair {
@@ -262,7 +216,6 @@ impl AdjacentPair {
 #[non_exhaustive]
 pub struct AdjacentNamed {
     /// The `c` property.
-    #[serde(rename = "c")]
     pub c: AdjacentNamedC,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -273,40 +226,29 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["c"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AdjacentNamed;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AdjacentNamed object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AdjacentNamed, A::Error> {
-                let mut v0: Option<AdjacentNamedC> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "c" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "c"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AdjacentNamed {
-                    c: runtime::de::required(v0, "c")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AdjacentNamed", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for AdjacentNamed {
+    const NAME: &'static str = "AdjacentNamed";
+    const FIELDS: &'static [&'static str] = &["c"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<AdjacentNamedC> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "c" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "c"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(AdjacentNamed {
+            c: runtime::de::required(v0, "c")?,
+            additional_properties: rest,
+        })
     }
 }
 impl AdjacentNamed {
@@ -323,10 +265,8 @@ impl AdjacentNamed {
 #[non_exhaustive]
 pub struct AdjacentNamedC {
     /// The `x` property.
-    #[serde(rename = "x")]
     pub x: i16,
     /// The `y` property.
-    #[serde(rename = "y")]
     pub y: Vec<bool>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -337,44 +277,33 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["x", "y"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AdjacentNamedC;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AdjacentNamedC object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AdjacentNamedC, A::Error> {
-                let mut v0: Option<i16> = None;
-                let mut v1: Option<Vec<bool>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "x" => Some(0),
-                        "y" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "x"),
-                        1 => runtime::de::put(map, &mut v1, "y"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AdjacentNamedC {
-                    x: runtime::de::required(v0, "x")?,
-                    y: runtime::de::required(v1, "y")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AdjacentNamedC", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for AdjacentNamedC {
+    const NAME: &'static str = "AdjacentNamedC";
+    const FIELDS: &'static [&'static str] = &["x", "y"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<i16> = None;
+        let mut v1: Option<Vec<bool>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "x" => Some(0),
+                "y" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "x"),
+                1 => runtime::de::put(map, &mut v1, "y"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(AdjacentNamedC {
+            x: runtime::de::required(v0, "x")?,
+            y: runtime::de::required(v1, "y")?,
+            additional_properties: rest,
+        })
     }
 }
 impl AdjacentNamedC {
@@ -401,31 +330,19 @@ pub struct Attributes {
     #[serde(rename = "newName")]
     pub new_name: u32,
     /// Schema default when omitted: `0` (never written back).
-    #[serde(rename = "defaulted", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub defaulted: Option<u32>,
     /// The `tags` property.
-    #[serde(rename = "tags", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// The `maybe` property.
-    #[serde(
-        rename = "maybe",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub maybe: runtime::Nullable<String>,
     /// The `patch` property.
-    #[serde(
-        rename = "patch",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub patch: runtime::Nullable<String>,
     /// The `nullable` property.
-    #[serde(
-        rename = "nullable",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub nullable: runtime::Nullable<bool>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -436,77 +353,66 @@ impl<'de> ::serde::Deserialize<'de> for Attributes {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "snakeCaseName",
-            "type",
-            "newName",
-            "defaulted",
-            "tags",
-            "maybe",
-            "patch",
-            "nullable",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Attributes;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Attributes object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Attributes, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<u32> = None;
-                let mut v3: Option<Option<u32>> = None;
-                let mut v4: Option<Option<Vec<String>>> = None;
-                let mut v5: Option<runtime::Nullable<String>> = None;
-                let mut v6: Option<runtime::Nullable<String>> = None;
-                let mut v7: Option<runtime::Nullable<bool>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "snakeCaseName" => Some(0),
-                        "type" => Some(1),
-                        "newName" => Some(2),
-                        "defaulted" => Some(3),
-                        "tags" => Some(4),
-                        "maybe" => Some(5),
-                        "patch" => Some(6),
-                        "nullable" => Some(7),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "snakeCaseName"),
-                        1 => runtime::de::put(map, &mut v1, "type"),
-                        2 => runtime::de::put(map, &mut v2, "newName"),
-                        3 => runtime::de::put(map, &mut v3, "defaulted"),
-                        4 => runtime::de::put(map, &mut v4, "tags"),
-                        5 => runtime::de::put(map, &mut v5, "maybe"),
-                        6 => runtime::de::put(map, &mut v6, "patch"),
-                        7 => runtime::de::put(map, &mut v7, "nullable"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Attributes {
-                    snake_case_name: runtime::de::required(v0, "snakeCaseName")?,
-                    r#type: runtime::de::required(v1, "type")?,
-                    new_name: runtime::de::required(v2, "newName")?,
-                    defaulted: v3.unwrap_or_default(),
-                    tags: v4.unwrap_or_default(),
-                    maybe: v5.unwrap_or_default(),
-                    patch: v6.unwrap_or_default(),
-                    nullable: v7.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Attributes", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Attributes {
+    const NAME: &'static str = "Attributes";
+    const FIELDS: &'static [&'static str] = &[
+        "snakeCaseName",
+        "type",
+        "newName",
+        "defaulted",
+        "tags",
+        "maybe",
+        "patch",
+        "nullable",
+    ];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<String> = None;
+        let mut v2: Option<u32> = None;
+        let mut v3: Option<Option<u32>> = None;
+        let mut v4: Option<Option<Vec<String>>> = None;
+        let mut v5: Option<runtime::Nullable<String>> = None;
+        let mut v6: Option<runtime::Nullable<String>> = None;
+        let mut v7: Option<runtime::Nullable<bool>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "snakeCaseName" => Some(0),
+                "type" => Some(1),
+                "newName" => Some(2),
+                "defaulted" => Some(3),
+                "tags" => Some(4),
+                "maybe" => Some(5),
+                "patch" => Some(6),
+                "nullable" => Some(7),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "snakeCaseName"),
+                1 => runtime::de::put(map, &mut v1, "type"),
+                2 => runtime::de::put(map, &mut v2, "newName"),
+                3 => runtime::de::put(map, &mut v3, "defaulted"),
+                4 => runtime::de::put(map, &mut v4, "tags"),
+                5 => runtime::de::put(map, &mut v5, "maybe"),
+                6 => runtime::de::put(map, &mut v6, "patch"),
+                7 => runtime::de::put(map, &mut v7, "nullable"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Attributes {
+            snake_case_name: runtime::de::required(v0, "snakeCaseName")?,
+            r#type: runtime::de::required(v1, "type")?,
+            new_name: runtime::de::required(v2, "newName")?,
+            defaulted: v3.unwrap_or_default(),
+            tags: v4.unwrap_or_default(),
+            maybe: v5.unwrap_or_default(),
+            patch: v6.unwrap_or_default(),
+            nullable: v7.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Attributes {
@@ -564,14 +470,9 @@ impl Attributes {
 #[non_exhaustive]
 pub struct Chain {
     /// The `value` property.
-    #[serde(rename = "value")]
     pub value: i32,
     /// The `next` property.
-    #[serde(
-        rename = "next",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub next: runtime::Nullable<Box<Chain>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -582,44 +483,33 @@ impl<'de> ::serde::Deserialize<'de> for Chain {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["value", "next"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Chain;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Chain object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Chain, A::Error> {
-                let mut v0: Option<i32> = None;
-                let mut v1: Option<runtime::Nullable<Box<Chain>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "value" => Some(0),
-                        "next" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "value"),
-                        1 => runtime::de::put(map, &mut v1, "next"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Chain {
-                    value: runtime::de::required(v0, "value")?,
-                    next: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Chain", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Chain {
+    const NAME: &'static str = "Chain";
+    const FIELDS: &'static [&'static str] = &["value", "next"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<i32> = None;
+        let mut v1: Option<runtime::Nullable<Box<Chain>>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "value" => Some(0),
+                "next" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "value"),
+                1 => runtime::de::put(map, &mut v1, "next"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Chain {
+            value: runtime::de::required(v0, "value")?,
+            next: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Chain {
@@ -643,67 +533,41 @@ impl Chain {
 #[non_exhaustive]
 pub struct Collections {
     /// The `list` property.
-    #[serde(rename = "list")]
     pub list: Vec<u16>,
     /// The `nested` property.
-    #[serde(rename = "nested")]
     pub nested: Vec<Vec<String>>,
     /// The `map` property.
-    #[serde(rename = "map")]
     pub map: ::std::collections::BTreeMap<String, i64>,
     /// The `hash_map` property.
-    #[serde(rename = "hash_map")]
     pub hash_map: ::std::collections::BTreeMap<String, bool>,
     /// No two items equal (`uniqueItems`, not checked on decode).
-    #[serde(rename = "set")]
     pub set: Vec<String>,
     /// No two items equal (`uniqueItems`, not checked on decode).
-    #[serde(rename = "hash_set")]
     pub hash_set: Vec<u32>,
     /// The `pair` property.
-    #[serde(rename = "pair")]
     pub pair: (u8, String),
     /// The `triple` property.
-    #[serde(rename = "triple")]
     pub triple: (bool, i64, Option<String>),
     /// At least 4 item(s) (`minItems`, checked on decode).
     /// At most 4 item(s) (`maxItems`, checked on decode).
-    #[serde(
-        rename = "fixed",
-        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<4,4,false,__Items_definitions_Collections_properties_fixed,runtime::read::Plain>,_,_>"
-    )]
     pub fixed: Vec<u8>,
     /// The `points` property.
-    #[serde(rename = "points")]
     pub points: Vec<Point>,
     /// The `sparse` property.
-    #[serde(rename = "sparse")]
     pub sparse: Vec<Option<u32>>,
     /// The `maybe_values` property.
-    #[serde(rename = "maybe_values")]
     pub maybe_values: ::std::collections::BTreeMap<String, Option<String>>,
     /// The `optional` property.
-    #[serde(
-        rename = "optional",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub optional: runtime::Nullable<u32>,
     /// The `optional_ref` property.
-    #[serde(
-        rename = "optional_ref",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub optional_ref: runtime::Nullable<Meters>,
     /// The `any` property.
-    #[serde(rename = "any")]
     pub any: ::serde_json::Value,
     /// The `object` property.
-    #[serde(rename = "object")]
     pub object: Box<runtime::JsonObject>,
     /// The `labels` property.
-    #[serde(rename = "labels")]
     pub labels: ::std::collections::BTreeMap<String, String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -714,136 +578,123 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "list",
-            "nested",
-            "map",
-            "hash_map",
-            "set",
-            "hash_set",
-            "pair",
-            "triple",
-            "fixed",
-            "points",
-            "sparse",
-            "maybe_values",
-            "optional",
-            "optional_ref",
-            "any",
-            "object",
-            "labels",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Collections;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Collections object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Collections, A::Error> {
-                let mut v0: Option<Vec<u16>> = None;
-                let mut v1: Option<Vec<Vec<String>>> = None;
-                let mut v2: Option<::std::collections::BTreeMap<String, i64>> = None;
-                let mut v3: Option<::std::collections::BTreeMap<String, bool>> = None;
-                let mut v4: Option<Vec<String>> = None;
-                let mut v5: Option<Vec<u32>> = None;
-                let mut v6: Option<(u8, String)> = None;
-                let mut v7: Option<(bool, i64, Option<String>)> = None;
-                let mut v8: Option<Vec<u8>> = None;
-                let mut v9: Option<Vec<Point>> = None;
-                let mut v10: Option<Vec<Option<u32>>> = None;
-                let mut v11: Option<
-                    ::std::collections::BTreeMap<String, Option<String>>,
-                > = None;
-                let mut v12: Option<runtime::Nullable<u32>> = None;
-                let mut v13: Option<runtime::Nullable<Meters>> = None;
-                let mut v14: Option<::serde_json::Value> = None;
-                let mut v15: Option<Box<runtime::JsonObject>> = None;
-                let mut v16: Option<::std::collections::BTreeMap<String, String>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "list" => Some(0),
-                        "nested" => Some(1),
-                        "map" => Some(2),
-                        "hash_map" => Some(3),
-                        "set" => Some(4),
-                        "hash_set" => Some(5),
-                        "pair" => Some(6),
-                        "triple" => Some(7),
-                        "fixed" => Some(8),
-                        "points" => Some(9),
-                        "sparse" => Some(10),
-                        "maybe_values" => Some(11),
-                        "optional" => Some(12),
-                        "optional_ref" => Some(13),
-                        "any" => Some(14),
-                        "object" => Some(15),
-                        "labels" => Some(16),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "list"),
-                        1 => runtime::de::put(map, &mut v1, "nested"),
-                        2 => runtime::de::put(map, &mut v2, "map"),
-                        3 => runtime::de::put(map, &mut v3, "hash_map"),
-                        4 => runtime::de::put(map, &mut v4, "set"),
-                        5 => runtime::de::put(map, &mut v5, "hash_set"),
-                        6 => runtime::de::put(map, &mut v6, "pair"),
-                        7 => runtime::de::put(map, &mut v7, "triple"),
-                        8 => {
-                            runtime::de::put_with::<
-                                runtime::read::ItemCount<
-                                    4,
-                                    4,
-                                    false,
-                                    __Items_definitions_Collections_properties_fixed,
-                                    runtime::read::Plain,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v8, "fixed")
-                        }
-                        9 => runtime::de::put(map, &mut v9, "points"),
-                        10 => runtime::de::put(map, &mut v10, "sparse"),
-                        11 => runtime::de::put(map, &mut v11, "maybe_values"),
-                        12 => runtime::de::put(map, &mut v12, "optional"),
-                        13 => runtime::de::put(map, &mut v13, "optional_ref"),
-                        14 => runtime::de::put(map, &mut v14, "any"),
-                        15 => runtime::de::put(map, &mut v15, "object"),
-                        16 => runtime::de::put(map, &mut v16, "labels"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Collections {
-                    list: runtime::de::required(v0, "list")?,
-                    nested: runtime::de::required(v1, "nested")?,
-                    map: runtime::de::required(v2, "map")?,
-                    hash_map: runtime::de::required(v3, "hash_map")?,
-                    set: runtime::de::required(v4, "set")?,
-                    hash_set: runtime::de::required(v5, "hash_set")?,
-                    pair: runtime::de::required(v6, "pair")?,
-                    triple: runtime::de::required(v7, "triple")?,
-                    fixed: runtime::de::required(v8, "fixed")?,
-                    points: runtime::de::required(v9, "points")?,
-                    sparse: runtime::de::required(v10, "sparse")?,
-                    maybe_values: runtime::de::required(v11, "maybe_values")?,
-                    optional: v12.unwrap_or_default(),
-                    optional_ref: v13.unwrap_or_default(),
-                    any: runtime::de::required(v14, "any")?,
-                    object: runtime::de::required(v15, "object")?,
-                    labels: runtime::de::required(v16, "labels")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Collections", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Collections {
+    const NAME: &'static str = "Collections";
+    const FIELDS: &'static [&'static str] = &[
+        "list",
+        "nested",
+        "map",
+        "hash_map",
+        "set",
+        "hash_set",
+        "pair",
+        "triple",
+        "fixed",
+        "points",
+        "sparse",
+        "maybe_values",
+        "optional",
+        "optional_ref",
+        "any",
+        "object",
+        "labels",
+    ];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<Vec<u16>> = None;
+        let mut v1: Option<Vec<Vec<String>>> = None;
+        let mut v2: Option<::std::collections::BTreeMap<String, i64>> = None;
+        let mut v3: Option<::std::collections::BTreeMap<String, bool>> = None;
+        let mut v4: Option<Vec<String>> = None;
+        let mut v5: Option<Vec<u32>> = None;
+        let mut v6: Option<(u8, String)> = None;
+        let mut v7: Option<(bool, i64, Option<String>)> = None;
+        let mut v8: Option<Vec<u8>> = None;
+        let mut v9: Option<Vec<Point>> = None;
+        let mut v10: Option<Vec<Option<u32>>> = None;
+        let mut v11: Option<::std::collections::BTreeMap<String, Option<String>>> = None;
+        let mut v12: Option<runtime::Nullable<u32>> = None;
+        let mut v13: Option<runtime::Nullable<Meters>> = None;
+        let mut v14: Option<::serde_json::Value> = None;
+        let mut v15: Option<Box<runtime::JsonObject>> = None;
+        let mut v16: Option<::std::collections::BTreeMap<String, String>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "list" => Some(0),
+                "nested" => Some(1),
+                "map" => Some(2),
+                "hash_map" => Some(3),
+                "set" => Some(4),
+                "hash_set" => Some(5),
+                "pair" => Some(6),
+                "triple" => Some(7),
+                "fixed" => Some(8),
+                "points" => Some(9),
+                "sparse" => Some(10),
+                "maybe_values" => Some(11),
+                "optional" => Some(12),
+                "optional_ref" => Some(13),
+                "any" => Some(14),
+                "object" => Some(15),
+                "labels" => Some(16),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "list"),
+                1 => runtime::de::put(map, &mut v1, "nested"),
+                2 => runtime::de::put(map, &mut v2, "map"),
+                3 => runtime::de::put(map, &mut v3, "hash_map"),
+                4 => runtime::de::put(map, &mut v4, "set"),
+                5 => runtime::de::put(map, &mut v5, "hash_set"),
+                6 => runtime::de::put(map, &mut v6, "pair"),
+                7 => runtime::de::put(map, &mut v7, "triple"),
+                8 => {
+                    runtime::de::put_with::<
+                        runtime::read::ItemCount<
+                            4,
+                            4,
+                            false,
+                            __Items_definitions_Collections_properties_fixed,
+                            runtime::read::Plain,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v8, "fixed")
+                }
+                9 => runtime::de::put(map, &mut v9, "points"),
+                10 => runtime::de::put(map, &mut v10, "sparse"),
+                11 => runtime::de::put(map, &mut v11, "maybe_values"),
+                12 => runtime::de::put(map, &mut v12, "optional"),
+                13 => runtime::de::put(map, &mut v13, "optional_ref"),
+                14 => runtime::de::put(map, &mut v14, "any"),
+                15 => runtime::de::put(map, &mut v15, "object"),
+                16 => runtime::de::put(map, &mut v16, "labels"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Collections {
+            list: runtime::de::required(v0, "list")?,
+            nested: runtime::de::required(v1, "nested")?,
+            map: runtime::de::required(v2, "map")?,
+            hash_map: runtime::de::required(v3, "hash_map")?,
+            set: runtime::de::required(v4, "set")?,
+            hash_set: runtime::de::required(v5, "hash_set")?,
+            pair: runtime::de::required(v6, "pair")?,
+            triple: runtime::de::required(v7, "triple")?,
+            fixed: runtime::de::required(v8, "fixed")?,
+            points: runtime::de::required(v9, "points")?,
+            sparse: runtime::de::required(v10, "sparse")?,
+            maybe_values: runtime::de::required(v11, "maybe_values")?,
+            optional: v12.unwrap_or_default(),
+            optional_ref: v13.unwrap_or_default(),
+            any: runtime::de::required(v14, "any")?,
+            object: runtime::de::required(v15, "object")?,
+            labels: runtime::de::required(v16, "labels")?,
+            additional_properties: rest,
+        })
     }
 }
 impl Collections {
@@ -995,20 +846,12 @@ pub enum Event {
     Unknown,
 }
 impl ::serde::Serialize for Event {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "kind";
         match self {
-            Self::Started => {
-                runtime::ser::tagged(serializer, "kind", "started", Option::<&()>::None)
-            }
-            Self::Stopped => {
-                runtime::ser::tagged(serializer, "kind", "stopped", Option::<&()>::None)
-            }
-            Self::Unknown => {
-                runtime::ser::tagged(serializer, "kind", "unknown", Option::<&()>::None)
-            }
+            Self::Started => runtime::ser::tagged(s, K, "started", Option::<&()>::None),
+            Self::Stopped => runtime::ser::tagged(s, K, "stopped", Option::<&()>::None),
+            Self::Unknown => runtime::ser::tagged(s, K, "unknown", Option::<&()>::None),
         }
     }
 }
@@ -1089,23 +932,13 @@ pub enum Expr {
     Let(Box<ExprLet>),
 }
 impl ::serde::Serialize for Expr {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "op";
         match self {
-            Self::Lit(payload) => {
-                runtime::ser::tagged(serializer, "op", "lit", Some(payload))
-            }
-            Self::Neg(payload) => {
-                runtime::ser::tagged(serializer, "op", "neg", Some(payload))
-            }
-            Self::Sum(payload) => {
-                runtime::ser::tagged(serializer, "op", "sum", Some(payload))
-            }
-            Self::Let(payload) => {
-                runtime::ser::tagged(serializer, "op", "let", Some(payload))
-            }
+            Self::Lit(p) => runtime::ser::tagged(s, K, "lit", Some(p)),
+            Self::Neg(p) => runtime::ser::tagged(s, K, "neg", Some(p)),
+            Self::Sum(p) => runtime::ser::tagged(s, K, "sum", Some(p)),
+            Self::Let(p) => runtime::ser::tagged(s, K, "let", Some(p)),
         }
     }
 }
@@ -1120,26 +953,10 @@ impl runtime::de::Tagged for Expr {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "lit" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Lit)
-                    .map_err(|e| runtime::de::in_variant("Expr", tag, e))
-            }
-            "neg" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Neg)
-                    .map_err(|e| runtime::de::in_variant("Expr", tag, e))
-            }
-            "sum" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Sum)
-                    .map_err(|e| runtime::de::in_variant("Expr", tag, e))
-            }
-            "let" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Let)
-                    .map_err(|e| runtime::de::in_variant("Expr", tag, e))
-            }
+            "lit" => runtime::de::variant(payload, tag, Self::Lit),
+            "neg" => runtime::de::variant(payload, tag, Self::Neg),
+            "sum" => runtime::de::variant(payload, tag, Self::Sum),
+            "let" => runtime::de::variant(payload, tag, Self::Let),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -1210,7 +1027,6 @@ impl From<ExprLet> for Expr {
 #[non_exhaustive]
 pub struct ExprLit {
     /// The `value` property.
-    #[serde(rename = "value")]
     pub value: i64,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1221,40 +1037,29 @@ impl<'de> ::serde::Deserialize<'de> for ExprLit {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["value"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ExprLit;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ExprLit object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ExprLit, A::Error> {
-                let mut v0: Option<i64> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "value" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "value"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ExprLit {
-                    value: runtime::de::required(v0, "value")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExprLit", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ExprLit {
+    const NAME: &'static str = "ExprLit";
+    const FIELDS: &'static [&'static str] = &["value"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<i64> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "value" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "value"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ExprLit {
+            value: runtime::de::required(v0, "value")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ExprLit {
@@ -1271,7 +1076,6 @@ impl ExprLit {
 #[non_exhaustive]
 pub struct ExprNeg {
     /// The `arg` property.
-    #[serde(rename = "arg")]
     pub arg: Box<Expr>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1282,40 +1086,29 @@ impl<'de> ::serde::Deserialize<'de> for ExprNeg {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["arg"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ExprNeg;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ExprNeg object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ExprNeg, A::Error> {
-                let mut v0: Option<Box<Expr>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "arg" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "arg"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ExprNeg {
-                    arg: runtime::de::required(v0, "arg")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExprNeg", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ExprNeg {
+    const NAME: &'static str = "ExprNeg";
+    const FIELDS: &'static [&'static str] = &["arg"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<Box<Expr>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "arg" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "arg"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ExprNeg {
+            arg: runtime::de::required(v0, "arg")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ExprNeg {
@@ -1332,7 +1125,6 @@ impl ExprNeg {
 #[non_exhaustive]
 pub struct ExprSum {
     /// The `args` property.
-    #[serde(rename = "args")]
     pub args: Vec<Expr>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1343,40 +1135,29 @@ impl<'de> ::serde::Deserialize<'de> for ExprSum {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["args"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ExprSum;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ExprSum object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ExprSum, A::Error> {
-                let mut v0: Option<Vec<Expr>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "args" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "args"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ExprSum {
-                    args: runtime::de::required(v0, "args")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExprSum", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ExprSum {
+    const NAME: &'static str = "ExprSum";
+    const FIELDS: &'static [&'static str] = &["args"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<Vec<Expr>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "args" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "args"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ExprSum {
+            args: runtime::de::required(v0, "args")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ExprSum {
@@ -1393,10 +1174,8 @@ impl ExprSum {
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
-    #[serde(rename = "bindings")]
     pub bindings: ::std::collections::BTreeMap<String, Expr>,
     /// The `body` property.
-    #[serde(rename = "body")]
     pub body: Box<Expr>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1407,44 +1186,33 @@ impl<'de> ::serde::Deserialize<'de> for ExprLet {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["bindings", "body"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ExprLet;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ExprLet object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ExprLet, A::Error> {
-                let mut v0: Option<::std::collections::BTreeMap<String, Expr>> = None;
-                let mut v1: Option<Box<Expr>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "bindings" => Some(0),
-                        "body" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "bindings"),
-                        1 => runtime::de::put(map, &mut v1, "body"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ExprLet {
-                    bindings: runtime::de::required(v0, "bindings")?,
-                    body: runtime::de::required(v1, "body")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExprLet", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ExprLet {
+    const NAME: &'static str = "ExprLet";
+    const FIELDS: &'static [&'static str] = &["bindings", "body"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<::std::collections::BTreeMap<String, Expr>> = None;
+        let mut v1: Option<Box<Expr>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "bindings" => Some(0),
+                "body" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "bindings"),
+                1 => runtime::de::put(map, &mut v1, "body"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ExprLet {
+            bindings: runtime::de::required(v0, "bindings")?,
+            body: runtime::de::required(v1, "body")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ExprLet {
@@ -1476,16 +1244,13 @@ pub enum External {
     Struct(ExternalStruct),
 }
 impl ::serde::Serialize for External {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::String(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Newtype(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Wrapped(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Tuple(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Struct(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::String(p) => ::serde::Serialize::serialize(p, s),
+            Self::Newtype(p) => ::serde::Serialize::serialize(p, s),
+            Self::Wrapped(p) => ::serde::Serialize::serialize(p, s),
+            Self::Tuple(p) => ::serde::Serialize::serialize(p, s),
+            Self::Struct(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -1678,10 +1443,9 @@ impl ExternalStruct {
 #[non_exhaustive]
 pub struct ExternalStructStruct {
     /// The `a` property.
-    #[serde(rename = "a")]
     pub a: u16,
     /// The `b` property.
-    #[serde(rename = "b", default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub b: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1692,44 +1456,33 @@ impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["a", "b"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ExternalStructStruct;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ExternalStructStruct object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ExternalStructStruct, A::Error> {
-                let mut v0: Option<u16> = None;
-                let mut v1: Option<runtime::Nullable<String>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "a" => Some(0),
-                        "b" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "a"),
-                        1 => runtime::de::put(map, &mut v1, "b"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ExternalStructStruct {
-                    a: runtime::de::required(v0, "a")?,
-                    b: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExternalStructStruct", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ExternalStructStruct {
+    const NAME: &'static str = "ExternalStructStruct";
+    const FIELDS: &'static [&'static str] = &["a", "b"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<u16> = None;
+        let mut v1: Option<runtime::Nullable<String>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "a" => Some(0),
+                "b" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "a"),
+                1 => runtime::de::put(map, &mut v1, "b"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ExternalStructStruct {
+            a: runtime::de::required(v0, "a")?,
+            b: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl ExternalStructStruct {
@@ -1753,17 +1506,11 @@ impl ExternalStructStruct {
 #[non_exhaustive]
 pub struct Flattened {
     /// The `id` property.
-    #[serde(rename = "id")]
     pub id: u32,
     /// The `inner_name` property.
-    #[serde(rename = "inner_name")]
     pub inner_name: String,
     /// The `inner_size` property.
-    #[serde(
-        rename = "inner_size",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub inner_size: runtime::Nullable<i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1774,48 +1521,37 @@ impl<'de> ::serde::Deserialize<'de> for Flattened {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "inner_name", "inner_size"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Flattened;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Flattened object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Flattened, A::Error> {
-                let mut v0: Option<u32> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<runtime::Nullable<i32>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "inner_name" => Some(1),
-                        "inner_size" => Some(2),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "inner_name"),
-                        2 => runtime::de::put(map, &mut v2, "inner_size"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Flattened {
-                    id: runtime::de::required(v0, "id")?,
-                    inner_name: runtime::de::required(v1, "inner_name")?,
-                    inner_size: v2.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Flattened", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Flattened {
+    const NAME: &'static str = "Flattened";
+    const FIELDS: &'static [&'static str] = &["id", "inner_name", "inner_size"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<u32> = None;
+        let mut v1: Option<String> = None;
+        let mut v2: Option<runtime::Nullable<i32>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "id" => Some(0),
+                "inner_name" => Some(1),
+                "inner_size" => Some(2),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "id"),
+                1 => runtime::de::put(map, &mut v1, "inner_name"),
+                2 => runtime::de::put(map, &mut v2, "inner_size"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Flattened {
+            id: runtime::de::required(v0, "id")?,
+            inner_name: runtime::de::required(v1, "inner_name")?,
+            inner_size: v2.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Flattened {
@@ -1840,14 +1576,9 @@ impl Flattened {
 #[non_exhaustive]
 pub struct Inner {
     /// The `inner_name` property.
-    #[serde(rename = "inner_name")]
     pub inner_name: String,
     /// The `inner_size` property.
-    #[serde(
-        rename = "inner_size",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub inner_size: runtime::Nullable<i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -1858,44 +1589,33 @@ impl<'de> ::serde::Deserialize<'de> for Inner {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["inner_name", "inner_size"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Inner;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Inner object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Inner, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<runtime::Nullable<i32>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "inner_name" => Some(0),
-                        "inner_size" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "inner_name"),
-                        1 => runtime::de::put(map, &mut v1, "inner_size"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Inner {
-                    inner_name: runtime::de::required(v0, "inner_name")?,
-                    inner_size: v1.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Inner", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Inner {
+    const NAME: &'static str = "Inner";
+    const FIELDS: &'static [&'static str] = &["inner_name", "inner_size"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<runtime::Nullable<i32>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "inner_name" => Some(0),
+                "inner_size" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "inner_name"),
+                1 => runtime::de::put(map, &mut v1, "inner_size"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Inner {
+            inner_name: runtime::de::required(v0, "inner_name")?,
+            inner_size: v1.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Inner {
@@ -1966,58 +1686,40 @@ impl From<(i32, i32, String)> for Point {
 #[non_exhaustive]
 pub struct Scalars {
     /// The `i8` property.
-    #[serde(rename = "i8")]
     pub i8: i8,
     /// The `i16` property.
-    #[serde(rename = "i16")]
     pub i16: i16,
     /// The `i32` property.
-    #[serde(rename = "i32")]
     pub i32: i32,
     /// The `i64` property.
-    #[serde(rename = "i64")]
     pub i64: i64,
     /// The `i128` property.
-    #[serde(rename = "i128")]
     pub i128: i128,
     /// The `isize` property.
-    #[serde(rename = "isize")]
     pub isize: i64,
     /// The `u8` property.
-    #[serde(rename = "u8")]
     pub u8: u8,
     /// The `u16` property.
-    #[serde(rename = "u16")]
     pub u16: u16,
     /// The `u32` property.
-    #[serde(rename = "u32")]
     pub u32: u32,
     /// The `u64` property.
-    #[serde(rename = "u64")]
     pub u64: u64,
     /// The `u128` property.
-    #[serde(rename = "u128")]
     pub u128: u128,
     /// The `usize` property.
-    #[serde(rename = "usize")]
     pub usize: u64,
     /// The `f32` property.
-    #[serde(rename = "f32")]
     pub f32: runtime::Number,
     /// The `f64` property.
-    #[serde(rename = "f64")]
     pub f64: runtime::Number,
     /// The `ch` property.
-    #[serde(rename = "ch")]
     pub ch: char,
     /// The `flag` property.
-    #[serde(rename = "flag")]
     pub flag: bool,
     /// The `text` property.
-    #[serde(rename = "text")]
     pub text: String,
     /// The `unit` property.
-    #[serde(rename = "unit")]
     pub unit: runtime::ExplicitNull,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -2028,127 +1730,116 @@ impl<'de> ::serde::Deserialize<'de> for Scalars {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "i8",
-            "i16",
-            "i32",
-            "i64",
-            "i128",
-            "isize",
-            "u8",
-            "u16",
-            "u32",
-            "u64",
-            "u128",
-            "usize",
-            "f32",
-            "f64",
-            "ch",
-            "flag",
-            "text",
-            "unit",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Scalars;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Scalars object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Scalars, A::Error> {
-                let mut v0: Option<i8> = None;
-                let mut v1: Option<i16> = None;
-                let mut v2: Option<i32> = None;
-                let mut v3: Option<i64> = None;
-                let mut v4: Option<i128> = None;
-                let mut v5: Option<i64> = None;
-                let mut v6: Option<u8> = None;
-                let mut v7: Option<u16> = None;
-                let mut v8: Option<u32> = None;
-                let mut v9: Option<u64> = None;
-                let mut v10: Option<u128> = None;
-                let mut v11: Option<u64> = None;
-                let mut v12: Option<runtime::Number> = None;
-                let mut v13: Option<runtime::Number> = None;
-                let mut v14: Option<char> = None;
-                let mut v15: Option<bool> = None;
-                let mut v16: Option<String> = None;
-                let mut v17: Option<runtime::ExplicitNull> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "i8" => Some(0),
-                        "i16" => Some(1),
-                        "i32" => Some(2),
-                        "i64" => Some(3),
-                        "i128" => Some(4),
-                        "isize" => Some(5),
-                        "u8" => Some(6),
-                        "u16" => Some(7),
-                        "u32" => Some(8),
-                        "u64" => Some(9),
-                        "u128" => Some(10),
-                        "usize" => Some(11),
-                        "f32" => Some(12),
-                        "f64" => Some(13),
-                        "ch" => Some(14),
-                        "flag" => Some(15),
-                        "text" => Some(16),
-                        "unit" => Some(17),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "i8"),
-                        1 => runtime::de::put(map, &mut v1, "i16"),
-                        2 => runtime::de::put(map, &mut v2, "i32"),
-                        3 => runtime::de::put(map, &mut v3, "i64"),
-                        4 => runtime::de::put(map, &mut v4, "i128"),
-                        5 => runtime::de::put(map, &mut v5, "isize"),
-                        6 => runtime::de::put(map, &mut v6, "u8"),
-                        7 => runtime::de::put(map, &mut v7, "u16"),
-                        8 => runtime::de::put(map, &mut v8, "u32"),
-                        9 => runtime::de::put(map, &mut v9, "u64"),
-                        10 => runtime::de::put(map, &mut v10, "u128"),
-                        11 => runtime::de::put(map, &mut v11, "usize"),
-                        12 => runtime::de::put(map, &mut v12, "f32"),
-                        13 => runtime::de::put(map, &mut v13, "f64"),
-                        14 => runtime::de::put(map, &mut v14, "ch"),
-                        15 => runtime::de::put(map, &mut v15, "flag"),
-                        16 => runtime::de::put(map, &mut v16, "text"),
-                        17 => runtime::de::put(map, &mut v17, "unit"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Scalars {
-                    i8: runtime::de::required(v0, "i8")?,
-                    i16: runtime::de::required(v1, "i16")?,
-                    i32: runtime::de::required(v2, "i32")?,
-                    i64: runtime::de::required(v3, "i64")?,
-                    i128: runtime::de::required(v4, "i128")?,
-                    isize: runtime::de::required(v5, "isize")?,
-                    u8: runtime::de::required(v6, "u8")?,
-                    u16: runtime::de::required(v7, "u16")?,
-                    u32: runtime::de::required(v8, "u32")?,
-                    u64: runtime::de::required(v9, "u64")?,
-                    u128: runtime::de::required(v10, "u128")?,
-                    usize: runtime::de::required(v11, "usize")?,
-                    f32: runtime::de::required(v12, "f32")?,
-                    f64: runtime::de::required(v13, "f64")?,
-                    ch: runtime::de::required(v14, "ch")?,
-                    flag: runtime::de::required(v15, "flag")?,
-                    text: runtime::de::required(v16, "text")?,
-                    unit: runtime::de::required(v17, "unit")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Scalars", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Scalars {
+    const NAME: &'static str = "Scalars";
+    const FIELDS: &'static [&'static str] = &[
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "f32",
+        "f64",
+        "ch",
+        "flag",
+        "text",
+        "unit",
+    ];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<i8> = None;
+        let mut v1: Option<i16> = None;
+        let mut v2: Option<i32> = None;
+        let mut v3: Option<i64> = None;
+        let mut v4: Option<i128> = None;
+        let mut v5: Option<i64> = None;
+        let mut v6: Option<u8> = None;
+        let mut v7: Option<u16> = None;
+        let mut v8: Option<u32> = None;
+        let mut v9: Option<u64> = None;
+        let mut v10: Option<u128> = None;
+        let mut v11: Option<u64> = None;
+        let mut v12: Option<runtime::Number> = None;
+        let mut v13: Option<runtime::Number> = None;
+        let mut v14: Option<char> = None;
+        let mut v15: Option<bool> = None;
+        let mut v16: Option<String> = None;
+        let mut v17: Option<runtime::ExplicitNull> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "i8" => Some(0),
+                "i16" => Some(1),
+                "i32" => Some(2),
+                "i64" => Some(3),
+                "i128" => Some(4),
+                "isize" => Some(5),
+                "u8" => Some(6),
+                "u16" => Some(7),
+                "u32" => Some(8),
+                "u64" => Some(9),
+                "u128" => Some(10),
+                "usize" => Some(11),
+                "f32" => Some(12),
+                "f64" => Some(13),
+                "ch" => Some(14),
+                "flag" => Some(15),
+                "text" => Some(16),
+                "unit" => Some(17),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "i8"),
+                1 => runtime::de::put(map, &mut v1, "i16"),
+                2 => runtime::de::put(map, &mut v2, "i32"),
+                3 => runtime::de::put(map, &mut v3, "i64"),
+                4 => runtime::de::put(map, &mut v4, "i128"),
+                5 => runtime::de::put(map, &mut v5, "isize"),
+                6 => runtime::de::put(map, &mut v6, "u8"),
+                7 => runtime::de::put(map, &mut v7, "u16"),
+                8 => runtime::de::put(map, &mut v8, "u32"),
+                9 => runtime::de::put(map, &mut v9, "u64"),
+                10 => runtime::de::put(map, &mut v10, "u128"),
+                11 => runtime::de::put(map, &mut v11, "usize"),
+                12 => runtime::de::put(map, &mut v12, "f32"),
+                13 => runtime::de::put(map, &mut v13, "f64"),
+                14 => runtime::de::put(map, &mut v14, "ch"),
+                15 => runtime::de::put(map, &mut v15, "flag"),
+                16 => runtime::de::put(map, &mut v16, "text"),
+                17 => runtime::de::put(map, &mut v17, "unit"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Scalars {
+            i8: runtime::de::required(v0, "i8")?,
+            i16: runtime::de::required(v1, "i16")?,
+            i32: runtime::de::required(v2, "i32")?,
+            i64: runtime::de::required(v3, "i64")?,
+            i128: runtime::de::required(v4, "i128")?,
+            isize: runtime::de::required(v5, "isize")?,
+            u8: runtime::de::required(v6, "u8")?,
+            u16: runtime::de::required(v7, "u16")?,
+            u32: runtime::de::required(v8, "u32")?,
+            u64: runtime::de::required(v9, "u64")?,
+            u128: runtime::de::required(v10, "u128")?,
+            usize: runtime::de::required(v11, "usize")?,
+            f32: runtime::de::required(v12, "f32")?,
+            f64: runtime::de::required(v13, "f64")?,
+            ch: runtime::de::required(v14, "ch")?,
+            flag: runtime::de::required(v15, "flag")?,
+            text: runtime::de::required(v16, "text")?,
+            unit: runtime::de::required(v17, "unit")?,
+            additional_properties: rest,
+        })
     }
 }
 impl Scalars {
@@ -2209,20 +1900,12 @@ pub enum Shape {
     Empty,
 }
 impl ::serde::Serialize for Shape {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Circle(payload) => {
-                runtime::ser::tagged(serializer, "type", "circle", Some(payload))
-            }
-            Self::Rect(payload) => {
-                runtime::ser::tagged(serializer, "type", "rect", Some(payload))
-            }
-            Self::Empty => {
-                runtime::ser::tagged(serializer, "type", "empty", Option::<&()>::None)
-            }
+            Self::Circle(p) => runtime::ser::tagged(s, K, "circle", Some(p)),
+            Self::Rect(p) => runtime::ser::tagged(s, K, "rect", Some(p)),
+            Self::Empty => runtime::ser::tagged(s, K, "empty", Option::<&()>::None),
         }
     }
 }
@@ -2237,16 +1920,8 @@ impl runtime::de::Tagged for Shape {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "circle" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Circle)
-                    .map_err(|e| runtime::de::in_variant("Shape", tag, e))
-            }
-            "rect" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Rect)
-                    .map_err(|e| runtime::de::in_variant("Shape", tag, e))
-            }
+            "circle" => runtime::de::variant(payload, tag, Self::Circle),
+            "rect" => runtime::de::variant(payload, tag, Self::Rect),
             "empty" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Empty)
@@ -2308,7 +1983,6 @@ impl From<ShapeRect> for Shape {
 #[non_exhaustive]
 pub struct ShapeCircle {
     /// The `radius` property.
-    #[serde(rename = "radius")]
     pub radius: runtime::Number,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -2319,40 +1993,29 @@ impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["radius"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ShapeCircle;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ShapeCircle object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ShapeCircle, A::Error> {
-                let mut v0: Option<runtime::Number> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "radius" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "radius"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ShapeCircle {
-                    radius: runtime::de::required(v0, "radius")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ShapeCircle", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ShapeCircle {
+    const NAME: &'static str = "ShapeCircle";
+    const FIELDS: &'static [&'static str] = &["radius"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<runtime::Number> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "radius" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "radius"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ShapeCircle {
+            radius: runtime::de::required(v0, "radius")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ShapeCircle {
@@ -2369,10 +2032,8 @@ impl ShapeCircle {
 #[non_exhaustive]
 pub struct ShapeRect {
     /// The `width` property.
-    #[serde(rename = "width")]
     pub width: u32,
     /// The `height` property.
-    #[serde(rename = "height")]
     pub height: u32,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -2383,44 +2044,33 @@ impl<'de> ::serde::Deserialize<'de> for ShapeRect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["width", "height"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ShapeRect;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ShapeRect object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ShapeRect, A::Error> {
-                let mut v0: Option<u32> = None;
-                let mut v1: Option<u32> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "width" => Some(0),
-                        "height" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "width"),
-                        1 => runtime::de::put(map, &mut v1, "height"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ShapeRect {
-                    width: runtime::de::required(v0, "width")?,
-                    height: runtime::de::required(v1, "height")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ShapeRect", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ShapeRect {
+    const NAME: &'static str = "ShapeRect";
+    const FIELDS: &'static [&'static str] = &["width", "height"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<u32> = None;
+        let mut v1: Option<u32> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "width" => Some(0),
+                "height" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "width"),
+                1 => runtime::de::put(map, &mut v1, "height"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ShapeRect {
+            width: runtime::de::required(v0, "width")?,
+            height: runtime::de::required(v1, "height")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ShapeRect {
@@ -2438,14 +2088,9 @@ impl ShapeRect {
 #[non_exhaustive]
 pub struct Strict {
     /// The `name` property.
-    #[serde(rename = "name")]
     pub name: String,
     /// The `size` property.
-    #[serde(
-        rename = "size",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent"
-    )]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub size: runtime::Nullable<u64>,
 }
 impl Strict {
@@ -2468,10 +2113,8 @@ impl Strict {
 #[non_exhaustive]
 pub struct Tree {
     /// The `label` property.
-    #[serde(rename = "label")]
     pub label: String,
     /// The `children` property.
-    #[serde(rename = "children")]
     pub children: Vec<Tree>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -2482,44 +2125,33 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["label", "children"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Tree;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Tree object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Tree, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<Vec<Tree>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "label" => Some(0),
-                        "children" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "label"),
-                        1 => runtime::de::put(map, &mut v1, "children"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Tree {
-                    label: runtime::de::required(v0, "label")?,
-                    children: runtime::de::required(v1, "children")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Tree", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Tree {
+    const NAME: &'static str = "Tree";
+    const FIELDS: &'static [&'static str] = &["label", "children"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<Vec<Tree>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "label" => Some(0),
+                "children" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "label"),
+                1 => runtime::de::put(map, &mut v1, "children"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Tree {
+            label: runtime::de::required(v0, "label")?,
+            children: runtime::de::required(v1, "children")?,
+            additional_properties: rest,
+        })
     }
 }
 impl Tree {
@@ -2537,7 +2169,6 @@ impl Tree {
 #[non_exhaustive]
 pub struct TypedRest {
     /// The `id` property.
-    #[serde(rename = "id")]
     pub id: u32,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -2548,40 +2179,29 @@ impl<'de> ::serde::Deserialize<'de> for TypedRest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TypedRest;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a TypedRest object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<TypedRest, A::Error> {
-                let mut v0: Option<u32> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(TypedRest {
-                    id: runtime::de::required(v0, "id")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("TypedRest", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for TypedRest {
+    const NAME: &'static str = "TypedRest";
+    const FIELDS: &'static [&'static str] = &["id"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<u32> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "id" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "id"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(TypedRest {
+            id: runtime::de::required(v0, "id")?,
+            additional_properties: rest,
+        })
     }
 }
 impl TypedRest {
@@ -2613,20 +2233,15 @@ pub enum Untagged {
     Null(runtime::ExplicitNull),
 }
 impl ::serde::Serialize for Untagged {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Boolean(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Integer(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::String(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::IntegerArray(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::Object(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Null(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Boolean(p) => ::serde::Serialize::serialize(p, s),
+            Self::Integer(p) => ::serde::Serialize::serialize(p, s),
+            Self::Number(p) => ::serde::Serialize::serialize(p, s),
+            Self::String(p) => ::serde::Serialize::serialize(p, s),
+            Self::IntegerArray(p) => ::serde::Serialize::serialize(p, s),
+            Self::Object(p) => ::serde::Serialize::serialize(p, s),
+            Self::Null(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -2713,10 +2328,8 @@ impl From<runtime::ExplicitNull> for Untagged {
 #[non_exhaustive]
 pub struct UntaggedObject {
     /// The `id` property.
-    #[serde(rename = "id")]
     pub id: u32,
     /// The `label` property.
-    #[serde(rename = "label")]
     pub label: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -2727,44 +2340,33 @@ impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["id", "label"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = UntaggedObject;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a UntaggedObject object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<UntaggedObject, A::Error> {
-                let mut v0: Option<u32> = None;
-                let mut v1: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "label" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => runtime::de::put(map, &mut v1, "label"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(UntaggedObject {
-                    id: runtime::de::required(v0, "id")?,
-                    label: runtime::de::required(v1, "label")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("UntaggedObject", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for UntaggedObject {
+    const NAME: &'static str = "UntaggedObject";
+    const FIELDS: &'static [&'static str] = &["id", "label"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<u32> = None;
+        let mut v1: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "id" => Some(0),
+                "label" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "id"),
+                1 => runtime::de::put(map, &mut v1, "label"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(UntaggedObject {
+            id: runtime::de::required(v0, "id")?,
+            label: runtime::de::required(v1, "label")?,
+            additional_properties: rest,
+        })
     }
 }
 impl UntaggedObject {
@@ -2782,7 +2384,6 @@ impl UntaggedObject {
 #[non_exhaustive]
 pub struct WithShape {
     /// The `name` property.
-    #[serde(rename = "name")]
     pub name: String,
     /// The variant part of this object (see [`WithShapeType`]).
     #[serde(flatten)]
@@ -2809,20 +2410,12 @@ pub enum WithShapeType {
     Empty,
 }
 impl ::serde::Serialize for WithShapeType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Circle(payload) => {
-                runtime::ser::tagged(serializer, "type", "circle", Some(payload))
-            }
-            Self::Rect(payload) => {
-                runtime::ser::tagged(serializer, "type", "rect", Some(payload))
-            }
-            Self::Empty => {
-                runtime::ser::tagged(serializer, "type", "empty", Option::<&()>::None)
-            }
+            Self::Circle(p) => runtime::ser::tagged(s, K, "circle", Some(p)),
+            Self::Rect(p) => runtime::ser::tagged(s, K, "rect", Some(p)),
+            Self::Empty => runtime::ser::tagged(s, K, "empty", Option::<&()>::None),
         }
     }
 }
@@ -2837,16 +2430,8 @@ impl runtime::de::Tagged for WithShapeType {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "circle" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Circle)
-                    .map_err(|e| runtime::de::in_variant("WithShapeType", tag, e))
-            }
-            "rect" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Rect)
-                    .map_err(|e| runtime::de::in_variant("WithShapeType", tag, e))
-            }
+            "circle" => runtime::de::variant(payload, tag, Self::Circle),
+            "rect" => runtime::de::variant(payload, tag, Self::Rect),
             "empty" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Empty)
@@ -2908,7 +2493,6 @@ impl From<WithShapeTypeRect> for WithShapeType {
 #[non_exhaustive]
 pub struct WithShapeTypeCircle {
     /// The `radius` property.
-    #[serde(rename = "radius")]
     pub radius: runtime::Number,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -2919,40 +2503,29 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["radius"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = WithShapeTypeCircle;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a WithShapeTypeCircle object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<WithShapeTypeCircle, A::Error> {
-                let mut v0: Option<runtime::Number> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "radius" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "radius"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(WithShapeTypeCircle {
-                    radius: runtime::de::required(v0, "radius")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("WithShapeTypeCircle", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for WithShapeTypeCircle {
+    const NAME: &'static str = "WithShapeTypeCircle";
+    const FIELDS: &'static [&'static str] = &["radius"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<runtime::Number> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "radius" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "radius"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(WithShapeTypeCircle {
+            radius: runtime::de::required(v0, "radius")?,
+            additional_properties: rest,
+        })
     }
 }
 impl WithShapeTypeCircle {
@@ -2969,10 +2542,8 @@ impl WithShapeTypeCircle {
 #[non_exhaustive]
 pub struct WithShapeTypeRect {
     /// The `width` property.
-    #[serde(rename = "width")]
     pub width: u32,
     /// The `height` property.
-    #[serde(rename = "height")]
     pub height: u32,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -2983,44 +2554,33 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeRect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["width", "height"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = WithShapeTypeRect;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a WithShapeTypeRect object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<WithShapeTypeRect, A::Error> {
-                let mut v0: Option<u32> = None;
-                let mut v1: Option<u32> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "width" => Some(0),
-                        "height" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "width"),
-                        1 => runtime::de::put(map, &mut v1, "height"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(WithShapeTypeRect {
-                    width: runtime::de::required(v0, "width")?,
-                    height: runtime::de::required(v1, "height")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("WithShapeTypeRect", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for WithShapeTypeRect {
+    const NAME: &'static str = "WithShapeTypeRect";
+    const FIELDS: &'static [&'static str] = &["width", "height"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<u32> = None;
+        let mut v1: Option<u32> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "width" => Some(0),
+                "height" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "width"),
+                1 => runtime::de::put(map, &mut v1, "height"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(WithShapeTypeRect {
+            width: runtime::de::required(v0, "width")?,
+            height: runtime::de::required(v1, "height")?,
+            additional_properties: rest,
+        })
     }
 }
 impl WithShapeTypeRect {

@@ -10,43 +10,26 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// `pattern` and `minLength` on string properties (a `pattern` first appears in 2.0.0's `Cost`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct Cost {
     /// The `amount` property.
-    #[serde(rename = "amount")]
     pub amount: runtime::Number,
     /// ISO 4217 code.
     ///
     /// Matches the pattern `^[A-Z]{3}$` (`pattern`, checked on decode).
-    #[serde(
-        rename = "currency",
-        deserialize_with = "runtime::read::with::<runtime::read::CheckedStr<__StrRule__defs_Cost_properties_currency>,_,_>"
-    )]
     pub currency: String,
     /// Non-empty when present; a bad value is dropped.
     ///
     /// At least 1 character(s) (`minLength`, checked on decode).
-    #[serde(
-        rename = "note",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::OptCheckedStr<__StrRule__defs_Cost_properties_note,true>,_,_>"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub note: runtime::Nullable<String>,
     /// Unanchored alternatives, and a length.
     ///
     /// At least 2 character(s) (`minLength`, checked on decode).
     /// Matches the pattern `^_|^[a-z]+$` (`pattern`, checked on decode).
-    #[serde(
-        rename = "tag",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::OptCheckedStr<__StrRule__defs_Cost_properties_tag,false>,_,_>"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -57,78 +40,67 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["amount", "currency", "note", "tag"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Cost;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Cost object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Cost, A::Error> {
-                let mut v0: Option<runtime::Number> = None;
-                let mut v1: Option<String> = None;
-                let mut v2: Option<runtime::Nullable<String>> = None;
-                let mut v3: Option<Option<String>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "amount" => Some(0),
-                        "currency" => Some(1),
-                        "note" => Some(2),
-                        "tag" => Some(3),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "amount"),
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::CheckedStr<
-                                    __StrRule__defs_Cost_properties_currency,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v1, "currency")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::OptCheckedStr<
-                                    __StrRule__defs_Cost_properties_note,
-                                    true,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v2, "note")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::OptCheckedStr<
-                                    __StrRule__defs_Cost_properties_tag,
-                                    false,
-                                >,
-                                _,
-                                _,
-                            >(map, &mut v3, "tag")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Cost {
-                    amount: runtime::de::required(v0, "amount")?,
-                    currency: runtime::de::required(v1, "currency")?,
-                    note: v2.unwrap_or_default(),
-                    tag: v3.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Cost", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Cost {
+    const NAME: &'static str = "Cost";
+    const FIELDS: &'static [&'static str] = &["amount", "currency", "note", "tag"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<runtime::Number> = None;
+        let mut v1: Option<String> = None;
+        let mut v2: Option<runtime::Nullable<String>> = None;
+        let mut v3: Option<Option<String>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "amount" => Some(0),
+                "currency" => Some(1),
+                "note" => Some(2),
+                "tag" => Some(3),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "amount"),
+                1 => {
+                    runtime::de::put_with::<
+                        runtime::read::CheckedStr<
+                            __StrRule__defs_Cost_properties_currency,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v1, "currency")
+                }
+                2 => {
+                    runtime::de::put_with::<
+                        runtime::read::OptCheckedStr<
+                            __StrRule__defs_Cost_properties_note,
+                            true,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v2, "note")
+                }
+                3 => {
+                    runtime::de::put_with::<
+                        runtime::read::OptCheckedStr<
+                            __StrRule__defs_Cost_properties_tag,
+                            false,
+                        >,
+                        _,
+                        _,
+                    >(map, &mut v3, "tag")
+                }
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Cost {
+            amount: runtime::de::required(v0, "amount")?,
+            currency: runtime::de::required(v1, "currency")?,
+            note: v2.unwrap_or_default(),
+            tag: v3.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Cost {

@@ -10,14 +10,11 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// `TextContent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
 #[non_exhaustive]
 pub struct TextContent {
     /// The `text` property.
-    #[serde(rename = "text")]
     pub text: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -28,40 +25,29 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["text"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TextContent;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a TextContent object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<TextContent, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "text" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "text"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(TextContent {
-                    text: runtime::de::required(v0, "text")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("TextContent", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for TextContent {
+    const NAME: &'static str = "TextContent";
+    const FIELDS: &'static [&'static str] = &["text"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "text" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "text"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(TextContent {
+            text: runtime::de::required(v0, "text")?,
+            additional_properties: rest,
+        })
     }
 }
 impl TextContent {
@@ -78,7 +64,6 @@ impl TextContent {
 #[non_exhaustive]
 pub struct ImageContent {
     /// The `data` property.
-    #[serde(rename = "data")]
     pub data: runtime::Base64String,
     /// The `mimeType` property.
     #[serde(rename = "mimeType")]
@@ -92,44 +77,33 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["data", "mimeType"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = ImageContent;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a ImageContent object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<ImageContent, A::Error> {
-                let mut v0: Option<runtime::Base64String> = None;
-                let mut v1: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "data" => Some(0),
-                        "mimeType" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "data"),
-                        1 => runtime::de::put(map, &mut v1, "mimeType"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(ImageContent {
-                    data: runtime::de::required(v0, "data")?,
-                    mime_type: runtime::de::required(v1, "mimeType")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ImageContent", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for ImageContent {
+    const NAME: &'static str = "ImageContent";
+    const FIELDS: &'static [&'static str] = &["data", "mimeType"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<runtime::Base64String> = None;
+        let mut v1: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "data" => Some(0),
+                "mimeType" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "data"),
+                1 => runtime::de::put(map, &mut v1, "mimeType"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(ImageContent {
+            data: runtime::de::required(v0, "data")?,
+            mime_type: runtime::de::required(v1, "mimeType")?,
+            additional_properties: rest,
+        })
     }
 }
 impl ImageContent {
@@ -159,26 +133,15 @@ pub enum ContentBlock {
     Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for ContentBlock {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Text(payload) => {
-                runtime::ser::tagged(serializer, "type", "text", Some(payload))
-            }
-            Self::Image(payload) => {
-                runtime::ser::tagged(serializer, "type", "image", Some(payload))
-            }
+            Self::Text(p) => runtime::ser::tagged(s, K, "text", Some(p)),
+            Self::Image(p) => runtime::ser::tagged(s, K, "image", Some(p)),
             Self::Separator => {
-                runtime::ser::tagged(
-                    serializer,
-                    "type",
-                    "separator",
-                    Option::<&()>::None,
-                )
+                runtime::ser::tagged(s, K, "separator", Option::<&()>::None)
             }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
+            Self::Other(v) => ::serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -193,16 +156,8 @@ impl runtime::de::Tagged for ContentBlock {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "text" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Text)
-                    .map_err(|e| runtime::de::in_variant("ContentBlock", tag, e))
-            }
-            "image" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Image)
-                    .map_err(|e| runtime::de::in_variant("ContentBlock", tag, e))
-            }
+            "text" => runtime::de::variant(payload, tag, Self::Text),
+            "image" => runtime::de::variant(payload, tag, Self::Image),
             "separator" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Separator)
@@ -268,7 +223,6 @@ pub struct AuthMethodAgent {
     #[serde(rename = "methodId")]
     pub method_id: String,
     /// The `name` property.
-    #[serde(rename = "name")]
     pub name: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -279,44 +233,33 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["methodId", "name"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = AuthMethodAgent;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a AuthMethodAgent object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<AuthMethodAgent, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "methodId" => Some(0),
-                        "name" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "methodId"),
-                        1 => runtime::de::put(map, &mut v1, "name"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(AuthMethodAgent {
-                    method_id: runtime::de::required(v0, "methodId")?,
-                    name: runtime::de::required(v1, "name")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AuthMethodAgent", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for AuthMethodAgent {
+    const NAME: &'static str = "AuthMethodAgent";
+    const FIELDS: &'static [&'static str] = &["methodId", "name"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "methodId" => Some(0),
+                "name" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "methodId"),
+                1 => runtime::de::put(map, &mut v1, "name"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(AuthMethodAgent {
+            method_id: runtime::de::required(v0, "methodId")?,
+            name: runtime::de::required(v1, "name")?,
+            additional_properties: rest,
+        })
     }
 }
 impl AuthMethodAgent {
@@ -339,15 +282,11 @@ pub enum AuthMethod {
     Other(runtime::UnknownVariant),
 }
 impl ::serde::Serialize for AuthMethod {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Agent(payload) => {
-                runtime::ser::tagged(serializer, "type", "agent", Some(payload))
-            }
-            Self::Other(v) => ::serde::Serialize::serialize(v, serializer),
+            Self::Agent(p) => runtime::ser::tagged(s, K, "agent", Some(p)),
+            Self::Other(v) => ::serde::Serialize::serialize(v, s),
         }
     }
 }
@@ -362,11 +301,7 @@ impl runtime::de::Tagged for AuthMethod {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "agent" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Agent)
-                    .map_err(|e| runtime::de::in_variant("AuthMethod", tag, e))
-            }
+            "agent" => runtime::de::variant(payload, tag, Self::Agent),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -427,10 +362,8 @@ impl From<AuthMethodAgent> for AuthMethod {
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// The `name` property.
-    #[serde(rename = "name")]
     pub name: String,
     /// The `url` property.
-    #[serde(rename = "url")]
     pub url: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -441,44 +374,33 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["name", "url"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = McpServerHttp;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a McpServerHttp object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<McpServerHttp, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "name" => Some(0),
-                        "url" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "name"),
-                        1 => runtime::de::put(map, &mut v1, "url"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(McpServerHttp {
-                    name: runtime::de::required(v0, "name")?,
-                    url: runtime::de::required(v1, "url")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("McpServerHttp", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for McpServerHttp {
+    const NAME: &'static str = "McpServerHttp";
+    const FIELDS: &'static [&'static str] = &["name", "url"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "name" => Some(0),
+                "url" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "name"),
+                1 => runtime::de::put(map, &mut v1, "url"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(McpServerHttp {
+            name: runtime::de::required(v0, "name")?,
+            url: runtime::de::required(v1, "url")?,
+            additional_properties: rest,
+        })
     }
 }
 impl McpServerHttp {
@@ -496,10 +418,8 @@ impl McpServerHttp {
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
-    #[serde(rename = "name")]
     pub name: String,
     /// The `command` property.
-    #[serde(rename = "command")]
     pub command: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -510,44 +430,33 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["name", "command"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = McpServerStdio;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a McpServerStdio object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<McpServerStdio, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "name" => Some(0),
-                        "command" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "name"),
-                        1 => runtime::de::put(map, &mut v1, "command"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(McpServerStdio {
-                    name: runtime::de::required(v0, "name")?,
-                    command: runtime::de::required(v1, "command")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("McpServerStdio", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for McpServerStdio {
+    const NAME: &'static str = "McpServerStdio";
+    const FIELDS: &'static [&'static str] = &["name", "command"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "name" => Some(0),
+                "command" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "name"),
+                1 => runtime::de::put(map, &mut v1, "command"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(McpServerStdio {
+            name: runtime::de::required(v0, "name")?,
+            command: runtime::de::required(v1, "command")?,
+            additional_properties: rest,
+        })
     }
 }
 impl McpServerStdio {
@@ -570,15 +479,11 @@ pub enum McpServer {
     Stdio(McpServerStdio),
 }
 impl ::serde::Serialize for McpServer {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "type";
         match self {
-            Self::Http(payload) => {
-                runtime::ser::tagged(serializer, "type", "http", Some(payload))
-            }
-            Self::Stdio(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Http(p) => runtime::ser::tagged(s, K, "http", Some(p)),
+            Self::Stdio(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -593,11 +498,7 @@ impl runtime::de::Tagged for McpServer {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "http" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Http)
-                    .map_err(|e| runtime::de::in_variant("McpServer", tag, e))
-            }
+            "http" => runtime::de::variant(payload, tag, Self::Http),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -674,22 +575,13 @@ pub enum Outcome {
     Selected(OutcomeSelected),
 }
 impl ::serde::Serialize for Outcome {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const K: &str = "outcome";
         match self {
             Self::Cancelled => {
-                runtime::ser::tagged(
-                    serializer,
-                    "outcome",
-                    "cancelled",
-                    Option::<&()>::None,
-                )
+                runtime::ser::tagged(s, K, "cancelled", Option::<&()>::None)
             }
-            Self::Selected(payload) => {
-                runtime::ser::tagged(serializer, "outcome", "selected", Some(payload))
-            }
+            Self::Selected(p) => runtime::ser::tagged(s, K, "selected", Some(p)),
         }
     }
 }
@@ -708,11 +600,7 @@ impl runtime::de::Tagged for Outcome {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Cancelled)
             }
-            "selected" => {
-                ::serde::Deserialize::deserialize(payload)
-                    .map(Self::Selected)
-                    .map_err(|e| runtime::de::in_variant("Outcome", tag, e))
-            }
+            "selected" => runtime::de::variant(payload, tag, Self::Selected),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -774,40 +662,29 @@ impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["optionId"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = OutcomeSelected;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a OutcomeSelected object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<OutcomeSelected, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "optionId" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "optionId"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(OutcomeSelected {
-                    option_id: runtime::de::required(v0, "optionId")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("OutcomeSelected", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for OutcomeSelected {
+    const NAME: &'static str = "OutcomeSelected";
+    const FIELDS: &'static [&'static str] = &["optionId"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "optionId" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "optionId"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(OutcomeSelected {
+            option_id: runtime::de::required(v0, "optionId")?,
+            additional_properties: rest,
+        })
     }
 }
 impl OutcomeSelected {

@@ -10,8 +10,6 @@
 )]
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
-#[allow(unused_imports)]
-use ::core::fmt;
 /// Null, a number or a string (v1).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
@@ -24,14 +22,11 @@ pub enum RequestId {
     Str(String),
 }
 impl ::serde::Serialize for RequestId {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::Null(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Str(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::Null(p) => ::serde::Serialize::serialize(p, s),
+            Self::Number(p) => ::serde::Serialize::serialize(p, s),
+            Self::Str(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -82,10 +77,8 @@ impl From<&str> for RequestId {
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// The `uri` property.
-    #[serde(rename = "uri")]
     pub uri: String,
     /// The `text` property.
-    #[serde(rename = "text")]
     pub text: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -96,44 +89,33 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["uri", "text"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = TextResourceContents;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a TextResourceContents object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<TextResourceContents, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "uri" => Some(0),
-                        "text" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "uri"),
-                        1 => runtime::de::put(map, &mut v1, "text"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(TextResourceContents {
-                    uri: runtime::de::required(v0, "uri")?,
-                    text: runtime::de::required(v1, "text")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("TextResourceContents", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for TextResourceContents {
+    const NAME: &'static str = "TextResourceContents";
+    const FIELDS: &'static [&'static str] = &["uri", "text"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "uri" => Some(0),
+                "text" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "uri"),
+                1 => runtime::de::put(map, &mut v1, "text"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(TextResourceContents {
+            uri: runtime::de::required(v0, "uri")?,
+            text: runtime::de::required(v1, "text")?,
+            additional_properties: rest,
+        })
     }
 }
 impl TextResourceContents {
@@ -151,10 +133,8 @@ impl TextResourceContents {
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// The `uri` property.
-    #[serde(rename = "uri")]
     pub uri: String,
     /// The `blob` property.
-    #[serde(rename = "blob")]
     pub blob: runtime::Base64String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -165,44 +145,33 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["uri", "blob"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = BlobResourceContents;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a BlobResourceContents object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<BlobResourceContents, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<runtime::Base64String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "uri" => Some(0),
-                        "blob" => Some(1),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "uri"),
-                        1 => runtime::de::put(map, &mut v1, "blob"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(BlobResourceContents {
-                    uri: runtime::de::required(v0, "uri")?,
-                    blob: runtime::de::required(v1, "blob")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("BlobResourceContents", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for BlobResourceContents {
+    const NAME: &'static str = "BlobResourceContents";
+    const FIELDS: &'static [&'static str] = &["uri", "blob"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<runtime::Base64String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "uri" => Some(0),
+                "blob" => Some(1),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "uri"),
+                1 => runtime::de::put(map, &mut v1, "blob"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(BlobResourceContents {
+            uri: runtime::de::required(v0, "uri")?,
+            blob: runtime::de::required(v1, "blob")?,
+            additional_properties: rest,
+        })
     }
 }
 impl BlobResourceContents {
@@ -225,17 +194,10 @@ pub enum EmbeddedResourceResource {
     BlobResourceContents(BlobResourceContents),
 }
 impl ::serde::Serialize for EmbeddedResourceResource {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::TextResourceContents(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::BlobResourceContents(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
+            Self::TextResourceContents(p) => ::serde::Serialize::serialize(p, s),
+            Self::BlobResourceContents(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }
@@ -292,19 +254,14 @@ pub enum ContentValue {
     Other(::serde_json::Value),
 }
 impl ::serde::Serialize for ContentValue {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::String(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Integer(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Number(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::Boolean(payload) => ::serde::Serialize::serialize(payload, serializer),
-            Self::StringArray(payload) => {
-                ::serde::Serialize::serialize(payload, serializer)
-            }
-            Self::Other(payload) => ::serde::Serialize::serialize(payload, serializer),
+            Self::String(p) => ::serde::Serialize::serialize(p, s),
+            Self::Integer(p) => ::serde::Serialize::serialize(p, s),
+            Self::Number(p) => ::serde::Serialize::serialize(p, s),
+            Self::Boolean(p) => ::serde::Serialize::serialize(p, s),
+            Self::StringArray(p) => ::serde::Serialize::serialize(p, s),
+            Self::Other(p) => ::serde::Serialize::serialize(p, s),
         }
     }
 }

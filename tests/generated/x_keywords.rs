@@ -116,7 +116,6 @@ impl runtime::de::Scalar for Kind {
 #[non_exhaustive]
 pub struct Location {
     /// The `path` property.
-    #[serde(rename = "path")]
     pub path: String,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -127,40 +126,29 @@ impl<'de> ::serde::Deserialize<'de> for Location {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["path"];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Location;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Location object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Location, A::Error> {
-                let mut v0: Option<String> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "path" => Some(0),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "path"),
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Location {
-                    path: runtime::de::required(v0, "path")?,
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Location", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Location {
+    const NAME: &'static str = "Location";
+    const FIELDS: &'static [&'static str] = &["path"];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "path" => Some(0),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "path"),
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Location {
+            path: runtime::de::required(v0, "path")?,
+            additional_properties: rest,
+        })
     }
 }
 impl Location {
@@ -177,73 +165,34 @@ impl Location {
 #[non_exhaustive]
 pub struct Update {
     /// The `id` property.
-    #[serde(rename = "id")]
     pub id: String,
     /// The `title` property.
-    #[serde(
-        rename = "title",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub title: runtime::Nullable<String>,
     /// The `kind` property.
-    #[serde(
-        rename = "kind",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub kind: runtime::Nullable<Kind>,
     /// The `locations` property.
-    #[serde(
-        rename = "locations",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientItems,_,_>"
-    )]
+    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
     pub locations: runtime::Nullable<Vec<Location>>,
     /// The `entries` property.
-    #[serde(
-        rename = "entries",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientItems,_,_>"
-    )]
     pub entries: Vec<Location>,
     /// The `strictItems` property.
-    #[serde(
-        rename = "strictItems",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::Items,_,_>"
-    )]
+    #[serde(rename = "strictItems", skip_serializing_if = "Option::is_none")]
     pub strict_items: Option<Vec<Location>>,
     /// The `args` property.
-    #[serde(rename = "args", default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
     /// The `env` property.
-    #[serde(
-        rename = "env",
-        deserialize_with = "runtime::read::with::<runtime::read::NullAsDefault,_,_>"
-    )]
     pub env: Vec<String>,
     /// The `rawInput` property.
-    #[serde(
-        rename = "rawInput",
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "runtime::read::with::<runtime::read::Any,_,_>"
-    )]
+    #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
     pub raw_input: Option<::serde_json::Value>,
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "loadSession", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "loadSession", skip_serializing_if = "Option::is_none")]
     pub load_session: Option<bool>,
     /// The `_meta` property.
-    #[serde(
-        rename = "_meta",
-        default,
-        skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
-    )]
+    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -254,140 +203,129 @@ impl<'de> ::serde::Deserialize<'de> for Update {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "id",
-            "title",
-            "kind",
-            "locations",
-            "entries",
-            "strictItems",
-            "args",
-            "env",
-            "rawInput",
-            "loadSession",
-            "_meta",
-        ];
-        struct __Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
-            type Value = Update;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a Update object")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Update, A::Error> {
-                let mut v0: Option<String> = None;
-                let mut v1: Option<runtime::Nullable<String>> = None;
-                let mut v2: Option<runtime::Nullable<Kind>> = None;
-                let mut v3: Option<runtime::Nullable<Vec<Location>>> = None;
-                let mut v4: Option<Vec<Location>> = None;
-                let mut v5: Option<Option<Vec<Location>>> = None;
-                let mut v6: Option<Option<Vec<String>>> = None;
-                let mut v7: Option<Vec<String>> = None;
-                let mut v8: Option<Option<::serde_json::Value>> = None;
-                let mut v9: Option<Option<bool>> = None;
-                let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-                let rest = runtime::de::fields(
-                    &mut map,
-                    |k| match k {
-                        "id" => Some(0),
-                        "title" => Some(1),
-                        "kind" => Some(2),
-                        "locations" => Some(3),
-                        "entries" => Some(4),
-                        "strictItems" => Some(5),
-                        "args" => Some(6),
-                        "env" => Some(7),
-                        "rawInput" => Some(8),
-                        "loadSession" => Some(9),
-                        "_meta" => Some(10),
-                        _ => None,
-                    },
-                    |i, map| match i {
-                        0 => runtime::de::put(map, &mut v0, "id"),
-                        1 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v1, "title")
-                        }
-                        2 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientScalar,
-                                _,
-                                _,
-                            >(map, &mut v2, "kind")
-                        }
-                        3 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientItems,
-                                _,
-                                _,
-                            >(map, &mut v3, "locations")
-                        }
-                        4 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientItems,
-                                _,
-                                _,
-                            >(map, &mut v4, "entries")
-                        }
-                        5 => {
-                            runtime::de::put_with::<
-                                runtime::read::Items,
-                                _,
-                                _,
-                            >(map, &mut v5, "strictItems")
-                        }
-                        6 => runtime::de::put(map, &mut v6, "args"),
-                        7 => {
-                            runtime::de::put_with::<
-                                runtime::read::NullAsDefault,
-                                _,
-                                _,
-                            >(map, &mut v7, "env")
-                        }
-                        8 => {
-                            runtime::de::put_with::<
-                                runtime::read::Any,
-                                _,
-                                _,
-                            >(map, &mut v8, "rawInput")
-                        }
-                        9 => runtime::de::put(map, &mut v9, "loadSession"),
-                        10 => {
-                            runtime::de::put_with::<
-                                runtime::read::LenientMeta,
-                                _,
-                                _,
-                            >(map, &mut v10, "_meta")
-                        }
-                        _ => {
-                            ::core::unreachable!(
-                                "`fields` passes only positions `index` returned"
-                            )
-                        }
-                    },
-                )?;
-                Ok(Update {
-                    id: runtime::de::required(v0, "id")?,
-                    title: v1.unwrap_or_default(),
-                    kind: v2.unwrap_or_default(),
-                    locations: v3.unwrap_or_default(),
-                    entries: runtime::de::required(v4, "entries")?,
-                    strict_items: v5.unwrap_or_default(),
-                    args: v6.unwrap_or_default(),
-                    env: runtime::de::required(v7, "env")?,
-                    raw_input: v8.unwrap_or_default(),
-                    load_session: v9.unwrap_or_default(),
-                    meta: v10.unwrap_or_default(),
-                    additional_properties: rest,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Update", FIELDS, __Visitor)
+        runtime::de::object(deserializer)
+    }
+}
+impl runtime::de::Object for Update {
+    const NAME: &'static str = "Update";
+    const FIELDS: &'static [&'static str] = &[
+        "id",
+        "title",
+        "kind",
+        "locations",
+        "entries",
+        "strictItems",
+        "args",
+        "env",
+        "rawInput",
+        "loadSession",
+        "_meta",
+    ];
+    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut v0: Option<String> = None;
+        let mut v1: Option<runtime::Nullable<String>> = None;
+        let mut v2: Option<runtime::Nullable<Kind>> = None;
+        let mut v3: Option<runtime::Nullable<Vec<Location>>> = None;
+        let mut v4: Option<Vec<Location>> = None;
+        let mut v5: Option<Option<Vec<Location>>> = None;
+        let mut v6: Option<Option<Vec<String>>> = None;
+        let mut v7: Option<Vec<String>> = None;
+        let mut v8: Option<Option<::serde_json::Value>> = None;
+        let mut v9: Option<Option<bool>> = None;
+        let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
+        let rest = runtime::de::fields(
+            &mut map,
+            |k| match k {
+                "id" => Some(0),
+                "title" => Some(1),
+                "kind" => Some(2),
+                "locations" => Some(3),
+                "entries" => Some(4),
+                "strictItems" => Some(5),
+                "args" => Some(6),
+                "env" => Some(7),
+                "rawInput" => Some(8),
+                "loadSession" => Some(9),
+                "_meta" => Some(10),
+                _ => None,
+            },
+            |i, map| match i {
+                0 => runtime::de::put(map, &mut v0, "id"),
+                1 => {
+                    runtime::de::put_with::<
+                        runtime::read::LenientScalar,
+                        _,
+                        _,
+                    >(map, &mut v1, "title")
+                }
+                2 => {
+                    runtime::de::put_with::<
+                        runtime::read::LenientScalar,
+                        _,
+                        _,
+                    >(map, &mut v2, "kind")
+                }
+                3 => {
+                    runtime::de::put_with::<
+                        runtime::read::LenientItems,
+                        _,
+                        _,
+                    >(map, &mut v3, "locations")
+                }
+                4 => {
+                    runtime::de::put_with::<
+                        runtime::read::LenientItems,
+                        _,
+                        _,
+                    >(map, &mut v4, "entries")
+                }
+                5 => {
+                    runtime::de::put_with::<
+                        runtime::read::Items,
+                        _,
+                        _,
+                    >(map, &mut v5, "strictItems")
+                }
+                6 => runtime::de::put(map, &mut v6, "args"),
+                7 => {
+                    runtime::de::put_with::<
+                        runtime::read::NullAsDefault,
+                        _,
+                        _,
+                    >(map, &mut v7, "env")
+                }
+                8 => {
+                    runtime::de::put_with::<
+                        runtime::read::Any,
+                        _,
+                        _,
+                    >(map, &mut v8, "rawInput")
+                }
+                9 => runtime::de::put(map, &mut v9, "loadSession"),
+                10 => {
+                    runtime::de::put_with::<
+                        runtime::read::LenientMeta,
+                        _,
+                        _,
+                    >(map, &mut v10, "_meta")
+                }
+                _ => ::core::unreachable!(),
+            },
+        )?;
+        Ok(Update {
+            id: runtime::de::required(v0, "id")?,
+            title: v1.unwrap_or_default(),
+            kind: v2.unwrap_or_default(),
+            locations: v3.unwrap_or_default(),
+            entries: runtime::de::required(v4, "entries")?,
+            strict_items: v5.unwrap_or_default(),
+            args: v6.unwrap_or_default(),
+            env: runtime::de::required(v7, "env")?,
+            raw_input: v8.unwrap_or_default(),
+            load_session: v9.unwrap_or_default(),
+            meta: v10.unwrap_or_default(),
+            additional_properties: rest,
+        })
     }
 }
 impl Update {

@@ -24,13 +24,20 @@ impl Emitter {
         }
     }
 
-    pub(super) fn field_attrs(&self, f: &Field) -> TokenStream {
+    /// The field's `#[serde(..)]`: its wire name (unless it is the Rust
+    /// name), whether it is skipped when absent, and for serde's derived
+    /// `Deserialize` (`derived_de`) its default and its rule's reader; a
+    /// struct that keeps unknown properties has its own `Deserialize`, which
+    /// reads them from the plan.
+    pub(super) fn field_attrs(&self, f: &Field, derived_de: bool) -> TokenStream {
         let rt = self.rt.to_string().replace(' ', "");
         let wire = str_lit(&f.name);
-        let mut parts = vec![quote!(rename = #wire)];
+        let mut parts = if f.name == f.rust_name { vec![] } else { vec![quote!(rename = #wire)] };
         let repr = self.fields.get(f).wire_repr();
         if matches!(repr, Repr::Optional | Repr::OptionalAny | Repr::Nullable) {
-            parts.push(quote!(default));
+            if derived_de {
+                parts.push(quote!(default));
+            }
             let skip = if repr == Repr::Nullable {
                 format!("{rt}::Nullable::is_absent")
             } else {
@@ -39,8 +46,11 @@ impl Emitter {
             let skip = str_lit(&skip);
             parts.push(quote!(skip_serializing_if = #skip));
         }
-        if let Some(with) = self.deserialize_with(&self.fields.get(f).read) {
+        if let Some(with) = self.deserialize_with(&self.fields.get(f).read).filter(|_| derived_de) {
             parts.push(with);
+        }
+        if parts.is_empty() {
+            return quote!();
         }
         quote! { #[serde( #(#parts),* )] }
     }
@@ -220,13 +230,17 @@ impl Emitter {
         let planned = self.fields.get(f);
         let t = self.ty(&f.ty);
         let t = if planned.boxed_in_patch { quote!(::std::boxed::Box<#t>) } else { t };
+        let rename = if f.name == f.rust_name { quote!() } else { quote!(rename = #wire,) };
         let ty = match planned.state_repr() {
-            StateRepr::Key | StateRepr::Required => return quote! { #docs #[serde(rename = #wire)] pub #fname: #t, },
+            StateRepr::Key | StateRepr::Required => {
+                let attr = if f.name == f.rust_name { quote!() } else { quote!(#[serde(rename = #wire)]) };
+                return quote! { #docs #attr pub #fname: #t, };
+            }
             StateRepr::ByKey => quote!(#krate::patch::ByKey),
             _ => quote!(#krate::Patch<#t>),
         };
         let skip = str_lit(&format!("{}::Patch::is_keep", krate.to_string().replace(' ', "")));
-        quote! { #docs #[serde(rename = #wire, skip_serializing_if = #skip)] pub #fname: #ty, }
+        quote! { #docs #[serde(#rename skip_serializing_if = #skip)] pub #fname: #ty, }
     }
 
     pub(super) fn structure(&self, def: &Def, s: &Struct) -> Vec<TokenStream> {
@@ -237,9 +251,10 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
         let mut fields = Vec::new();
+        let keeps = s.keeps_rest();
         for f in &s.fields {
             let (fd, attrs, fname, ft) =
-                (self.field_docs(def, f), self.field_attrs(f), ident(&f.rust_name), self.field_type(f));
+                (self.field_docs(def, f), self.field_attrs(f, !keeps), ident(&f.rust_name), self.field_type(f));
             let gate = self.gate_of(def, &f.name);
             fields.push(quote! { #gate #fd #attrs pub #fname: #ft, });
         }
@@ -248,7 +263,6 @@ impl Emitter {
             let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
             fields.push(quote! { #fd #[serde(flatten)] pub #fname: #ft, });
         }
-        let keeps = s.keeps_rest();
         if keeps {
             fields.push(quote! {
                 /// Properties the schema does not name, in the order they came; written

@@ -190,33 +190,36 @@ impl Emitter {
             arms.push(match (&v.payload, &v.tag) {
                 (Payload::Unit, Some(t)) => {
                     let t = str_lit(t);
-                    quote!(Self::#vn => #rt::ser::tagged(serializer, #key, #t, ::core::option::Option::<&()>::None),)
+                    quote!(Self::#vn => #rt::ser::tagged(s, K, #t, ::core::option::Option::<&()>::None),)
                 }
                 (Payload::Type(_), Some(t)) => {
                     let t = str_lit(t);
-                    quote!(Self::#vn(payload) => #rt::ser::tagged(serializer, #key, #t, ::core::option::Option::Some(payload)),)
+                    quote!(Self::#vn(p) => #rt::ser::tagged(s, K, #t, ::core::option::Option::Some(p)),)
                 }
-                (Payload::Type(_), None) => quote!(Self::#vn(payload) => ::serde::Serialize::serialize(payload, serializer),),
+                (Payload::Type(_), None) => quote!(Self::#vn(p) => ::serde::Serialize::serialize(p, s),),
                 (Payload::NoTag, _) => quote! {
                     Self::#vn { explicit_null } => {
                         use ::serde::ser::SerializeMap as _;
-                        let mut map = serializer.serialize_map(::core::option::Option::None)?;
+                        let mut map = s.serialize_map(::core::option::Option::None)?;
                         if *explicit_null {
-                            map.serialize_entry(#key, &())?;
+                            map.serialize_entry(K, &())?;
                         }
                         map.end()
                     }
                 },
-                (Payload::Unit, None) => quote!(Self::#vn => serializer.serialize_unit(),),
+                (Payload::Unit, None) => quote!(Self::#vn => s.serialize_unit(),),
             });
         }
         if let Some(c) = &u.catch_all {
             let cn = ident(&c.rust_name);
-            arms.push(quote!(Self::#cn(v) => ::serde::Serialize::serialize(v, serializer),));
+            arms.push(quote!(Self::#cn(v) => ::serde::Serialize::serialize(v, s),));
         }
+        // `K`, the discriminator property, for a union that has one.
+        let k = if u.tag.is_some() { quote!(const K: &str = #key;) } else { quote!() };
         quote! {
             impl ::serde::Serialize for #name {
-                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    #k
                     match self { #(#arms)* }
                 }
             }
@@ -251,7 +254,7 @@ impl Emitter {
             quote!(#a || (cfg!(feature = "unstable") && #o))
         };
         // The streaming path: a known discriminator, payload decoded in place.
-        let streamed = tagged_streamed_arms(rt, u, &uname, &gate);
+        let streamed = tagged_streamed_arms(rt, u, &gate);
         // The buffered path: the whole object (unknown, missing or odd discriminators).
         let mut arms = Vec::new();
         // Arms chosen when the discriminator is absent.
@@ -406,12 +409,7 @@ impl Emitter {
 }
 
 /// The arms of `Tagged::known`: each known discriminator's payload decoded in place.
-fn tagged_streamed_arms(
-    rt: &TokenStream,
-    u: &Union,
-    uname: &Literal,
-    gate: &dyn Fn(&Variant) -> TokenStream,
-) -> Vec<TokenStream> {
+fn tagged_streamed_arms(rt: &TokenStream, u: &Union, gate: &dyn Fn(&Variant) -> TokenStream) -> Vec<TokenStream> {
     let mut streamed = Vec::new();
     for v in &u.variants {
         let Some(t) = &v.tag else { continue };
@@ -424,11 +422,7 @@ fn tagged_streamed_arms(
                     ::core::result::Result::Ok(Self::#vn)
                 }
             },
-            _ => quote! {
-                #tl => ::serde::Deserialize::deserialize(payload)
-                    .map(Self::#vn)
-                    .map_err(|e| #rt::de::in_variant(#uname, tag, e)),
-            },
+            _ => quote!(#tl => #rt::de::variant(payload, tag, Self::#vn),),
         });
         // No buffered arm for a known discriminator: `runtime::de::tagged`
         // always streams it (`from_object` sees only absent, unknown or

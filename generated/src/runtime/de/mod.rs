@@ -17,12 +17,14 @@ use super::{Extra, JsonObject, Nullable, Number};
 mod buffered;
 mod checked;
 mod lenient;
+mod object;
 mod scalar;
 mod union;
 
 pub use self::buffered::*;
 pub use self::checked::*;
 pub use self::lenient::*;
+pub use self::object::*;
 pub use self::scalar::*;
 pub use self::union::*;
 

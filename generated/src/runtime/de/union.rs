@@ -128,6 +128,18 @@ pub fn tagged<'de, D: Deserializer<'de>, T: Tagged>(deserializer: D) -> Result<T
     deserializer.deserialize_map(TaggedVisitor::<T>(std::marker::PhantomData))
 }
 
+/// An arm of [`Tagged::known`]: the payload of the known variant `tag`
+/// decoded from the rest of the object and made a `T` by `variant` (the
+/// variant's constructor), an error naming the variant.
+#[inline]
+pub fn variant<'de, T: Tagged, P: serde::Deserialize<'de>, D: Deserializer<'de>>(
+    payload: D,
+    tag: &str,
+    variant: impl FnOnce(P) -> T,
+) -> Result<T, D::Error> {
+    P::deserialize(payload).map(variant).map_err(|e| in_variant(T::NAME, tag, e))
+}
+
 /// Wraps a payload error with the variant it belongs to.
 pub fn in_variant<E: Error>(union: &str, tag: &str, e: impl std::fmt::Display) -> E {
     E::custom(format_args!("invalid `{tag}` variant of {union}: {e}"))
