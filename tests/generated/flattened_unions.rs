@@ -9,6 +9,10 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
+use ::acp_bindings::runtime::read;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `ErrorStopReason` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
@@ -26,28 +30,22 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ErrorStopReason {
+impl de::Object for ErrorStopReason {
     const NAME: &'static str = "ErrorStopReason";
     const FIELDS: &'static [&'static str] = &["message"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<String>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "message" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "message")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "message"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -81,7 +79,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Why work stopped.
@@ -137,7 +135,7 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
         }
     }
 }
-impl runtime::de::Tagged for IdleStateUpdateStopReason {
+impl de::Tagged for IdleStateUpdateStopReason {
     const NAME: &'static str = "IdleStateUpdateStopReason";
     const KEY: &'static str = "stopReason";
     fn is_known(tag: &str) -> bool {
@@ -152,7 +150,7 @@ impl runtime::de::Tagged for IdleStateUpdateStopReason {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::EndTurn)
             }
-            "error" => runtime::de::variant(payload, tag, Self::Error),
+            "error" => de::variant(payload, tag, Self::Error),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -164,21 +162,19 @@ impl runtime::de::Tagged for IdleStateUpdateStopReason {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["end_turn", "error"];
-        match runtime::de::tag(&object, "stopReason") {
-            runtime::de::Tag::Missing | runtime::de::Tag::Invalid => {
+        match de::tag(&object, "stopReason") {
+            de::Tag::Missing | de::Tag::Invalid => {
                 Ok(Self::None { explicit_null: false })
             }
-            runtime::de::Tag::Null => Ok(Self::None { explicit_null: true }),
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "IdleStateUpdateStopReason", &[])?;
+            de::Tag::Null => Ok(Self::None { explicit_null: true }),
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "IdleStateUpdateStopReason", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
+                    de::unknown_tag(
                         "IdleStateUpdateStopReason",
                         "stopReason",
                         other,
@@ -193,7 +189,7 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl IdleStateUpdateStopReason {
@@ -256,7 +252,7 @@ impl ::serde::Serialize for SetConfigOptionRequestType {
         }
     }
 }
-impl runtime::de::Tagged for SetConfigOptionRequestType {
+impl de::Tagged for SetConfigOptionRequestType {
     const NAME: &'static str = "SetConfigOptionRequestType";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -267,8 +263,8 @@ impl runtime::de::Tagged for SetConfigOptionRequestType {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "boolean" => runtime::de::variant(payload, tag, Self::Boolean),
-            "id" => runtime::de::variant(payload, tag, Self::Id),
+            "boolean" => de::variant(payload, tag, Self::Boolean),
+            "id" => de::variant(payload, tag, Self::Id),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -281,10 +277,10 @@ impl runtime::de::Tagged for SetConfigOptionRequestType {
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["boolean", "id"];
         Err(
-            runtime::de::unknown_tag(
+            de::unknown_tag(
                 "SetConfigOptionRequestType",
                 "type",
-                runtime::de::tag(&object, "type"),
+                de::tag(&object, "type"),
                 KNOWN,
             ),
         )
@@ -294,7 +290,7 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl SetConfigOptionRequestType {
@@ -335,27 +331,27 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetConfigOptionRequestTypeBoolean {
+impl de::Object for SetConfigOptionRequestTypeBoolean {
     const NAME: &'static str = "SetConfigOptionRequestTypeBoolean";
     const FIELDS: &'static [&'static str] = &["value"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<bool> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
+                0 => de::put(map, &mut v0, "value"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetConfigOptionRequestTypeBoolean {
-            value: runtime::de::required(v0, "value")?,
+            value: de::required(v0, "value")?,
             additional_properties: rest,
         })
     }
@@ -384,27 +380,27 @@ impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetConfigOptionRequestTypeId {
+impl de::Object for SetConfigOptionRequestTypeId {
     const NAME: &'static str = "SetConfigOptionRequestTypeId";
     const FIELDS: &'static [&'static str] = &["value"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
+                0 => de::put(map, &mut v0, "value"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetConfigOptionRequestTypeId {
-            value: runtime::de::required(v0, "value")?,
+            value: de::required(v0, "value")?,
             additional_properties: rest,
         })
     }
@@ -434,27 +430,27 @@ impl<'de> ::serde::Deserialize<'de> for SessionScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionScope {
+impl de::Object for SessionScope {
     const NAME: &'static str = "SessionScope";
     const FIELDS: &'static [&'static str] = &["sessionId"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                0 => de::put(map, &mut v0, "sessionId"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionScope {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             additional_properties: rest,
         })
     }
@@ -484,27 +480,27 @@ impl<'de> ::serde::Deserialize<'de> for RequestScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for RequestScope {
+impl de::Object for RequestScope {
     const NAME: &'static str = "RequestScope";
     const FIELDS: &'static [&'static str] = &["requestId"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<i64> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "requestId" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "requestId"),
+                0 => de::put(map, &mut v0, "requestId"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(RequestScope {
-            request_id: runtime::de::required(v0, "requestId")?,
+            request_id: de::required(v0, "requestId")?,
             additional_properties: rest,
         })
     }
@@ -558,15 +554,15 @@ impl<'de> ::serde::Deserialize<'de> for FormModeScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Session") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Request") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
             return Ok(Self::Request(v));
         }
-        Err(runtime::de::no_arm("FormModeScope", &errors))
+        Err(de::no_arm("FormModeScope", &errors))
     }
 }
 impl From<SessionScope> for FormModeScope {

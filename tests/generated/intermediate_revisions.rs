@@ -9,6 +9,8 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
@@ -27,27 +29,27 @@ impl<'de> ::serde::Deserialize<'de> for Image {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Image {
+impl de::Object for Image {
     const NAME: &'static str = "Image";
     const FIELDS: &'static [&'static str] = &["data"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "data" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "data"),
+                0 => de::put(map, &mut v0, "data"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Image {
-            data: runtime::de::required(v0, "data")?,
+            data: de::required(v0, "data")?,
             additional_properties: rest,
         })
     }
@@ -82,7 +84,7 @@ impl ::serde::Serialize for Block {
         }
     }
 }
-impl runtime::de::Tagged for Block {
+impl de::Tagged for Block {
     const NAME: &'static str = "Block";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -93,8 +95,8 @@ impl runtime::de::Tagged for Block {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "text" => runtime::de::variant(payload, tag, Self::Text),
-            "image" => runtime::de::variant(payload, tag, Self::Image),
+            "text" => de::variant(payload, tag, Self::Text),
+            "image" => de::variant(payload, tag, Self::Image),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -106,14 +108,14 @@ impl runtime::de::Tagged for Block {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_reserved::<E>(&object, "Block", "type", &["video"])?;
-                runtime::de::check_catch_all::<E>(&object, "Block", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_reserved::<E>(&object, "Block", "type", &["video"])?;
+                de::check_catch_all::<E>(&object, "Block", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("Block", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("Block", "type", other, KNOWN)),
         }
     }
 }
@@ -121,7 +123,7 @@ impl<'de> ::serde::Deserialize<'de> for Block {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl Block {
@@ -163,27 +165,27 @@ impl<'de> ::serde::Deserialize<'de> for BlockText {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for BlockText {
+impl de::Object for BlockText {
     const NAME: &'static str = "BlockText";
     const FIELDS: &'static [&'static str] = &["text"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "text" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "text"),
+                0 => de::put(map, &mut v0, "text"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(BlockText {
-            text: runtime::de::required(v0, "text")?,
+            text: de::required(v0, "text")?,
             additional_properties: rest,
         })
     }
@@ -227,24 +229,24 @@ impl<'de> ::serde::Deserialize<'de> for Setting {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Integer") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
             return Ok(Self::Integer(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "StringArray") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "StringArray") {
             return Ok(Self::StringArray(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Min") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Min") {
             return Ok(Self::Min(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Max") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Max") {
             return Ok(Self::Max(v));
         }
-        Err(runtime::de::no_arm("Setting", &errors))
+        Err(de::no_arm("Setting", &errors))
     }
 }
 impl From<String> for Setting {
@@ -323,19 +325,18 @@ impl SettingMax {
 )]
 #[serde(transparent)]
 pub struct NonEmpty(
-    #[serde(deserialize_with = "runtime::de::id_str_excluding::<_, NonEmpty>")]
+    #[serde(deserialize_with = "de::id_str_excluding::<_, NonEmpty>")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Pointer for NonEmpty {
+impl de::Pointer for NonEmpty {
     const POINTER: &'static str = "#/$defs/NonEmpty/not";
 }
-impl runtime::de::Excludes for NonEmpty {
+impl de::Excludes for NonEmpty {
     const EXCLUDED: &'static [&'static str] = &[""];
 }
-impl runtime::de::Scalar for NonEmpty {
+impl de::Scalar for NonEmpty {
     fn from_str(v: &str) -> Option<Self> {
-        (!<Self as runtime::de::Excludes>::EXCLUDED.contains(&v))
-            .then(|| Self(runtime::de::smol(v)))
+        (!<Self as de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(de::smol(v)))
     }
 }
 impl NonEmpty {
@@ -387,19 +388,18 @@ impl fmt::Display for NonEmpty {
 )]
 #[serde(transparent)]
 pub struct Level(
-    #[serde(deserialize_with = "runtime::de::id_str_excluding::<_, Level>")]
+    #[serde(deserialize_with = "de::id_str_excluding::<_, Level>")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Pointer for Level {
+impl de::Pointer for Level {
     const POINTER: &'static str = "#/$defs/Level/not";
 }
-impl runtime::de::Excludes for Level {
+impl de::Excludes for Level {
     const EXCLUDED: &'static [&'static str] = &["trace", "debug"];
 }
-impl runtime::de::Scalar for Level {
+impl de::Scalar for Level {
     fn from_str(v: &str) -> Option<Self> {
-        (!<Self as runtime::de::Excludes>::EXCLUDED.contains(&v))
-            .then(|| Self(runtime::de::smol(v)))
+        (!<Self as de::Excludes>::EXCLUDED.contains(&v)).then(|| Self(de::smol(v)))
     }
 }
 impl Level {
@@ -487,23 +487,20 @@ impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Circle") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Circle") {
             return Ok(Self::Circle(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Square") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Square") {
             return Ok(Self::Square(v));
         }
         if let ::serde_json::Value::Object(object) = value {
-            runtime::de::check_catch_all::<D::Error>(&object, "Shape", &["kind"])?;
-            runtime::de::check_catch_all_field::<
-                String,
-                D::Error,
-            >(&object, "Shape", "kind")?;
+            de::check_catch_all::<D::Error>(&object, "Shape", &["kind"])?;
+            de::check_catch_all_field::<String, D::Error>(&object, "Shape", "kind")?;
             return Ok(Self::Other(runtime::UnknownVariant::__new(object)));
         }
-        Err(runtime::de::no_arm("Shape", &errors))
+        Err(de::no_arm("Shape", &errors))
     }
 }
 impl From<Circle> for Shape {
@@ -539,17 +536,17 @@ impl<'de> ::serde::Deserialize<'de> for Holder {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Holder {
+impl de::Object for Holder {
     const NAME: &'static str = "Holder";
     const FIELDS: &'static [&'static str] = &["name", "level", "shape"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<NonEmpty> = None;
         let mut v1: Option<Option<Level>> = None;
         let mut v2: Option<Option<Shape>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -558,14 +555,14 @@ impl runtime::de::Object for Holder {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "level"),
-                2 => runtime::de::put(map, &mut v2, "shape"),
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "level"),
+                2 => de::put(map, &mut v2, "shape"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Holder {
-            name: runtime::de::required(v0, "name")?,
+            name: de::required(v0, "name")?,
             level: v1.unwrap_or_default(),
             shape: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -693,10 +690,10 @@ impl<'de> ::serde::Deserialize<'de> for Envelope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Envelope {
+impl de::Object for Envelope {
     const NAME: &'static str = "Envelope";
     const FIELDS: &'static [&'static str] = &[
         "jsonrpc",
@@ -711,7 +708,7 @@ impl runtime::de::Object for Envelope {
         let mut v2: Option<::serde_json::Value> = None;
         let mut v3: Option<Option<Role>> = None;
         let mut v4: Option<Option<Anything>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "jsonrpc" => Some(0),
@@ -723,11 +720,11 @@ impl runtime::de::Object for Envelope {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "jsonrpc"),
-                1 => runtime::de::put(map, &mut v1, "kind"),
-                2 => runtime::de::put(map, &mut v2, "raw"),
-                3 => runtime::de::put(map, &mut v3, "role"),
-                4 => runtime::de::put(map, &mut v4, "payload"),
+                0 => de::put(map, &mut v0, "jsonrpc"),
+                1 => de::put(map, &mut v1, "kind"),
+                2 => de::put(map, &mut v2, "raw"),
+                3 => de::put(map, &mut v3, "role"),
+                4 => de::put(map, &mut v4, "payload"),
                 5 => {
                     Err(
                         <A::Error as ::serde::de::Error>::custom(
@@ -739,9 +736,9 @@ impl runtime::de::Object for Envelope {
             },
         )?;
         Ok(Envelope {
-            jsonrpc: runtime::de::required(v0, "jsonrpc")?,
+            jsonrpc: de::required(v0, "jsonrpc")?,
             kind: v1.unwrap_or_default(),
-            raw: runtime::de::required(v2, "raw")?,
+            raw: de::required(v2, "raw")?,
             role: v3.unwrap_or_default(),
             payload: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -846,7 +843,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeJsonrpc {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for EnvelopeJsonrpc {
+impl de::Scalar for EnvelopeJsonrpc {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -915,7 +912,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeKind {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for EnvelopeKind {
+impl de::Scalar for EnvelopeKind {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -1020,7 +1017,7 @@ impl From<&str> for Role {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for Role {
+impl de::Scalar for Role {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -1060,10 +1057,10 @@ impl<'de> ::serde::Deserialize<'de> for TreeNode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TreeNode {
+impl de::Object for TreeNode {
     const NAME: &'static str = "TreeNode";
     const FIELDS: &'static [&'static str] = &["label", "parent", "next", "children"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -1071,7 +1068,7 @@ impl runtime::de::Object for TreeNode {
         let mut v1: Option<Option<Box<TreeNode>>> = None;
         let mut v2: Option<runtime::Nullable<Box<TreeNode>>> = None;
         let mut v3: Option<Option<Vec<TreeNode>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "label" => Some(0),
@@ -1081,15 +1078,15 @@ impl runtime::de::Object for TreeNode {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "label"),
-                1 => runtime::de::put(map, &mut v1, "parent"),
-                2 => runtime::de::put(map, &mut v2, "next"),
-                3 => runtime::de::put(map, &mut v3, "children"),
+                0 => de::put(map, &mut v0, "label"),
+                1 => de::put(map, &mut v1, "parent"),
+                2 => de::put(map, &mut v2, "next"),
+                3 => de::put(map, &mut v3, "children"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TreeNode {
-            label: runtime::de::required(v0, "label")?,
+            label: de::required(v0, "label")?,
             parent: v1.unwrap_or_default(),
             next: v2.unwrap_or_default(),
             children: v3.unwrap_or_default(),
@@ -1148,15 +1145,15 @@ impl<'de> ::serde::Deserialize<'de> for Expr {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Literal") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Literal") {
             return Ok(Self::Literal(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Sum") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Sum") {
             return Ok(Self::Sum(v));
         }
-        Err(runtime::de::no_arm("Expr", &errors))
+        Err(de::no_arm("Expr", &errors))
     }
 }
 impl From<i64> for Expr {
@@ -1188,16 +1185,16 @@ impl<'de> ::serde::Deserialize<'de> for Sum {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Sum {
+impl de::Object for Sum {
     const NAME: &'static str = "Sum";
     const FIELDS: &'static [&'static str] = &["left", "right"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Box<Expr>> = None;
         let mut v1: Option<Box<Expr>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "left" => Some(0),
@@ -1205,14 +1202,14 @@ impl runtime::de::Object for Sum {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "left"),
-                1 => runtime::de::put(map, &mut v1, "right"),
+                0 => de::put(map, &mut v0, "left"),
+                1 => de::put(map, &mut v1, "right"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Sum {
-            left: runtime::de::required(v0, "left")?,
-            right: runtime::de::required(v1, "right")?,
+            left: de::required(v0, "left")?,
+            right: de::required(v1, "right")?,
             additional_properties: rest,
         })
     }
@@ -1242,15 +1239,15 @@ impl<'de> ::serde::Deserialize<'de> for LocalServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LocalServer {
+impl de::Object for LocalServer {
     const NAME: &'static str = "LocalServer";
     const FIELDS: &'static [&'static str] = &["command"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "command" => Some(0),
@@ -1258,7 +1255,7 @@ impl runtime::de::Object for LocalServer {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "command"),
+                0 => de::put(map, &mut v0, "command"),
                 1 => {
                     Err(
                         <A::Error as ::serde::de::Error>::custom(
@@ -1270,7 +1267,7 @@ impl runtime::de::Object for LocalServer {
             },
         )?;
         Ok(LocalServer {
-            command: runtime::de::required(v0, "command")?,
+            command: de::required(v0, "command")?,
             additional_properties: rest,
         })
     }
@@ -1299,27 +1296,27 @@ impl<'de> ::serde::Deserialize<'de> for RemoteServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for RemoteServer {
+impl de::Object for RemoteServer {
     const NAME: &'static str = "RemoteServer";
     const FIELDS: &'static [&'static str] = &["url"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "url" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "url"),
+                0 => de::put(map, &mut v0, "url"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(RemoteServer {
-            url: runtime::de::required(v0, "url")?,
+            url: de::required(v0, "url")?,
             additional_properties: rest,
         })
     }
@@ -1351,7 +1348,7 @@ impl ::serde::Serialize for Server {
         }
     }
 }
-impl runtime::de::Tagged for Server {
+impl de::Tagged for Server {
     const NAME: &'static str = "Server";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -1362,7 +1359,7 @@ impl runtime::de::Tagged for Server {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "remote" => runtime::de::variant(payload, tag, Self::Remote),
+            "remote" => de::variant(payload, tag, Self::Remote),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -1374,7 +1371,7 @@ impl runtime::de::Tagged for Server {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["remote"];
-        match runtime::de::tag(&object, "type") {
+        match de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(
                     other, ::acp_bindings::runtime::de::Tag::Missing
@@ -1382,20 +1379,20 @@ impl runtime::de::Tagged for Server {
                 let tag_error = if missing {
                     String::new()
                 } else {
-                    runtime::de::unknown_tag::<
+                    de::unknown_tag::<
                         ::serde_json::Error,
                     >("Server", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Local") {
+                if let Some(v) = de::try_arm(&value, &mut errors, "Local") {
                     return Ok(Self::Local(v));
                 }
-                Err(runtime::de::no_open_arm("Server", &tag_error, missing, &errors))
+                Err(de::no_open_arm("Server", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("Server", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("Server", "type", other, KNOWN)),
         }
     }
 }
@@ -1403,7 +1400,7 @@ impl<'de> ::serde::Deserialize<'de> for Server {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl Server {
@@ -1447,16 +1444,16 @@ impl<'de> ::serde::Deserialize<'de> for Participant {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Participant {
+impl de::Object for Participant {
     const NAME: &'static str = "Participant";
     const FIELDS: &'static [&'static str] = &["name", "type"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<Option<ParticipantType>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -1464,13 +1461,13 @@ impl runtime::de::Object for Participant {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "type"),
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "type"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Participant {
-            name: runtime::de::required(v0, "name")?,
+            name: de::required(v0, "name")?,
             r#type: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -1556,7 +1553,7 @@ impl<'de> ::serde::Deserialize<'de> for ParticipantType {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for ParticipantType {
+impl de::Scalar for ParticipantType {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -1579,7 +1576,7 @@ impl ::serde::Serialize for Party {
         }
     }
 }
-impl runtime::de::Tagged for Party {
+impl de::Tagged for Party {
     const NAME: &'static str = "Party";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -1590,7 +1587,7 @@ impl runtime::de::Tagged for Party {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "human" => runtime::de::variant(payload, tag, Self::Human),
+            "human" => de::variant(payload, tag, Self::Human),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -1602,7 +1599,7 @@ impl runtime::de::Tagged for Party {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["human"];
-        match runtime::de::tag(&object, "type") {
+        match de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(
                     other, ::acp_bindings::runtime::de::Tag::Missing
@@ -1610,20 +1607,18 @@ impl runtime::de::Tagged for Party {
                 let tag_error = if missing {
                     String::new()
                 } else {
-                    runtime::de::unknown_tag::<
-                        ::serde_json::Error,
-                    >("Party", "type", other, KNOWN)
+                    de::unknown_tag::<::serde_json::Error>("Party", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Agent") {
+                if let Some(v) = de::try_arm(&value, &mut errors, "Agent") {
                     return Ok(Self::Agent(v));
                 }
-                Err(runtime::de::no_open_arm("Party", &tag_error, missing, &errors))
+                Err(de::no_open_arm("Party", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("Party", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("Party", "type", other, KNOWN)),
         }
     }
 }
@@ -1631,7 +1626,7 @@ impl<'de> ::serde::Deserialize<'de> for Party {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl Party {
@@ -1672,27 +1667,27 @@ impl<'de> ::serde::Deserialize<'de> for PartyHuman {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PartyHuman {
+impl de::Object for PartyHuman {
     const NAME: &'static str = "PartyHuman";
     const FIELDS: &'static [&'static str] = &["handle"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "handle" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "handle"),
+                0 => de::put(map, &mut v0, "handle"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PartyHuman {
-            handle: runtime::de::required(v0, "handle")?,
+            handle: de::required(v0, "handle")?,
             additional_properties: rest,
         })
     }

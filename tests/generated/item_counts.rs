@@ -9,6 +9,10 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
+use ::acp_bindings::runtime::read;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `minItems` and `maxItems` on list properties, checked on decode (v2's `PromptRequest.prompt` and `RequestPermissionRequest.options` have `minItems: 1`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -43,10 +47,10 @@ impl<'de> ::serde::Deserialize<'de> for Ballot {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Ballot {
+impl de::Object for Ballot {
     const NAME: &'static str = "Ballot";
     const FIELDS: &'static [&'static str] = &["choices", "ranks", "notes", "any"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -54,7 +58,7 @@ impl runtime::de::Object for Ballot {
         let mut v1: Option<runtime::Nullable<Vec<u8>>> = None;
         let mut v2: Option<Option<Vec<String>>> = None;
         let mut v3: Option<Option<Vec<String>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "choices" => Some(0),
@@ -65,50 +69,50 @@ impl runtime::de::Object for Ballot {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             false,
                             __Items__defs_Ballot_properties_choices,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v0, "choices")
                 }
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             3,
                             false,
                             __Items__defs_Ballot_properties_ranks,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v1, "ranks")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             true,
                             __Items__defs_Ballot_properties_notes,
-                            runtime::read::LenientItems,
+                            read::LenientItems,
                         >,
                         _,
                         _,
                     >(map, &mut v2, "notes")
                 }
-                3 => runtime::de::put(map, &mut v3, "any"),
+                3 => de::put(map, &mut v3, "any"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Ballot {
-            choices: runtime::de::required(v0, "choices")?,
+            choices: de::required(v0, "choices")?,
             ranks: v1.unwrap_or_default(),
             notes: v2.unwrap_or_default(),
             any: v3.unwrap_or_default(),
@@ -150,21 +154,21 @@ impl Ballot {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Ballot_properties_choices;
-impl runtime::de::Pointer for __Items__defs_Ballot_properties_choices {
+impl de::Pointer for __Items__defs_Ballot_properties_choices {
     const POINTER: &'static str = "#/$defs/Ballot/properties/choices";
 }
 /// Where the rules of `ranks` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Ballot_properties_ranks;
-impl runtime::de::Pointer for __Items__defs_Ballot_properties_ranks {
+impl de::Pointer for __Items__defs_Ballot_properties_ranks {
     const POINTER: &'static str = "#/$defs/Ballot/properties/ranks";
 }
 /// Where the rules of `notes` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Ballot_properties_notes;
-impl runtime::de::Pointer for __Items__defs_Ballot_properties_notes {
+impl de::Pointer for __Items__defs_Ballot_properties_notes {
     const POINTER: &'static str = "#/$defs/Ballot/properties/notes";
 }
 /// A closed object (serde's derive reads it): exactly two items.
@@ -174,7 +178,7 @@ pub struct Pair {
     /// At least 2 item(s) (`minItems`, checked on decode).
     /// At most 2 item(s) (`maxItems`, checked on decode).
     #[serde(
-        deserialize_with = "runtime::read::with::<runtime::read::ItemCount<2,2,false,__Items__defs_Pair_properties_ends,runtime::read::Plain>,_,_>"
+        deserialize_with = "read::with::<read::ItemCount<2,2,false,__Items__defs_Pair_properties_ends,read::Plain>,_,_>"
     )]
     pub ends: Vec<runtime::Number>,
 }
@@ -188,7 +192,7 @@ impl Pair {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Pair_properties_ends;
-impl runtime::de::Pointer for __Items__defs_Pair_properties_ends {
+impl de::Pointer for __Items__defs_Pair_properties_ends {
     const POINTER: &'static str = "#/$defs/Pair/properties/ends";
 }
 /// The schema name of every definition in this module (in this build's feature set).

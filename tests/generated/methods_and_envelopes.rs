@@ -9,6 +9,10 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
+use ::acp_bindings::runtime::read;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// A request payload.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -26,27 +30,27 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for InitializeRequest {
+impl de::Object for InitializeRequest {
     const NAME: &'static str = "InitializeRequest";
     const FIELDS: &'static [&'static str] = &["protocolVersion"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u16> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "protocolVersion" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "protocolVersion"),
+                0 => de::put(map, &mut v0, "protocolVersion"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(InitializeRequest {
-            protocol_version: runtime::de::required(v0, "protocolVersion")?,
+            protocol_version: de::required(v0, "protocolVersion")?,
             additional_properties: rest,
         })
     }
@@ -97,22 +101,22 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LogoutRequest {
+impl de::Object for LogoutRequest {
     const NAME: &'static str = "LogoutRequest";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "_meta"),
+                0 => de::put(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -175,15 +179,15 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
             return Ok(Self::Str(v));
         }
-        Err(runtime::de::no_arm("RequestId", &errors))
+        Err(de::no_arm("RequestId", &errors))
     }
 }
 impl From<i64> for RequestId {
@@ -224,17 +228,17 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientRequest {
+impl de::Object for ClientRequest {
     const NAME: &'static str = "ClientRequest";
     const FIELDS: &'static [&'static str] = &["id", "method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -243,15 +247,15 @@ impl runtime::de::Object for ClientRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "method"),
-                2 => runtime::de::put(map, &mut v2, "params"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "method"),
+                2 => de::put(map, &mut v2, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientRequest {
-            id: runtime::de::required(v0, "id")?,
-            method: runtime::de::required(v1, "method")?,
+            id: de::required(v0, "id")?,
+            method: de::required(v1, "method")?,
             params: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -298,18 +302,18 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "InitializeRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
             return Ok(Self::InitializeRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutRequest") {
             return Ok(Self::LogoutRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
             return Ok(Self::ExtMethodRequest(v));
         }
-        Err(runtime::de::no_arm("ClientRequestParams", &errors))
+        Err(de::no_arm("ClientRequestParams", &errors))
     }
 }
 impl From<InitializeRequest> for ClientRequestParams {
@@ -351,15 +355,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("ClientResponse", &errors))
+        Err(de::no_arm("ClientResponse", &errors))
     }
 }
 impl From<ClientResponseResult> for ClientResponse {
@@ -391,16 +395,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientResponseResult {
+impl de::Object for ClientResponseResult {
     const NAME: &'static str = "ClientResponseResult";
     const FIELDS: &'static [&'static str] = &["id", "result"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<::serde_json::Value> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -408,14 +412,14 @@ impl runtime::de::Object for ClientResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "result"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "result"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientResponseResult {
-            id: runtime::de::required(v0, "id")?,
-            result: runtime::de::required(v1, "result")?,
+            id: de::required(v0, "id")?,
+            result: de::required(v1, "result")?,
             additional_properties: rest,
         })
     }
@@ -450,16 +454,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientResponseError {
+impl de::Object for ClientResponseError {
     const NAME: &'static str = "ClientResponseError";
     const FIELDS: &'static [&'static str] = &["id", "error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Option<ClientResponseErrorId>> = None;
         let mut v1: Option<ClientResponseErrorError> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -467,20 +471,14 @@ impl runtime::de::Object for ClientResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Present,
-                        _,
-                        _,
-                    >(map, &mut v0, "id")
-                }
-                1 => runtime::de::put(map, &mut v1, "error"),
+                0 => de::put_with::<read::Present, _, _>(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientResponseError {
-            id: runtime::de::required(v0, "id")?,
-            error: runtime::de::required(v1, "error")?,
+            id: de::required(v0, "id")?,
+            error: de::required(v1, "error")?,
             additional_properties: rest,
         })
     }
@@ -519,15 +517,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
             return Ok(Self::Str(v));
         }
-        Err(runtime::de::no_arm("ClientResponseErrorId", &errors))
+        Err(de::no_arm("ClientResponseErrorId", &errors))
     }
 }
 impl From<i64> for ClientResponseErrorId {
@@ -565,16 +563,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientResponseErrorError {
+impl de::Object for ClientResponseErrorError {
     const NAME: &'static str = "ClientResponseErrorError";
     const FIELDS: &'static [&'static str] = &["code", "message"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<i32> = None;
         let mut v1: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "code" => Some(0),
@@ -582,14 +580,14 @@ impl runtime::de::Object for ClientResponseErrorError {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "code"),
-                1 => runtime::de::put(map, &mut v1, "message"),
+                0 => de::put(map, &mut v0, "code"),
+                1 => de::put(map, &mut v1, "message"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientResponseErrorError {
-            code: runtime::de::required(v0, "code")?,
-            message: runtime::de::required(v1, "message")?,
+            code: de::required(v0, "code")?,
+            message: de::required(v1, "message")?,
             additional_properties: rest,
         })
     }
@@ -624,17 +622,17 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Error {
+impl de::Object for Error {
     const NAME: &'static str = "Error";
     const FIELDS: &'static [&'static str] = &["code", "message", "data"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<i32> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<Option<::serde_json::Value>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "code" => Some(0),
@@ -643,21 +641,15 @@ impl runtime::de::Object for Error {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "code"),
-                1 => runtime::de::put(map, &mut v1, "message"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v2, "data")
-                }
+                0 => de::put(map, &mut v0, "code"),
+                1 => de::put(map, &mut v1, "message"),
+                2 => de::put_with::<read::Any, _, _>(map, &mut v2, "data"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Error {
-            code: runtime::de::required(v0, "code")?,
-            message: runtime::de::required(v1, "message")?,
+            code: de::required(v0, "code")?,
+            message: de::required(v1, "message")?,
             data: v2.unwrap_or_default(),
             additional_properties: rest,
         })

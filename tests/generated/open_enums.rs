@@ -9,6 +9,8 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
@@ -121,7 +123,7 @@ impl From<&str> for ToolKind {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for ToolKind {
+impl de::Scalar for ToolKind {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -192,7 +194,7 @@ impl<'de> ::serde::Deserialize<'de> for Priority {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for Priority {
+impl de::Scalar for Priority {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -263,7 +265,7 @@ impl<'de> ::serde::Deserialize<'de> for Theme {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for Theme {
+impl de::Scalar for Theme {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }

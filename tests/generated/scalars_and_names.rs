@@ -9,6 +9,10 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
+use ::acp_bindings::runtime::read;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
@@ -25,13 +29,10 @@ use ::core::fmt;
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for SessionId {
+pub struct SessionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for SessionId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionId {
@@ -87,10 +88,10 @@ impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Result {
+impl de::Object for Result {
     const NAME: &'static str = "Result";
     const FIELDS: &'static [&'static str] = &["ok", "note"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(
@@ -98,7 +99,7 @@ impl runtime::de::Object for Result {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut v0: Option<bool> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "ok" => Some(0),
@@ -106,13 +107,13 @@ impl runtime::de::Object for Result {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "ok"),
-                1 => runtime::de::put(map, &mut v1, "note"),
+                0 => de::put(map, &mut v0, "ok"),
+                1 => de::put(map, &mut v1, "note"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Result {
-            ok: runtime::de::required(v0, "ok")?,
+            ok: de::required(v0, "ok")?,
             note: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -163,7 +164,7 @@ impl fmt::Display for ProtocolVersion {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Port;
-impl runtime::de::Pointer for __Bound__defs_Port {
+impl de::Pointer for __Bound__defs_Port {
     const POINTER: &'static str = "#/$defs/Port";
 }
 /// A bounded integer newtype tighter than its format.
@@ -182,7 +183,7 @@ impl runtime::de::Pointer for __Bound__defs_Port {
 #[serde(transparent)]
 pub struct Port(
     #[serde(
-        deserialize_with = "runtime::read::with::<runtime::read::IntInRange<1,65535,__Bound__defs_Port>,_,_>"
+        deserialize_with = "read::with::<read::IntInRange<1,65535,__Bound__defs_Port>,_,_>"
     )]
     pub u16,
 );
@@ -229,10 +230,10 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Error {
+impl de::Object for Error {
     const NAME: &'static str = "Error";
     const FIELDS: &'static [&'static str] = &[
         "type",
@@ -253,7 +254,7 @@ impl runtime::de::Object for Error {
         let mut v4: Option<Option<Vec<String>>> = None;
         let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v6: Option<::std::collections::BTreeMap<String, i32>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "type" => Some(0),
@@ -266,36 +267,36 @@ impl runtime::de::Object for Error {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "type"),
-                1 => runtime::de::put(map, &mut v1, "const"),
-                2 => runtime::de::put(map, &mut v2, "enum"),
-                3 => runtime::de::put(map, &mut v3, "override"),
+                0 => de::put(map, &mut v0, "type"),
+                1 => de::put(map, &mut v1, "const"),
+                2 => de::put(map, &mut v2, "enum"),
+                3 => de::put(map, &mut v3, "override"),
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             false,
                             __Items__defs_Error_properties_anyOf,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v4, "anyOf")
                 }
-                5 => runtime::de::put(map, &mut v5, "required"),
-                6 => runtime::de::put(map, &mut v6, "properties"),
+                5 => de::put(map, &mut v5, "required"),
+                6 => de::put(map, &mut v6, "properties"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Error {
-            r#type: runtime::de::required(v0, "type")?,
+            r#type: de::required(v0, "type")?,
             r#const: v1.unwrap_or_default(),
             r#enum: v2.unwrap_or_default(),
             r#override: v3.unwrap_or_default(),
             any_of: v4.unwrap_or_default(),
             required: v5.unwrap_or_default(),
-            properties: runtime::de::required(v6, "properties")?,
+            properties: de::required(v6, "properties")?,
             additional_properties: rest,
         })
     }
@@ -352,7 +353,7 @@ impl Error {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_Error_properties_anyOf;
-impl runtime::de::Pointer for __Items__defs_Error_properties_anyOf {
+impl de::Pointer for __Items__defs_Error_properties_anyOf {
     const POINTER: &'static str = "#/$defs/Error/properties/anyOf";
 }
 /// Bounds, formats and base64.
@@ -390,10 +391,10 @@ impl<'de> ::serde::Deserialize<'de> for Limits {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Limits {
+impl de::Object for Limits {
     const NAME: &'static str = "Limits";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -416,7 +417,7 @@ impl runtime::de::Object for Limits {
         let mut v5: Option<runtime::Base64String> = None;
         let mut v6: Option<Option<String>> = None;
         let mut v7: Option<runtime::Nullable<String>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -430,21 +431,17 @@ impl runtime::de::Object for Limits {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                0 => de::put(map, &mut v0, "sessionId"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::IntInRange<
-                            1,
-                            65535,
-                            __Bound__defs_Limits_properties_cols,
-                        >,
+                    de::put_with::<
+                        read::IntInRange<1, 65535, __Bound__defs_Limits_properties_cols>,
                         _,
                         _,
                     >(map, &mut v1, "cols")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::OptIntInRange<
+                    de::put_with::<
+                        read::OptIntInRange<
                             1,
                             4294967295,
                             true,
@@ -455,8 +452,8 @@ impl runtime::de::Object for Limits {
                     >(map, &mut v2, "line")
                 }
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::OptFloatInRange<
+                    de::put_with::<
+                        read::OptFloatInRange<
                             0x0,
                             0x3ff0000000000000,
                             false,
@@ -467,8 +464,8 @@ impl runtime::de::Object for Limits {
                     >(map, &mut v3, "priority")
                 }
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::OptIntInRange<
+                    de::put_with::<
+                        read::OptIntInRange<
                             { -10 },
                             10,
                             false,
@@ -478,19 +475,19 @@ impl runtime::de::Object for Limits {
                         _,
                     >(map, &mut v4, "offset")
                 }
-                5 => runtime::de::put(map, &mut v5, "data"),
-                6 => runtime::de::put(map, &mut v6, "uri"),
-                7 => runtime::de::put(map, &mut v7, "updatedAt"),
+                5 => de::put(map, &mut v5, "data"),
+                6 => de::put(map, &mut v6, "uri"),
+                7 => de::put(map, &mut v7, "updatedAt"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Limits {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            cols: runtime::de::required(v1, "cols")?,
+            session_id: de::required(v0, "sessionId")?,
+            cols: de::required(v1, "cols")?,
             line: v2.unwrap_or_default(),
             priority: v3.unwrap_or_default(),
             offset: v4.unwrap_or_default(),
-            data: runtime::de::required(v5, "data")?,
+            data: de::required(v5, "data")?,
             uri: v6.unwrap_or_default(),
             updated_at: v7.unwrap_or_default(),
             additional_properties: rest,
@@ -551,28 +548,28 @@ impl Limits {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_cols;
-impl runtime::de::Pointer for __Bound__defs_Limits_properties_cols {
+impl de::Pointer for __Bound__defs_Limits_properties_cols {
     const POINTER: &'static str = "#/$defs/Limits/properties/cols";
 }
 /// Where the rules of `line` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_line;
-impl runtime::de::Pointer for __Bound__defs_Limits_properties_line {
+impl de::Pointer for __Bound__defs_Limits_properties_line {
     const POINTER: &'static str = "#/$defs/Limits/properties/line";
 }
 /// Where the rules of `priority` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_priority;
-impl runtime::de::Pointer for __Bound__defs_Limits_properties_priority {
+impl de::Pointer for __Bound__defs_Limits_properties_priority {
     const POINTER: &'static str = "#/$defs/Limits/properties/priority";
 }
 /// Where the rules of `offset` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Limits_properties_offset;
-impl runtime::de::Pointer for __Bound__defs_Limits_properties_offset {
+impl de::Pointer for __Bound__defs_Limits_properties_offset {
     const POINTER: &'static str = "#/$defs/Limits/properties/offset";
 }
 /// Any JSON.
@@ -599,16 +596,16 @@ impl<'de> ::serde::Deserialize<'de> for Empty {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Empty {
+impl de::Object for Empty {
     const NAME: &'static str = "Empty";
     const FIELDS: &'static [&'static str] = &[];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(
         mut map: A,
     ) -> ::core::result::Result<Self, A::Error> {
-        let rest = runtime::de::fields(&mut map, |_| None, |_, _| Ok(()))?;
+        let rest = de::fields(&mut map, |_| None, |_, _| Ok(()))?;
         Ok(Empty {
             additional_properties: rest,
         })

@@ -9,6 +9,10 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
+use ::acp_bindings::runtime::read;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
@@ -36,7 +40,7 @@ impl ::serde::Serialize for Adjacent {
         }
     }
 }
-impl runtime::de::Tagged for Adjacent {
+impl de::Tagged for Adjacent {
     const NAME: &'static str = "Adjacent";
     const KEY: &'static str = "t";
     fn is_known(tag: &str) -> bool {
@@ -51,9 +55,9 @@ impl runtime::de::Tagged for Adjacent {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Nothing)
             }
-            "Number" => runtime::de::variant(payload, tag, Self::Number),
-            "Pair" => runtime::de::variant(payload, tag, Self::Pair),
-            "Named" => runtime::de::variant(payload, tag, Self::Named),
+            "Number" => de::variant(payload, tag, Self::Number),
+            "Pair" => de::variant(payload, tag, Self::Pair),
+            "Named" => de::variant(payload, tag, Self::Named),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -65,21 +69,14 @@ impl runtime::de::Tagged for Adjacent {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["Nothing", "Number", "Pair", "Named"];
-        Err(
-            runtime::de::unknown_tag(
-                "Adjacent",
-                "t",
-                runtime::de::tag(&object, "t"),
-                KNOWN,
-            ),
-        )
+        Err(de::unknown_tag("Adjacent", "t", de::tag(&object, "t"), KNOWN))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Adjacent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl Adjacent {
@@ -128,27 +125,27 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AdjacentNumber {
+impl de::Object for AdjacentNumber {
     const NAME: &'static str = "AdjacentNumber";
     const FIELDS: &'static [&'static str] = &["c"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u32> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "c" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "c"),
+                0 => de::put(map, &mut v0, "c"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AdjacentNumber {
-            c: runtime::de::required(v0, "c")?,
+            c: de::required(v0, "c")?,
             additional_properties: rest,
         })
     }
@@ -177,27 +174,27 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AdjacentPair {
+impl de::Object for AdjacentPair {
     const NAME: &'static str = "AdjacentPair";
     const FIELDS: &'static [&'static str] = &["c"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<(u8, String)> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "c" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "c"),
+                0 => de::put(map, &mut v0, "c"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AdjacentPair {
-            c: runtime::de::required(v0, "c")?,
+            c: de::required(v0, "c")?,
             additional_properties: rest,
         })
     }
@@ -226,27 +223,27 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AdjacentNamed {
+impl de::Object for AdjacentNamed {
     const NAME: &'static str = "AdjacentNamed";
     const FIELDS: &'static [&'static str] = &["c"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AdjacentNamedC> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "c" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "c"),
+                0 => de::put(map, &mut v0, "c"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AdjacentNamed {
-            c: runtime::de::required(v0, "c")?,
+            c: de::required(v0, "c")?,
             additional_properties: rest,
         })
     }
@@ -277,16 +274,16 @@ impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AdjacentNamedC {
+impl de::Object for AdjacentNamedC {
     const NAME: &'static str = "AdjacentNamedC";
     const FIELDS: &'static [&'static str] = &["x", "y"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<i16> = None;
         let mut v1: Option<Vec<bool>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "x" => Some(0),
@@ -294,14 +291,14 @@ impl runtime::de::Object for AdjacentNamedC {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "x"),
-                1 => runtime::de::put(map, &mut v1, "y"),
+                0 => de::put(map, &mut v0, "x"),
+                1 => de::put(map, &mut v1, "y"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AdjacentNamedC {
-            x: runtime::de::required(v0, "x")?,
-            y: runtime::de::required(v1, "y")?,
+            x: de::required(v0, "x")?,
+            y: de::required(v1, "y")?,
             additional_properties: rest,
         })
     }
@@ -353,10 +350,10 @@ impl<'de> ::serde::Deserialize<'de> for Attributes {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Attributes {
+impl de::Object for Attributes {
     const NAME: &'static str = "Attributes";
     const FIELDS: &'static [&'static str] = &[
         "snakeCaseName",
@@ -377,7 +374,7 @@ impl runtime::de::Object for Attributes {
         let mut v5: Option<runtime::Nullable<String>> = None;
         let mut v6: Option<runtime::Nullable<String>> = None;
         let mut v7: Option<runtime::Nullable<bool>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "snakeCaseName" => Some(0),
@@ -391,21 +388,21 @@ impl runtime::de::Object for Attributes {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "snakeCaseName"),
-                1 => runtime::de::put(map, &mut v1, "type"),
-                2 => runtime::de::put(map, &mut v2, "newName"),
-                3 => runtime::de::put(map, &mut v3, "defaulted"),
-                4 => runtime::de::put(map, &mut v4, "tags"),
-                5 => runtime::de::put(map, &mut v5, "maybe"),
-                6 => runtime::de::put(map, &mut v6, "patch"),
-                7 => runtime::de::put(map, &mut v7, "nullable"),
+                0 => de::put(map, &mut v0, "snakeCaseName"),
+                1 => de::put(map, &mut v1, "type"),
+                2 => de::put(map, &mut v2, "newName"),
+                3 => de::put(map, &mut v3, "defaulted"),
+                4 => de::put(map, &mut v4, "tags"),
+                5 => de::put(map, &mut v5, "maybe"),
+                6 => de::put(map, &mut v6, "patch"),
+                7 => de::put(map, &mut v7, "nullable"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Attributes {
-            snake_case_name: runtime::de::required(v0, "snakeCaseName")?,
-            r#type: runtime::de::required(v1, "type")?,
-            new_name: runtime::de::required(v2, "newName")?,
+            snake_case_name: de::required(v0, "snakeCaseName")?,
+            r#type: de::required(v1, "type")?,
+            new_name: de::required(v2, "newName")?,
             defaulted: v3.unwrap_or_default(),
             tags: v4.unwrap_or_default(),
             maybe: v5.unwrap_or_default(),
@@ -483,16 +480,16 @@ impl<'de> ::serde::Deserialize<'de> for Chain {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Chain {
+impl de::Object for Chain {
     const NAME: &'static str = "Chain";
     const FIELDS: &'static [&'static str] = &["value", "next"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<i32> = None;
         let mut v1: Option<runtime::Nullable<Box<Chain>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
@@ -500,13 +497,13 @@ impl runtime::de::Object for Chain {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
-                1 => runtime::de::put(map, &mut v1, "next"),
+                0 => de::put(map, &mut v0, "value"),
+                1 => de::put(map, &mut v1, "next"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Chain {
-            value: runtime::de::required(v0, "value")?,
+            value: de::required(v0, "value")?,
             next: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -578,10 +575,10 @@ impl<'de> ::serde::Deserialize<'de> for Collections {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Collections {
+impl de::Object for Collections {
     const NAME: &'static str = "Collections";
     const FIELDS: &'static [&'static str] = &[
         "list",
@@ -620,7 +617,7 @@ impl runtime::de::Object for Collections {
         let mut v14: Option<::serde_json::Value> = None;
         let mut v15: Option<Box<runtime::JsonObject>> = None;
         let mut v16: Option<::std::collections::BTreeMap<String, String>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "list" => Some(0),
@@ -643,56 +640,56 @@ impl runtime::de::Object for Collections {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "list"),
-                1 => runtime::de::put(map, &mut v1, "nested"),
-                2 => runtime::de::put(map, &mut v2, "map"),
-                3 => runtime::de::put(map, &mut v3, "hash_map"),
-                4 => runtime::de::put(map, &mut v4, "set"),
-                5 => runtime::de::put(map, &mut v5, "hash_set"),
-                6 => runtime::de::put(map, &mut v6, "pair"),
-                7 => runtime::de::put(map, &mut v7, "triple"),
+                0 => de::put(map, &mut v0, "list"),
+                1 => de::put(map, &mut v1, "nested"),
+                2 => de::put(map, &mut v2, "map"),
+                3 => de::put(map, &mut v3, "hash_map"),
+                4 => de::put(map, &mut v4, "set"),
+                5 => de::put(map, &mut v5, "hash_set"),
+                6 => de::put(map, &mut v6, "pair"),
+                7 => de::put(map, &mut v7, "triple"),
                 8 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             4,
                             4,
                             false,
                             __Items_definitions_Collections_properties_fixed,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v8, "fixed")
                 }
-                9 => runtime::de::put(map, &mut v9, "points"),
-                10 => runtime::de::put(map, &mut v10, "sparse"),
-                11 => runtime::de::put(map, &mut v11, "maybe_values"),
-                12 => runtime::de::put(map, &mut v12, "optional"),
-                13 => runtime::de::put(map, &mut v13, "optional_ref"),
-                14 => runtime::de::put(map, &mut v14, "any"),
-                15 => runtime::de::put(map, &mut v15, "object"),
-                16 => runtime::de::put(map, &mut v16, "labels"),
+                9 => de::put(map, &mut v9, "points"),
+                10 => de::put(map, &mut v10, "sparse"),
+                11 => de::put(map, &mut v11, "maybe_values"),
+                12 => de::put(map, &mut v12, "optional"),
+                13 => de::put(map, &mut v13, "optional_ref"),
+                14 => de::put(map, &mut v14, "any"),
+                15 => de::put(map, &mut v15, "object"),
+                16 => de::put(map, &mut v16, "labels"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Collections {
-            list: runtime::de::required(v0, "list")?,
-            nested: runtime::de::required(v1, "nested")?,
-            map: runtime::de::required(v2, "map")?,
-            hash_map: runtime::de::required(v3, "hash_map")?,
-            set: runtime::de::required(v4, "set")?,
-            hash_set: runtime::de::required(v5, "hash_set")?,
-            pair: runtime::de::required(v6, "pair")?,
-            triple: runtime::de::required(v7, "triple")?,
-            fixed: runtime::de::required(v8, "fixed")?,
-            points: runtime::de::required(v9, "points")?,
-            sparse: runtime::de::required(v10, "sparse")?,
-            maybe_values: runtime::de::required(v11, "maybe_values")?,
+            list: de::required(v0, "list")?,
+            nested: de::required(v1, "nested")?,
+            map: de::required(v2, "map")?,
+            hash_map: de::required(v3, "hash_map")?,
+            set: de::required(v4, "set")?,
+            hash_set: de::required(v5, "hash_set")?,
+            pair: de::required(v6, "pair")?,
+            triple: de::required(v7, "triple")?,
+            fixed: de::required(v8, "fixed")?,
+            points: de::required(v9, "points")?,
+            sparse: de::required(v10, "sparse")?,
+            maybe_values: de::required(v11, "maybe_values")?,
             optional: v12.unwrap_or_default(),
             optional_ref: v13.unwrap_or_default(),
-            any: runtime::de::required(v14, "any")?,
-            object: runtime::de::required(v15, "object")?,
-            labels: runtime::de::required(v16, "labels")?,
+            any: de::required(v14, "any")?,
+            object: de::required(v15, "object")?,
+            labels: de::required(v16, "labels")?,
             additional_properties: rest,
         })
     }
@@ -755,7 +752,7 @@ impl Collections {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items_definitions_Collections_properties_fixed;
-impl runtime::de::Pointer for __Items_definitions_Collections_properties_fixed {
+impl de::Pointer for __Items_definitions_Collections_properties_fixed {
     const POINTER: &'static str = "#/definitions/Collections/properties/fixed";
 }
 /// A unit-only enum: a closed set of strings.
@@ -829,7 +826,7 @@ impl<'de> ::serde::Deserialize<'de> for Color {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for Color {
+impl de::Scalar for Color {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -855,7 +852,7 @@ impl ::serde::Serialize for Event {
         }
     }
 }
-impl runtime::de::Tagged for Event {
+impl de::Tagged for Event {
     const NAME: &'static str = "Event";
     const KEY: &'static str = "kind";
     fn is_known(tag: &str) -> bool {
@@ -889,21 +886,14 @@ impl runtime::de::Tagged for Event {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["started", "stopped", "unknown"];
-        Err(
-            runtime::de::unknown_tag(
-                "Event",
-                "kind",
-                runtime::de::tag(&object, "kind"),
-                KNOWN,
-            ),
-        )
+        Err(de::unknown_tag("Event", "kind", de::tag(&object, "kind"), KNOWN))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Event {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl Event {
@@ -942,7 +932,7 @@ impl ::serde::Serialize for Expr {
         }
     }
 }
-impl runtime::de::Tagged for Expr {
+impl de::Tagged for Expr {
     const NAME: &'static str = "Expr";
     const KEY: &'static str = "op";
     fn is_known(tag: &str) -> bool {
@@ -953,10 +943,10 @@ impl runtime::de::Tagged for Expr {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "lit" => runtime::de::variant(payload, tag, Self::Lit),
-            "neg" => runtime::de::variant(payload, tag, Self::Neg),
-            "sum" => runtime::de::variant(payload, tag, Self::Sum),
-            "let" => runtime::de::variant(payload, tag, Self::Let),
+            "lit" => de::variant(payload, tag, Self::Lit),
+            "neg" => de::variant(payload, tag, Self::Neg),
+            "sum" => de::variant(payload, tag, Self::Sum),
+            "let" => de::variant(payload, tag, Self::Let),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -968,21 +958,14 @@ impl runtime::de::Tagged for Expr {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["lit", "neg", "sum", "let"];
-        Err(
-            runtime::de::unknown_tag(
-                "Expr",
-                "op",
-                runtime::de::tag(&object, "op"),
-                KNOWN,
-            ),
-        )
+        Err(de::unknown_tag("Expr", "op", de::tag(&object, "op"), KNOWN))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Expr {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl Expr {
@@ -1037,27 +1020,27 @@ impl<'de> ::serde::Deserialize<'de> for ExprLit {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ExprLit {
+impl de::Object for ExprLit {
     const NAME: &'static str = "ExprLit";
     const FIELDS: &'static [&'static str] = &["value"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<i64> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
+                0 => de::put(map, &mut v0, "value"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ExprLit {
-            value: runtime::de::required(v0, "value")?,
+            value: de::required(v0, "value")?,
             additional_properties: rest,
         })
     }
@@ -1086,27 +1069,27 @@ impl<'de> ::serde::Deserialize<'de> for ExprNeg {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ExprNeg {
+impl de::Object for ExprNeg {
     const NAME: &'static str = "ExprNeg";
     const FIELDS: &'static [&'static str] = &["arg"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Box<Expr>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "arg" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "arg"),
+                0 => de::put(map, &mut v0, "arg"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ExprNeg {
-            arg: runtime::de::required(v0, "arg")?,
+            arg: de::required(v0, "arg")?,
             additional_properties: rest,
         })
     }
@@ -1135,27 +1118,27 @@ impl<'de> ::serde::Deserialize<'de> for ExprSum {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ExprSum {
+impl de::Object for ExprSum {
     const NAME: &'static str = "ExprSum";
     const FIELDS: &'static [&'static str] = &["args"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<Expr>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "args" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "args"),
+                0 => de::put(map, &mut v0, "args"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ExprSum {
-            args: runtime::de::required(v0, "args")?,
+            args: de::required(v0, "args")?,
             additional_properties: rest,
         })
     }
@@ -1186,16 +1169,16 @@ impl<'de> ::serde::Deserialize<'de> for ExprLet {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ExprLet {
+impl de::Object for ExprLet {
     const NAME: &'static str = "ExprLet";
     const FIELDS: &'static [&'static str] = &["bindings", "body"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<::std::collections::BTreeMap<String, Expr>> = None;
         let mut v1: Option<Box<Expr>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "bindings" => Some(0),
@@ -1203,14 +1186,14 @@ impl runtime::de::Object for ExprLet {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "bindings"),
-                1 => runtime::de::put(map, &mut v1, "body"),
+                0 => de::put(map, &mut v0, "bindings"),
+                1 => de::put(map, &mut v1, "body"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ExprLet {
-            bindings: runtime::de::required(v0, "bindings")?,
-            body: runtime::de::required(v1, "body")?,
+            bindings: de::required(v0, "bindings")?,
+            body: de::required(v1, "body")?,
             additional_properties: rest,
         })
     }
@@ -1258,24 +1241,24 @@ impl<'de> ::serde::Deserialize<'de> for External {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Newtype") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Newtype") {
             return Ok(Self::Newtype(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Wrapped") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Wrapped") {
             return Ok(Self::Wrapped(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Tuple") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Tuple") {
             return Ok(Self::Tuple(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Struct") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Struct") {
             return Ok(Self::Struct(v));
         }
-        Err(runtime::de::no_arm("External", &errors))
+        Err(de::no_arm("External", &errors))
     }
 }
 impl From<ExternalString> for External {
@@ -1377,7 +1360,7 @@ impl<'de> ::serde::Deserialize<'de> for ExternalString {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for ExternalString {
+impl de::Scalar for ExternalString {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -1456,16 +1439,16 @@ impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ExternalStructStruct {
+impl de::Object for ExternalStructStruct {
     const NAME: &'static str = "ExternalStructStruct";
     const FIELDS: &'static [&'static str] = &["a", "b"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u16> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "a" => Some(0),
@@ -1473,13 +1456,13 @@ impl runtime::de::Object for ExternalStructStruct {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "a"),
-                1 => runtime::de::put(map, &mut v1, "b"),
+                0 => de::put(map, &mut v0, "a"),
+                1 => de::put(map, &mut v1, "b"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ExternalStructStruct {
-            a: runtime::de::required(v0, "a")?,
+            a: de::required(v0, "a")?,
             b: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -1521,17 +1504,17 @@ impl<'de> ::serde::Deserialize<'de> for Flattened {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Flattened {
+impl de::Object for Flattened {
     const NAME: &'static str = "Flattened";
     const FIELDS: &'static [&'static str] = &["id", "inner_name", "inner_size"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u32> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<i32>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -1540,15 +1523,15 @@ impl runtime::de::Object for Flattened {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "inner_name"),
-                2 => runtime::de::put(map, &mut v2, "inner_size"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "inner_name"),
+                2 => de::put(map, &mut v2, "inner_size"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Flattened {
-            id: runtime::de::required(v0, "id")?,
-            inner_name: runtime::de::required(v1, "inner_name")?,
+            id: de::required(v0, "id")?,
+            inner_name: de::required(v1, "inner_name")?,
             inner_size: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -1589,16 +1572,16 @@ impl<'de> ::serde::Deserialize<'de> for Inner {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Inner {
+impl de::Object for Inner {
     const NAME: &'static str = "Inner";
     const FIELDS: &'static [&'static str] = &["inner_name", "inner_size"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<i32>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "inner_name" => Some(0),
@@ -1606,13 +1589,13 @@ impl runtime::de::Object for Inner {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "inner_name"),
-                1 => runtime::de::put(map, &mut v1, "inner_size"),
+                0 => de::put(map, &mut v0, "inner_name"),
+                1 => de::put(map, &mut v1, "inner_size"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Inner {
-            inner_name: runtime::de::required(v0, "inner_name")?,
+            inner_name: de::required(v0, "inner_name")?,
             inner_size: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -1730,10 +1713,10 @@ impl<'de> ::serde::Deserialize<'de> for Scalars {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Scalars {
+impl de::Object for Scalars {
     const NAME: &'static str = "Scalars";
     const FIELDS: &'static [&'static str] = &[
         "i8",
@@ -1774,7 +1757,7 @@ impl runtime::de::Object for Scalars {
         let mut v15: Option<bool> = None;
         let mut v16: Option<String> = None;
         let mut v17: Option<runtime::ExplicitNull> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "i8" => Some(0),
@@ -1798,46 +1781,46 @@ impl runtime::de::Object for Scalars {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "i8"),
-                1 => runtime::de::put(map, &mut v1, "i16"),
-                2 => runtime::de::put(map, &mut v2, "i32"),
-                3 => runtime::de::put(map, &mut v3, "i64"),
-                4 => runtime::de::put(map, &mut v4, "i128"),
-                5 => runtime::de::put(map, &mut v5, "isize"),
-                6 => runtime::de::put(map, &mut v6, "u8"),
-                7 => runtime::de::put(map, &mut v7, "u16"),
-                8 => runtime::de::put(map, &mut v8, "u32"),
-                9 => runtime::de::put(map, &mut v9, "u64"),
-                10 => runtime::de::put(map, &mut v10, "u128"),
-                11 => runtime::de::put(map, &mut v11, "usize"),
-                12 => runtime::de::put(map, &mut v12, "f32"),
-                13 => runtime::de::put(map, &mut v13, "f64"),
-                14 => runtime::de::put(map, &mut v14, "ch"),
-                15 => runtime::de::put(map, &mut v15, "flag"),
-                16 => runtime::de::put(map, &mut v16, "text"),
-                17 => runtime::de::put(map, &mut v17, "unit"),
+                0 => de::put(map, &mut v0, "i8"),
+                1 => de::put(map, &mut v1, "i16"),
+                2 => de::put(map, &mut v2, "i32"),
+                3 => de::put(map, &mut v3, "i64"),
+                4 => de::put(map, &mut v4, "i128"),
+                5 => de::put(map, &mut v5, "isize"),
+                6 => de::put(map, &mut v6, "u8"),
+                7 => de::put(map, &mut v7, "u16"),
+                8 => de::put(map, &mut v8, "u32"),
+                9 => de::put(map, &mut v9, "u64"),
+                10 => de::put(map, &mut v10, "u128"),
+                11 => de::put(map, &mut v11, "usize"),
+                12 => de::put(map, &mut v12, "f32"),
+                13 => de::put(map, &mut v13, "f64"),
+                14 => de::put(map, &mut v14, "ch"),
+                15 => de::put(map, &mut v15, "flag"),
+                16 => de::put(map, &mut v16, "text"),
+                17 => de::put(map, &mut v17, "unit"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Scalars {
-            i8: runtime::de::required(v0, "i8")?,
-            i16: runtime::de::required(v1, "i16")?,
-            i32: runtime::de::required(v2, "i32")?,
-            i64: runtime::de::required(v3, "i64")?,
-            i128: runtime::de::required(v4, "i128")?,
-            isize: runtime::de::required(v5, "isize")?,
-            u8: runtime::de::required(v6, "u8")?,
-            u16: runtime::de::required(v7, "u16")?,
-            u32: runtime::de::required(v8, "u32")?,
-            u64: runtime::de::required(v9, "u64")?,
-            u128: runtime::de::required(v10, "u128")?,
-            usize: runtime::de::required(v11, "usize")?,
-            f32: runtime::de::required(v12, "f32")?,
-            f64: runtime::de::required(v13, "f64")?,
-            ch: runtime::de::required(v14, "ch")?,
-            flag: runtime::de::required(v15, "flag")?,
-            text: runtime::de::required(v16, "text")?,
-            unit: runtime::de::required(v17, "unit")?,
+            i8: de::required(v0, "i8")?,
+            i16: de::required(v1, "i16")?,
+            i32: de::required(v2, "i32")?,
+            i64: de::required(v3, "i64")?,
+            i128: de::required(v4, "i128")?,
+            isize: de::required(v5, "isize")?,
+            u8: de::required(v6, "u8")?,
+            u16: de::required(v7, "u16")?,
+            u32: de::required(v8, "u32")?,
+            u64: de::required(v9, "u64")?,
+            u128: de::required(v10, "u128")?,
+            usize: de::required(v11, "usize")?,
+            f32: de::required(v12, "f32")?,
+            f64: de::required(v13, "f64")?,
+            ch: de::required(v14, "ch")?,
+            flag: de::required(v15, "flag")?,
+            text: de::required(v16, "text")?,
+            unit: de::required(v17, "unit")?,
             additional_properties: rest,
         })
     }
@@ -1909,7 +1892,7 @@ impl ::serde::Serialize for Shape {
         }
     }
 }
-impl runtime::de::Tagged for Shape {
+impl de::Tagged for Shape {
     const NAME: &'static str = "Shape";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -1920,8 +1903,8 @@ impl runtime::de::Tagged for Shape {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "circle" => runtime::de::variant(payload, tag, Self::Circle),
-            "rect" => runtime::de::variant(payload, tag, Self::Rect),
+            "circle" => de::variant(payload, tag, Self::Circle),
+            "rect" => de::variant(payload, tag, Self::Rect),
             "empty" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Empty)
@@ -1937,21 +1920,14 @@ impl runtime::de::Tagged for Shape {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["circle", "rect", "empty"];
-        Err(
-            runtime::de::unknown_tag(
-                "Shape",
-                "type",
-                runtime::de::tag(&object, "type"),
-                KNOWN,
-            ),
-        )
+        Err(de::unknown_tag("Shape", "type", de::tag(&object, "type"), KNOWN))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Shape {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl Shape {
@@ -1993,27 +1969,27 @@ impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ShapeCircle {
+impl de::Object for ShapeCircle {
     const NAME: &'static str = "ShapeCircle";
     const FIELDS: &'static [&'static str] = &["radius"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Number> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "radius" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "radius"),
+                0 => de::put(map, &mut v0, "radius"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ShapeCircle {
-            radius: runtime::de::required(v0, "radius")?,
+            radius: de::required(v0, "radius")?,
             additional_properties: rest,
         })
     }
@@ -2044,16 +2020,16 @@ impl<'de> ::serde::Deserialize<'de> for ShapeRect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ShapeRect {
+impl de::Object for ShapeRect {
     const NAME: &'static str = "ShapeRect";
     const FIELDS: &'static [&'static str] = &["width", "height"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u32> = None;
         let mut v1: Option<u32> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "width" => Some(0),
@@ -2061,14 +2037,14 @@ impl runtime::de::Object for ShapeRect {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "width"),
-                1 => runtime::de::put(map, &mut v1, "height"),
+                0 => de::put(map, &mut v0, "width"),
+                1 => de::put(map, &mut v1, "height"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ShapeRect {
-            width: runtime::de::required(v0, "width")?,
-            height: runtime::de::required(v1, "height")?,
+            width: de::required(v0, "width")?,
+            height: de::required(v1, "height")?,
             additional_properties: rest,
         })
     }
@@ -2125,16 +2101,16 @@ impl<'de> ::serde::Deserialize<'de> for Tree {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Tree {
+impl de::Object for Tree {
     const NAME: &'static str = "Tree";
     const FIELDS: &'static [&'static str] = &["label", "children"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<Vec<Tree>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "label" => Some(0),
@@ -2142,14 +2118,14 @@ impl runtime::de::Object for Tree {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "label"),
-                1 => runtime::de::put(map, &mut v1, "children"),
+                0 => de::put(map, &mut v0, "label"),
+                1 => de::put(map, &mut v1, "children"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Tree {
-            label: runtime::de::required(v0, "label")?,
-            children: runtime::de::required(v1, "children")?,
+            label: de::required(v0, "label")?,
+            children: de::required(v1, "children")?,
             additional_properties: rest,
         })
     }
@@ -2179,27 +2155,27 @@ impl<'de> ::serde::Deserialize<'de> for TypedRest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TypedRest {
+impl de::Object for TypedRest {
     const NAME: &'static str = "TypedRest";
     const FIELDS: &'static [&'static str] = &["id"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u32> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
+                0 => de::put(map, &mut v0, "id"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TypedRest {
-            id: runtime::de::required(v0, "id")?,
+            id: de::required(v0, "id")?,
             additional_properties: rest,
         })
     }
@@ -2249,30 +2225,30 @@ impl<'de> ::serde::Deserialize<'de> for Untagged {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Boolean") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
             return Ok(Self::Boolean(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Integer") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
             return Ok(Self::Integer(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "IntegerArray") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "IntegerArray") {
             return Ok(Self::IntegerArray(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Object") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Object") {
             return Ok(Self::Object(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Null") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Null") {
             return Ok(Self::Null(v));
         }
-        Err(runtime::de::no_arm("Untagged", &errors))
+        Err(de::no_arm("Untagged", &errors))
     }
 }
 impl From<bool> for Untagged {
@@ -2340,16 +2316,16 @@ impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for UntaggedObject {
+impl de::Object for UntaggedObject {
     const NAME: &'static str = "UntaggedObject";
     const FIELDS: &'static [&'static str] = &["id", "label"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u32> = None;
         let mut v1: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -2357,14 +2333,14 @@ impl runtime::de::Object for UntaggedObject {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "label"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "label"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(UntaggedObject {
-            id: runtime::de::required(v0, "id")?,
-            label: runtime::de::required(v1, "label")?,
+            id: de::required(v0, "id")?,
+            label: de::required(v1, "label")?,
             additional_properties: rest,
         })
     }
@@ -2419,7 +2395,7 @@ impl ::serde::Serialize for WithShapeType {
         }
     }
 }
-impl runtime::de::Tagged for WithShapeType {
+impl de::Tagged for WithShapeType {
     const NAME: &'static str = "WithShapeType";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -2430,8 +2406,8 @@ impl runtime::de::Tagged for WithShapeType {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "circle" => runtime::de::variant(payload, tag, Self::Circle),
-            "rect" => runtime::de::variant(payload, tag, Self::Rect),
+            "circle" => de::variant(payload, tag, Self::Circle),
+            "rect" => de::variant(payload, tag, Self::Rect),
             "empty" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Empty)
@@ -2447,21 +2423,14 @@ impl runtime::de::Tagged for WithShapeType {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["circle", "rect", "empty"];
-        Err(
-            runtime::de::unknown_tag(
-                "WithShapeType",
-                "type",
-                runtime::de::tag(&object, "type"),
-                KNOWN,
-            ),
-        )
+        Err(de::unknown_tag("WithShapeType", "type", de::tag(&object, "type"), KNOWN))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for WithShapeType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl WithShapeType {
@@ -2503,27 +2472,27 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for WithShapeTypeCircle {
+impl de::Object for WithShapeTypeCircle {
     const NAME: &'static str = "WithShapeTypeCircle";
     const FIELDS: &'static [&'static str] = &["radius"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Number> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "radius" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "radius"),
+                0 => de::put(map, &mut v0, "radius"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(WithShapeTypeCircle {
-            radius: runtime::de::required(v0, "radius")?,
+            radius: de::required(v0, "radius")?,
             additional_properties: rest,
         })
     }
@@ -2554,16 +2523,16 @@ impl<'de> ::serde::Deserialize<'de> for WithShapeTypeRect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for WithShapeTypeRect {
+impl de::Object for WithShapeTypeRect {
     const NAME: &'static str = "WithShapeTypeRect";
     const FIELDS: &'static [&'static str] = &["width", "height"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u32> = None;
         let mut v1: Option<u32> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "width" => Some(0),
@@ -2571,14 +2540,14 @@ impl runtime::de::Object for WithShapeTypeRect {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "width"),
-                1 => runtime::de::put(map, &mut v1, "height"),
+                0 => de::put(map, &mut v0, "width"),
+                1 => de::put(map, &mut v1, "height"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(WithShapeTypeRect {
-            width: runtime::de::required(v0, "width")?,
-            height: runtime::de::required(v1, "height")?,
+            width: de::required(v0, "width")?,
+            height: de::required(v1, "height")?,
             additional_properties: rest,
         })
     }

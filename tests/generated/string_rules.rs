@@ -9,6 +9,10 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
+use ::acp_bindings::runtime::read;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `pattern` and `minLength` on string properties (a `pattern` first appears in 2.0.0's `Cost`).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -40,10 +44,10 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Cost {
+impl de::Object for Cost {
     const NAME: &'static str = "Cost";
     const FIELDS: &'static [&'static str] = &["amount", "currency", "note", "tag"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -51,7 +55,7 @@ impl runtime::de::Object for Cost {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<Option<String>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "amount" => Some(0),
@@ -61,32 +65,24 @@ impl runtime::de::Object for Cost {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "amount"),
+                0 => de::put(map, &mut v0, "amount"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::CheckedStr<
-                            __StrRule__defs_Cost_properties_currency,
-                        >,
+                    de::put_with::<
+                        read::CheckedStr<__StrRule__defs_Cost_properties_currency>,
                         _,
                         _,
                     >(map, &mut v1, "currency")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::OptCheckedStr<
-                            __StrRule__defs_Cost_properties_note,
-                            true,
-                        >,
+                    de::put_with::<
+                        read::OptCheckedStr<__StrRule__defs_Cost_properties_note, true>,
                         _,
                         _,
                     >(map, &mut v2, "note")
                 }
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::OptCheckedStr<
-                            __StrRule__defs_Cost_properties_tag,
-                            false,
-                        >,
+                    de::put_with::<
+                        read::OptCheckedStr<__StrRule__defs_Cost_properties_tag, false>,
                         _,
                         _,
                     >(map, &mut v3, "tag")
@@ -95,8 +91,8 @@ impl runtime::de::Object for Cost {
             },
         )?;
         Ok(Cost {
-            amount: runtime::de::required(v0, "amount")?,
-            currency: runtime::de::required(v1, "currency")?,
+            amount: de::required(v0, "amount")?,
+            currency: de::required(v1, "currency")?,
             note: v2.unwrap_or_default(),
             tag: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -131,13 +127,13 @@ impl Cost {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_currency;
-impl runtime::de::Pointer for __StrRule__defs_Cost_properties_currency {
+impl de::Pointer for __StrRule__defs_Cost_properties_currency {
     const POINTER: &'static str = "#/$defs/Cost/properties/currency";
 }
-impl runtime::de::StrRule for __StrRule__defs_Cost_properties_currency {
+impl de::StrRule for __StrRule__defs_Cost_properties_currency {
     const MIN_LENGTH: usize = 0usize;
-    fn pattern() -> Option<&'static runtime::de::Pattern> {
-        static PATTERN: runtime::de::Pattern = runtime::de::Pattern::new("^[A-Z]{3}$");
+    fn pattern() -> Option<&'static de::Pattern> {
+        static PATTERN: de::Pattern = de::Pattern::new("^[A-Z]{3}$");
         Some(&PATTERN)
     }
 }
@@ -145,12 +141,12 @@ impl runtime::de::StrRule for __StrRule__defs_Cost_properties_currency {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_note;
-impl runtime::de::Pointer for __StrRule__defs_Cost_properties_note {
+impl de::Pointer for __StrRule__defs_Cost_properties_note {
     const POINTER: &'static str = "#/$defs/Cost/properties/note";
 }
-impl runtime::de::StrRule for __StrRule__defs_Cost_properties_note {
+impl de::StrRule for __StrRule__defs_Cost_properties_note {
     const MIN_LENGTH: usize = 1usize;
-    fn pattern() -> Option<&'static runtime::de::Pattern> {
+    fn pattern() -> Option<&'static de::Pattern> {
         None
     }
 }
@@ -158,13 +154,13 @@ impl runtime::de::StrRule for __StrRule__defs_Cost_properties_note {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Cost_properties_tag;
-impl runtime::de::Pointer for __StrRule__defs_Cost_properties_tag {
+impl de::Pointer for __StrRule__defs_Cost_properties_tag {
     const POINTER: &'static str = "#/$defs/Cost/properties/tag";
 }
-impl runtime::de::StrRule for __StrRule__defs_Cost_properties_tag {
+impl de::StrRule for __StrRule__defs_Cost_properties_tag {
     const MIN_LENGTH: usize = 2usize;
-    fn pattern() -> Option<&'static runtime::de::Pattern> {
-        static PATTERN: runtime::de::Pattern = runtime::de::Pattern::new("^_|^[a-z]+$");
+    fn pattern() -> Option<&'static de::Pattern> {
+        static PATTERN: de::Pattern = de::Pattern::new("^_|^[a-z]+$");
         Some(&PATTERN)
     }
 }

@@ -9,6 +9,8 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `TextContent` (the schema gives no description).
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
@@ -25,27 +27,27 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TextContent {
+impl de::Object for TextContent {
     const NAME: &'static str = "TextContent";
     const FIELDS: &'static [&'static str] = &["text"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "text" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "text"),
+                0 => de::put(map, &mut v0, "text"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TextContent {
-            text: runtime::de::required(v0, "text")?,
+            text: de::required(v0, "text")?,
             additional_properties: rest,
         })
     }
@@ -77,16 +79,16 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ImageContent {
+impl de::Object for ImageContent {
     const NAME: &'static str = "ImageContent";
     const FIELDS: &'static [&'static str] = &["data", "mimeType"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Base64String> = None;
         let mut v1: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "data" => Some(0),
@@ -94,14 +96,14 @@ impl runtime::de::Object for ImageContent {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "data"),
-                1 => runtime::de::put(map, &mut v1, "mimeType"),
+                0 => de::put(map, &mut v0, "data"),
+                1 => de::put(map, &mut v1, "mimeType"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ImageContent {
-            data: runtime::de::required(v0, "data")?,
-            mime_type: runtime::de::required(v1, "mimeType")?,
+            data: de::required(v0, "data")?,
+            mime_type: de::required(v1, "mimeType")?,
             additional_properties: rest,
         })
     }
@@ -145,7 +147,7 @@ impl ::serde::Serialize for ContentBlock {
         }
     }
 }
-impl runtime::de::Tagged for ContentBlock {
+impl de::Tagged for ContentBlock {
     const NAME: &'static str = "ContentBlock";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -156,8 +158,8 @@ impl runtime::de::Tagged for ContentBlock {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "text" => runtime::de::variant(payload, tag, Self::Text),
-            "image" => runtime::de::variant(payload, tag, Self::Image),
+            "text" => de::variant(payload, tag, Self::Text),
+            "image" => de::variant(payload, tag, Self::Image),
             "separator" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Separator)
@@ -173,13 +175,13 @@ impl runtime::de::Tagged for ContentBlock {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "separator"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("ContentBlock", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("ContentBlock", "type", other, KNOWN)),
         }
     }
 }
@@ -187,7 +189,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl ContentBlock {
@@ -233,16 +235,16 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AuthMethodAgent {
+impl de::Object for AuthMethodAgent {
     const NAME: &'static str = "AuthMethodAgent";
     const FIELDS: &'static [&'static str] = &["methodId", "name"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "methodId" => Some(0),
@@ -250,14 +252,14 @@ impl runtime::de::Object for AuthMethodAgent {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "methodId"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "methodId"),
+                1 => de::put(map, &mut v1, "name"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthMethodAgent {
-            method_id: runtime::de::required(v0, "methodId")?,
-            name: runtime::de::required(v1, "name")?,
+            method_id: de::required(v0, "methodId")?,
+            name: de::required(v1, "name")?,
             additional_properties: rest,
         })
     }
@@ -290,7 +292,7 @@ impl ::serde::Serialize for AuthMethod {
         }
     }
 }
-impl runtime::de::Tagged for AuthMethod {
+impl de::Tagged for AuthMethod {
     const NAME: &'static str = "AuthMethod";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -301,7 +303,7 @@ impl runtime::de::Tagged for AuthMethod {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "agent" => runtime::de::variant(payload, tag, Self::Agent),
+            "agent" => de::variant(payload, tag, Self::Agent),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -313,23 +315,18 @@ impl runtime::de::Tagged for AuthMethod {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["agent"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "AuthMethod", &["methodId", "name"])?;
-                runtime::de::check_catch_all_field::<
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "AuthMethod", &["methodId", "name"])?;
+                de::check_catch_all_field::<
                     String,
                     E,
                 >(&object, "AuthMethod", "methodId")?;
-                runtime::de::check_catch_all_field::<
-                    String,
-                    E,
-                >(&object, "AuthMethod", "name")?;
+                de::check_catch_all_field::<String, E>(&object, "AuthMethod", "name")?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("AuthMethod", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("AuthMethod", "type", other, KNOWN)),
         }
     }
 }
@@ -337,7 +334,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl AuthMethod {
@@ -374,16 +371,16 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpServerHttp {
+impl de::Object for McpServerHttp {
     const NAME: &'static str = "McpServerHttp";
     const FIELDS: &'static [&'static str] = &["name", "url"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -391,14 +388,14 @@ impl runtime::de::Object for McpServerHttp {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "url"),
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "url"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerHttp {
-            name: runtime::de::required(v0, "name")?,
-            url: runtime::de::required(v1, "url")?,
+            name: de::required(v0, "name")?,
+            url: de::required(v1, "url")?,
             additional_properties: rest,
         })
     }
@@ -430,16 +427,16 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpServerStdio {
+impl de::Object for McpServerStdio {
     const NAME: &'static str = "McpServerStdio";
     const FIELDS: &'static [&'static str] = &["name", "command"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -447,14 +444,14 @@ impl runtime::de::Object for McpServerStdio {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "command"),
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "command"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerStdio {
-            name: runtime::de::required(v0, "name")?,
-            command: runtime::de::required(v1, "command")?,
+            name: de::required(v0, "name")?,
+            command: de::required(v1, "command")?,
             additional_properties: rest,
         })
     }
@@ -487,7 +484,7 @@ impl ::serde::Serialize for McpServer {
         }
     }
 }
-impl runtime::de::Tagged for McpServer {
+impl de::Tagged for McpServer {
     const NAME: &'static str = "McpServer";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -498,7 +495,7 @@ impl runtime::de::Tagged for McpServer {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "http" => runtime::de::variant(payload, tag, Self::Http),
+            "http" => de::variant(payload, tag, Self::Http),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -510,7 +507,7 @@ impl runtime::de::Tagged for McpServer {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["http"];
-        match runtime::de::tag(&object, "type") {
+        match de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(
                     other, ::acp_bindings::runtime::de::Tag::Missing
@@ -518,20 +515,20 @@ impl runtime::de::Tagged for McpServer {
                 let tag_error = if missing {
                     String::new()
                 } else {
-                    runtime::de::unknown_tag::<
+                    de::unknown_tag::<
                         ::serde_json::Error,
                     >("McpServer", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Stdio") {
+                if let Some(v) = de::try_arm(&value, &mut errors, "Stdio") {
                     return Ok(Self::Stdio(v));
                 }
-                Err(runtime::de::no_open_arm("McpServer", &tag_error, missing, &errors))
+                Err(de::no_open_arm("McpServer", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("McpServer", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("McpServer", "type", other, KNOWN)),
         }
     }
 }
@@ -539,7 +536,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl McpServer {
@@ -585,7 +582,7 @@ impl ::serde::Serialize for Outcome {
         }
     }
 }
-impl runtime::de::Tagged for Outcome {
+impl de::Tagged for Outcome {
     const NAME: &'static str = "Outcome";
     const KEY: &'static str = "outcome";
     fn is_known(tag: &str) -> bool {
@@ -600,7 +597,7 @@ impl runtime::de::Tagged for Outcome {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Cancelled)
             }
-            "selected" => runtime::de::variant(payload, tag, Self::Selected),
+            "selected" => de::variant(payload, tag, Self::Selected),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -612,21 +609,14 @@ impl runtime::de::Tagged for Outcome {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
-        Err(
-            runtime::de::unknown_tag(
-                "Outcome",
-                "outcome",
-                runtime::de::tag(&object, "outcome"),
-                KNOWN,
-            ),
-        )
+        Err(de::unknown_tag("Outcome", "outcome", de::tag(&object, "outcome"), KNOWN))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Outcome {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl Outcome {
@@ -662,27 +652,27 @@ impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for OutcomeSelected {
+impl de::Object for OutcomeSelected {
     const NAME: &'static str = "OutcomeSelected";
     const FIELDS: &'static [&'static str] = &["optionId"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "optionId" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "optionId"),
+                0 => de::put(map, &mut v0, "optionId"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(OutcomeSelected {
-            option_id: runtime::de::required(v0, "optionId")?,
+            option_id: de::required(v0, "optionId")?,
             additional_properties: rest,
         })
     }

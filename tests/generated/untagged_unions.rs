@@ -9,6 +9,8 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// Null, a number or a string (v1).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -34,18 +36,18 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Null") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Null") {
             return Ok(Self::Null(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
             return Ok(Self::Str(v));
         }
-        Err(runtime::de::no_arm("RequestId", &errors))
+        Err(de::no_arm("RequestId", &errors))
     }
 }
 impl From<runtime::ExplicitNull> for RequestId {
@@ -89,16 +91,16 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TextResourceContents {
+impl de::Object for TextResourceContents {
     const NAME: &'static str = "TextResourceContents";
     const FIELDS: &'static [&'static str] = &["uri", "text"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "uri" => Some(0),
@@ -106,14 +108,14 @@ impl runtime::de::Object for TextResourceContents {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "uri"),
-                1 => runtime::de::put(map, &mut v1, "text"),
+                0 => de::put(map, &mut v0, "uri"),
+                1 => de::put(map, &mut v1, "text"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TextResourceContents {
-            uri: runtime::de::required(v0, "uri")?,
-            text: runtime::de::required(v1, "text")?,
+            uri: de::required(v0, "uri")?,
+            text: de::required(v1, "text")?,
             additional_properties: rest,
         })
     }
@@ -145,16 +147,16 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for BlobResourceContents {
+impl de::Object for BlobResourceContents {
     const NAME: &'static str = "BlobResourceContents";
     const FIELDS: &'static [&'static str] = &["uri", "blob"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Base64String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "uri" => Some(0),
@@ -162,14 +164,14 @@ impl runtime::de::Object for BlobResourceContents {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "uri"),
-                1 => runtime::de::put(map, &mut v1, "blob"),
+                0 => de::put(map, &mut v0, "uri"),
+                1 => de::put(map, &mut v1, "blob"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(BlobResourceContents {
-            uri: runtime::de::required(v0, "uri")?,
-            blob: runtime::de::required(v1, "blob")?,
+            uri: de::required(v0, "uri")?,
+            blob: de::required(v1, "blob")?,
             additional_properties: rest,
         })
     }
@@ -205,23 +207,15 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "TextResourceContents",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
             return Ok(Self::TextResourceContents(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "BlobResourceContents",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "BlobResourceContents") {
             return Ok(Self::BlobResourceContents(v));
         }
-        Err(runtime::de::no_arm("EmbeddedResourceResource", &errors))
+        Err(de::no_arm("EmbeddedResourceResource", &errors))
     }
 }
 impl From<TextResourceContents> for EmbeddedResourceResource {
@@ -269,27 +263,27 @@ impl<'de> ::serde::Deserialize<'de> for ContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Integer") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
             return Ok(Self::Integer(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Boolean") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
             return Ok(Self::Boolean(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "StringArray") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "StringArray") {
             return Ok(Self::StringArray(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Other") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Other") {
             return Ok(Self::Other(v));
         }
-        Err(runtime::de::no_arm("ContentValue", &errors))
+        Err(de::no_arm("ContentValue", &errors))
     }
 }
 impl From<String> for ContentValue {

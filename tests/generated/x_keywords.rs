@@ -9,6 +9,10 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::de;
+#[allow(unused_imports)]
+use ::acp_bindings::runtime::read;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
@@ -106,7 +110,7 @@ impl From<&str> for Kind {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for Kind {
+impl de::Scalar for Kind {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -126,27 +130,27 @@ impl<'de> ::serde::Deserialize<'de> for Location {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Location {
+impl de::Object for Location {
     const NAME: &'static str = "Location";
     const FIELDS: &'static [&'static str] = &["path"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "path" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "path"),
+                0 => de::put(map, &mut v0, "path"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Location {
-            path: runtime::de::required(v0, "path")?,
+            path: de::required(v0, "path")?,
             additional_properties: rest,
         })
     }
@@ -203,10 +207,10 @@ impl<'de> ::serde::Deserialize<'de> for Update {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Update {
+impl de::Object for Update {
     const NAME: &'static str = "Update";
     const FIELDS: &'static [&'static str] = &[
         "id",
@@ -233,7 +237,7 @@ impl runtime::de::Object for Update {
         let mut v8: Option<Option<::serde_json::Value>> = None;
         let mut v9: Option<Option<bool>> = None;
         let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -250,77 +254,29 @@ impl runtime::de::Object for Update {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "title")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "kind")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v3, "locations")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v4, "entries")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::Items,
-                        _,
-                        _,
-                    >(map, &mut v5, "strictItems")
-                }
-                6 => runtime::de::put(map, &mut v6, "args"),
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::NullAsDefault,
-                        _,
-                        _,
-                    >(map, &mut v7, "env")
-                }
-                8 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v8, "rawInput")
-                }
-                9 => runtime::de::put(map, &mut v9, "loadSession"),
-                10 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v10, "_meta")
-                }
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "kind"),
+                3 => de::put_with::<read::LenientItems, _, _>(map, &mut v3, "locations"),
+                4 => de::put_with::<read::LenientItems, _, _>(map, &mut v4, "entries"),
+                5 => de::put_with::<read::Items, _, _>(map, &mut v5, "strictItems"),
+                6 => de::put(map, &mut v6, "args"),
+                7 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v7, "env"),
+                8 => de::put_with::<read::Any, _, _>(map, &mut v8, "rawInput"),
+                9 => de::put(map, &mut v9, "loadSession"),
+                10 => de::put_with::<read::LenientMeta, _, _>(map, &mut v10, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Update {
-            id: runtime::de::required(v0, "id")?,
+            id: de::required(v0, "id")?,
             title: v1.unwrap_or_default(),
             kind: v2.unwrap_or_default(),
             locations: v3.unwrap_or_default(),
-            entries: runtime::de::required(v4, "entries")?,
+            entries: de::required(v4, "entries")?,
             strict_items: v5.unwrap_or_default(),
             args: v6.unwrap_or_default(),
-            env: runtime::de::required(v7, "env")?,
+            env: de::required(v7, "env")?,
             raw_input: v8.unwrap_or_default(),
             load_session: v9.unwrap_or_default(),
             meta: v10.unwrap_or_default(),

@@ -11,6 +11,8 @@
 /// `reencode` for every ACP v1 definition.
 pub mod v1 {
     #[allow(unused_imports)]
+    use ::acp_bindings::runtime::de;
+    #[allow(unused_imports)]
     use ::acp_bindings::runtime;
     #[allow(unused_imports)]
     use ::acp_bindings::json;
@@ -1207,7 +1209,7 @@ pub mod v1 {
                 ::core::any::type_name:: < T > (), json
             );
             let slow = ::serde_json::from_str::<::serde_json::Value>(json)
-                .and_then(|v| T::deserialize(runtime::de::Buffered(v)))
+                .and_then(|v| T::deserialize(de::Buffered(v)))
                 .map_err(|e| e.to_string())
                 .and_then(encode);
             (fast, slow)
@@ -1715,6 +1717,8 @@ pub mod v1 {
 }
 /// `reencode` for every ACP v2 definition.
 pub mod v2 {
+    #[allow(unused_imports)]
+    use ::acp_bindings::runtime::de;
     #[allow(unused_imports)]
     use ::acp_bindings::runtime;
     #[allow(unused_imports)]
@@ -2918,7 +2922,7 @@ pub mod v2 {
                 ::core::any::type_name:: < T > (), json
             );
             let slow = ::serde_json::from_str::<::serde_json::Value>(json)
-                .and_then(|v| T::deserialize(runtime::de::Buffered(v)))
+                .and_then(|v| T::deserialize(de::Buffered(v)))
                 .map_err(|e| e.to_string())
                 .and_then(encode);
             (fast, slow)

@@ -21,12 +21,18 @@ pub const CRATE_RUNTIME: &str = "crate::runtime";
 pub const EXTERN_RUNTIME: &str = "::acp_bindings::runtime";
 
 /// The modules (and a type) the generated code names by their last segment
-/// (`runtime::de::once`, `fmt::Formatter`, `Cow`), with a `use` per module of
-/// the file.
+/// (`de::put`, `read::Lenient`, `runtime::Extra`, `fmt::Formatter`, `Cow`),
+/// with a `use` per module of the file; a module inside another comes first.
 const MODULES: &[&str] = &[
+    "crate::runtime::de",
+    "crate::runtime::read",
     "crate::runtime",
+    "crate::json::fast",
     "crate::json",
+    "::acp_bindings::runtime::de",
+    "::acp_bindings::runtime::read",
     "::acp_bindings::runtime",
+    "::acp_bindings::json::fast",
     "::acp_bindings::json",
     "::core::fmt",
     "::std::borrow::Cow",

@@ -11,9 +11,13 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use crate::runtime::de;
+#[allow(unused_imports)]
+use crate::runtime::read;
+#[allow(unused_imports)]
 use crate::runtime;
 #[allow(unused_imports)]
-use crate::json;
+use crate::json::fast;
 #[allow(unused_imports)]
 use ::core::fmt;
 #[allow(unused_imports)]
@@ -38,17 +42,17 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentRequest {
+impl de::Object for AgentRequest {
     const NAME: &'static str = "AgentRequest";
     const FIELDS: &'static [&'static str] = &["id", "method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<AgentRequestParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -57,15 +61,15 @@ impl runtime::de::Object for AgentRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "method"),
-                2 => runtime::de::put(map, &mut v2, "params"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "method"),
+                2 => de::put(map, &mut v2, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AgentRequest {
-            id: runtime::de::required(v0, "id")?,
-            method: runtime::de::required(v1, "method")?,
+            id: de::required(v0, "id")?,
+            method: de::required(v1, "method")?,
             params: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -216,79 +220,43 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "WriteTextFileRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "WriteTextFileRequest") {
             return Ok(Self::WriteTextFileRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ReadTextFileRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ReadTextFileRequest") {
             return Ok(Self::ReadTextFileRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionRequest") {
             return Ok(Self::RequestPermissionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateTerminalRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CreateTerminalRequest") {
             return Ok(Self::CreateTerminalRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "TerminalOutputRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "TerminalOutputRequest") {
             return Ok(Self::TerminalOutputRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ReleaseTerminalRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ReleaseTerminalRequest") {
             return Ok(Self::ReleaseTerminalRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "WaitForTerminalExitRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "WaitForTerminalExitRequest") {
             return Ok(Self::WaitForTerminalExitRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "KillTerminalRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "KillTerminalRequest") {
             return Ok(Self::KillTerminalRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CreateElicitationRequest") {
             return Ok(Self::CreateElicitationRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "MessageMcpRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpRequest") {
             return Ok(Self::MessageMcpRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
             return Ok(Self::ExtMethodRequest(v));
         }
-        Err(runtime::de::no_arm("AgentRequestParams", &errors))
+        Err(de::no_arm("AgentRequestParams", &errors))
     }
 }
 impl From<WriteTextFileRequest> for AgentRequestParams {
@@ -558,18 +526,18 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Null") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Null") {
             return Ok(Self::Null(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
             return Ok(Self::Str(v));
         }
-        Err(runtime::de::no_arm("RequestId", &errors))
+        Err(de::no_arm("RequestId", &errors))
     }
 }
 impl From<runtime::ExplicitNull> for RequestId {
@@ -641,10 +609,10 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for WriteTextFileRequest {
+impl de::Object for WriteTextFileRequest {
     const NAME: &'static str = "WriteTextFileRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "path", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -652,7 +620,7 @@ impl runtime::de::Object for WriteTextFileRequest {
         let mut v1: Option<String> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -662,23 +630,17 @@ impl runtime::de::Object for WriteTextFileRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "path"),
-                2 => runtime::de::put(map, &mut v2, "content"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "path"),
+                2 => de::put(map, &mut v2, "content"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(WriteTextFileRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            path: runtime::de::required(v1, "path")?,
-            content: runtime::de::required(v2, "content")?,
+            session_id: de::required(v0, "sessionId")?,
+            path: de::required(v1, "path")?,
+            content: de::required(v2, "content")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -748,13 +710,10 @@ impl ::schemars::JsonSchema for WriteTextFileRequest {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for SessionId {
+pub struct SessionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for SessionId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionId {
@@ -792,10 +751,10 @@ impl fmt::Display for SessionId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionId {
+impl<'de> fast::FromJson<'de> for SessionId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -847,10 +806,10 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ReadTextFileRequest {
+impl de::Object for ReadTextFileRequest {
     const NAME: &'static str = "ReadTextFileRequest";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -865,7 +824,7 @@ impl runtime::de::Object for ReadTextFileRequest {
         let mut v2: Option<runtime::Nullable<u32>> = None;
         let mut v3: Option<runtime::Nullable<u32>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -876,23 +835,17 @@ impl runtime::de::Object for ReadTextFileRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "path"),
-                2 => runtime::de::put(map, &mut v2, "line"),
-                3 => runtime::de::put(map, &mut v3, "limit"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "path"),
+                2 => de::put(map, &mut v2, "line"),
+                3 => de::put(map, &mut v3, "limit"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ReadTextFileRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            path: runtime::de::required(v1, "path")?,
+            session_id: de::required(v0, "sessionId")?,
+            path: de::required(v1, "path")?,
             line: v2.unwrap_or_default(),
             limit: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
@@ -987,10 +940,10 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for RequestPermissionRequest {
+impl de::Object for RequestPermissionRequest {
     const NAME: &'static str = "RequestPermissionRequest";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -1003,7 +956,7 @@ impl runtime::de::Object for RequestPermissionRequest {
         let mut v1: Option<ToolCallUpdate> = None;
         let mut v2: Option<Vec<PermissionOption>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -1013,23 +966,17 @@ impl runtime::de::Object for RequestPermissionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "toolCall"),
-                2 => runtime::de::put(map, &mut v2, "options"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "toolCall"),
+                2 => de::put(map, &mut v2, "options"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(RequestPermissionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            tool_call: runtime::de::required(v1, "toolCall")?,
-            options: runtime::de::required(v2, "options")?,
+            session_id: de::required(v0, "sessionId")?,
+            tool_call: de::required(v1, "toolCall")?,
+            options: de::required(v2, "options")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -1140,10 +1087,10 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ToolCallUpdate {
+impl de::Object for ToolCallUpdate {
     const NAME: &'static str = "ToolCallUpdate";
     const FIELDS: &'static [&'static str] = &[
         "toolCallId",
@@ -1168,7 +1115,7 @@ impl runtime::de::Object for ToolCallUpdate {
         let mut v7: Option<Option<::serde_json::Value>> = None;
         let mut v8: Option<Option<::serde_json::Value>> = None;
         let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "toolCallId" => Some(0),
@@ -1184,75 +1131,21 @@ impl runtime::de::Object for ToolCallUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "toolCallId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "kind")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "status")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "title")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "name")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v5, "content")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v6, "locations")
-                }
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v7, "rawInput")
-                }
-                8 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v8, "rawOutput")
-                }
-                9 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v9, "_meta")
-                }
+                0 => de::put(map, &mut v0, "toolCallId"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "kind"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "status"),
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "title"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "name"),
+                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "content"),
+                6 => de::put_with::<read::LenientItems, _, _>(map, &mut v6, "locations"),
+                7 => de::put_with::<read::Any, _, _>(map, &mut v7, "rawInput"),
+                8 => de::put_with::<read::Any, _, _>(map, &mut v8, "rawOutput"),
+                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ToolCallUpdate {
-            tool_call_id: runtime::de::required(v0, "toolCallId")?,
+            tool_call_id: de::required(v0, "toolCallId")?,
             kind: v1.unwrap_or_default(),
             status: v2.unwrap_or_default(),
             title: v3.unwrap_or_default(),
@@ -1266,17 +1159,14 @@ impl runtime::de::Object for ToolCallUpdate {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallUpdate {
+impl<'de> fast::FromJson<'de> for ToolCallUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ToolCallId> = None;
         let mut v1: Option<runtime::Nullable<ToolKind>> = None;
         let mut v2: Option<runtime::Nullable<ToolCallStatus>> = None;
@@ -1288,102 +1178,99 @@ impl<'de> json::fast::FromJson<'de> for ToolCallUpdate {
         let mut v8: Option<Option<::serde_json::Value>> = None;
         let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "toolCallId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ToolCallId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <ToolCallId as fast::FromJson<'de>>::read(r))
                 }
                 "kind" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<ToolKind>,
                         >>::read(r),
                     )
                 }
                 "status" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<ToolCallStatus>,
                         >>::read(r),
                     )
                 }
                 "title" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "name" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "content" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v5,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<ToolCallContent>>,
                         >>::read(r),
                     )
                 }
                 "locations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v6,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<ToolCallLocation>>,
                         >>::read(r),
                     )
                 }
                 "rawInput" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v7,
-                        <runtime::read::Any as json::fast::Rule<
+                        <read::Any as fast::Rule<
                             'de,
                             Option<::serde_json::Value>,
                         >>::read(r),
                     )
                 }
                 "rawOutput" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v8,
-                        <runtime::read::Any as json::fast::Rule<
+                        <read::Any as fast::Rule<
                             'de,
                             Option<::serde_json::Value>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v9,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ToolCallUpdate {
             tool_call_id: v0,
@@ -1507,13 +1394,10 @@ impl ::schemars::JsonSchema for ToolCallUpdate {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ToolCallId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for ToolCallId {
+pub struct ToolCallId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for ToolCallId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl ToolCallId {
@@ -1551,10 +1435,10 @@ impl fmt::Display for ToolCallId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallId {
+impl<'de> fast::FromJson<'de> for ToolCallId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1695,15 +1579,15 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for ToolKind {
+impl de::Scalar for ToolKind {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolKind {
+impl<'de> fast::FromJson<'de> for ToolKind {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1811,15 +1695,15 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for ToolCallStatus {
+impl de::Scalar for ToolCallStatus {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallStatus {
+impl<'de> fast::FromJson<'de> for ToolCallStatus {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1868,7 +1752,7 @@ impl ::serde::Serialize for ToolCallContent {
         }
     }
 }
-impl runtime::de::Tagged for ToolCallContent {
+impl de::Tagged for ToolCallContent {
     const NAME: &'static str = "ToolCallContent";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -1879,9 +1763,9 @@ impl runtime::de::Tagged for ToolCallContent {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "content" => runtime::de::variant(payload, tag, Self::Content),
-            "diff" => runtime::de::variant(payload, tag, Self::Diff),
-            "terminal" => runtime::de::variant(payload, tag, Self::Terminal),
+            "content" => de::variant(payload, tag, Self::Content),
+            "diff" => de::variant(payload, tag, Self::Diff),
+            "terminal" => de::variant(payload, tag, Self::Terminal),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -1893,21 +1777,14 @@ impl runtime::de::Tagged for ToolCallContent {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["content", "diff", "terminal"];
-        Err(
-            runtime::de::unknown_tag(
-                "ToolCallContent",
-                "type",
-                runtime::de::tag(&object, "type"),
-                KNOWN,
-            ),
-        )
+        Err(de::unknown_tag("ToolCallContent", "type", de::tag(&object, "type"), KNOWN))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl ToolCallContent {
@@ -1940,32 +1817,28 @@ impl From<Terminal> for ToolCallContent {
         Self::Terminal(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallContent {
+impl<'de> fast::FromJson<'de> for ToolCallContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "content" => {
-                <Content as json::fast::FromJson<'de>>::rest(r, more).map(Self::Content)
+                <Content as fast::FromJson<'de>>::rest(r, more).map(Self::Content)
             }
-            "diff" => <Diff as json::fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
+            "diff" => <Diff as fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
             "terminal" => {
-                <Terminal as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Terminal)
+                <Terminal as fast::FromJson<'de>>::rest(r, more).map(Self::Terminal)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -2039,7 +1912,7 @@ impl ::serde::Serialize for ContentBlock {
         }
     }
 }
-impl runtime::de::Tagged for ContentBlock {
+impl de::Tagged for ContentBlock {
     const NAME: &'static str = "ContentBlock";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -2050,11 +1923,11 @@ impl runtime::de::Tagged for ContentBlock {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "text" => runtime::de::variant(payload, tag, Self::Text),
-            "image" => runtime::de::variant(payload, tag, Self::Image),
-            "audio" => runtime::de::variant(payload, tag, Self::Audio),
-            "resource_link" => runtime::de::variant(payload, tag, Self::ResourceLink),
-            "resource" => runtime::de::variant(payload, tag, Self::Resource),
+            "text" => de::variant(payload, tag, Self::Text),
+            "image" => de::variant(payload, tag, Self::Image),
+            "audio" => de::variant(payload, tag, Self::Audio),
+            "resource_link" => de::variant(payload, tag, Self::ResourceLink),
+            "resource" => de::variant(payload, tag, Self::Resource),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -2066,21 +1939,14 @@ impl runtime::de::Tagged for ContentBlock {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
-        Err(
-            runtime::de::unknown_tag(
-                "ContentBlock",
-                "type",
-                runtime::de::tag(&object, "type"),
-                KNOWN,
-            ),
-        )
+        Err(de::unknown_tag("ContentBlock", "type", de::tag(&object, "type"), KNOWN))
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl ContentBlock {
@@ -2127,43 +1993,36 @@ impl From<EmbeddedResource> for ContentBlock {
         Self::Resource(Box::new(value))
     }
 }
-impl<'de> json::fast::FromJson<'de> for ContentBlock {
+impl<'de> fast::FromJson<'de> for ContentBlock {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
-            "text" => {
-                <TextContent as json::fast::FromJson<'de>>::rest(r, more).map(Self::Text)
-            }
+            "text" => <TextContent as fast::FromJson<'de>>::rest(r, more).map(Self::Text),
             "image" => {
-                <ImageContent as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Image)
+                <ImageContent as fast::FromJson<'de>>::rest(r, more).map(Self::Image)
             }
             "audio" => {
-                <AudioContent as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Audio)
+                <AudioContent as fast::FromJson<'de>>::rest(r, more).map(Self::Audio)
             }
             "resource_link" => {
-                <Box<ResourceLink> as json::fast::FromJson<'de>>::rest(r, more)
+                <Box<ResourceLink> as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ResourceLink)
             }
             "resource" => {
-                <Box<EmbeddedResource> as json::fast::FromJson<'de>>::rest(r, more)
+                <Box<EmbeddedResource> as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Resource)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -2221,10 +2080,10 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Annotations {
+impl de::Object for Annotations {
     const NAME: &'static str = "Annotations";
     const FIELDS: &'static [&'static str] = &[
         "audience",
@@ -2237,7 +2096,7 @@ impl runtime::de::Object for Annotations {
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "audience" => Some(0),
@@ -2247,34 +2106,16 @@ impl runtime::de::Object for Annotations {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "audience")
-                }
+                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "audience"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "lastModified")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "priority")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "priority"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -2287,63 +2128,60 @@ impl runtime::de::Object for Annotations {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Annotations {
+impl<'de> fast::FromJson<'de> for Annotations {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Vec<Role>>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "audience" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<Role>>,
                         >>::read(r),
                     )
                 }
                 "lastModified" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "priority" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<runtime::Number>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(Annotations {
@@ -2473,15 +2311,15 @@ impl<'de> ::serde::Deserialize<'de> for Role {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for Role {
+impl de::Scalar for Role {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
-impl<'de> json::fast::FromJson<'de> for Role {
+impl<'de> fast::FromJson<'de> for Role {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -2525,17 +2363,17 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TextContent {
+impl de::Object for TextContent {
     const NAME: &'static str = "TextContent";
     const FIELDS: &'static [&'static str] = &["annotations", "text", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Annotations>> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "annotations" => Some(0),
@@ -2544,80 +2382,60 @@ impl runtime::de::Object for TextContent {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "annotations")
-                }
-                1 => runtime::de::put(map, &mut v1, "text"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
+                1 => de::put(map, &mut v1, "text"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TextContent {
             annotations: v0.unwrap_or_default(),
-            text: runtime::de::required(v1, "text")?,
+            text: de::required(v1, "text")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TextContent {
+impl<'de> fast::FromJson<'de> for TextContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Annotations>> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
-                "text" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "text" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(TextContent {
             annotations: v0.unwrap_or_default(),
@@ -2697,10 +2515,10 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ImageContent {
+impl de::Object for ImageContent {
     const NAME: &'static str = "ImageContent";
     const FIELDS: &'static [&'static str] = &[
         "annotations",
@@ -2715,7 +2533,7 @@ impl runtime::de::Object for ImageContent {
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<String>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "annotations" => Some(0),
@@ -2726,110 +2544,81 @@ impl runtime::de::Object for ImageContent {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "annotations")
-                }
-                1 => runtime::de::put(map, &mut v1, "data"),
-                2 => runtime::de::put(map, &mut v2, "mimeType"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "uri")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
+                1 => de::put(map, &mut v1, "data"),
+                2 => de::put(map, &mut v2, "mimeType"),
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "uri"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ImageContent {
             annotations: v0.unwrap_or_default(),
-            data: runtime::de::required(v1, "data")?,
-            mime_type: runtime::de::required(v2, "mimeType")?,
+            data: de::required(v1, "data")?,
+            mime_type: de::required(v2, "mimeType")?,
             uri: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ImageContent {
+impl<'de> fast::FromJson<'de> for ImageContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Annotations>> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<String>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
-                "data" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "data" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "mimeType" => {
-                    json::fast::put(
-                        &mut v2,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r))
                 }
                 "uri" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ImageContent {
             annotations: v0.unwrap_or_default(),
@@ -2916,10 +2705,10 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for AudioContent {
+impl de::Object for AudioContent {
     const NAME: &'static str = "AudioContent";
     const FIELDS: &'static [&'static str] = &[
         "annotations",
@@ -2932,7 +2721,7 @@ impl runtime::de::Object for AudioContent {
         let mut v1: Option<String> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "annotations" => Some(0),
@@ -2942,92 +2731,69 @@ impl runtime::de::Object for AudioContent {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "annotations")
-                }
-                1 => runtime::de::put(map, &mut v1, "data"),
-                2 => runtime::de::put(map, &mut v2, "mimeType"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
+                1 => de::put(map, &mut v1, "data"),
+                2 => de::put(map, &mut v2, "mimeType"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AudioContent {
             annotations: v0.unwrap_or_default(),
-            data: runtime::de::required(v1, "data")?,
-            mime_type: runtime::de::required(v2, "mimeType")?,
+            data: de::required(v1, "data")?,
+            mime_type: de::required(v2, "mimeType")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for AudioContent {
+impl<'de> fast::FromJson<'de> for AudioContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Annotations>> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
-                "data" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "data" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "mimeType" => {
-                    json::fast::put(
-                        &mut v2,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(AudioContent {
             annotations: v0.unwrap_or_default(),
@@ -3117,10 +2883,10 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ResourceLink {
+impl de::Object for ResourceLink {
     const NAME: &'static str = "ResourceLink";
     const FIELDS: &'static [&'static str] = &[
         "annotations",
@@ -3141,7 +2907,7 @@ impl runtime::de::Object for ResourceLink {
         let mut v5: Option<runtime::Nullable<String>> = None;
         let mut v6: Option<String> = None;
         let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "annotations" => Some(0),
@@ -3155,50 +2921,20 @@ impl runtime::de::Object for ResourceLink {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "annotations")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "mimeType")
-                }
-                3 => runtime::de::put(map, &mut v3, "name"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "size")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v5, "title")
-                }
-                6 => runtime::de::put(map, &mut v6, "uri"),
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v7, "_meta")
-                }
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "mimeType"),
+                3 => de::put(map, &mut v3, "name"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "size"),
+                5 => de::put_with::<read::LenientScalar, _, _>(map, &mut v5, "title"),
+                6 => de::put(map, &mut v6, "uri"),
+                7 => de::put_with::<read::LenientMeta, _, _>(map, &mut v7, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -3206,26 +2942,23 @@ impl runtime::de::Object for ResourceLink {
             annotations: v0.unwrap_or_default(),
             description: v1.unwrap_or_default(),
             mime_type: v2.unwrap_or_default(),
-            name: runtime::de::required(v3, "name")?,
+            name: de::required(v3, "name")?,
             size: v4.unwrap_or_default(),
             title: v5.unwrap_or_default(),
-            uri: runtime::de::required(v6, "uri")?,
+            uri: de::required(v6, "uri")?,
             meta: v7.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ResourceLink {
+impl<'de> fast::FromJson<'de> for ResourceLink {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Annotations>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
@@ -3235,84 +2968,74 @@ impl<'de> json::fast::FromJson<'de> for ResourceLink {
         let mut v6: Option<String> = None;
         let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
                 "description" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "mimeType" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
-                "name" => {
-                    json::fast::put(
-                        &mut v3,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "name" => fast::put(&mut v3, <String as fast::FromJson<'de>>::read(r)),
                 "size" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<i64>,
                         >>::read(r),
                     )
                 }
                 "title" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v5,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
-                "uri" => {
-                    json::fast::put(
-                        &mut v6,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "uri" => fast::put(&mut v6, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v7,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v3) = v3 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v6) = v6 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ResourceLink {
             annotations: v0.unwrap_or_default(),
@@ -3416,23 +3139,15 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "TextResourceContents",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
             return Ok(Self::TextResourceContents(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "BlobResourceContents",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "BlobResourceContents") {
             return Ok(Self::BlobResourceContents(v));
         }
-        Err(runtime::de::no_arm("EmbeddedResourceResource", &errors))
+        Err(de::no_arm("EmbeddedResourceResource", &errors))
     }
 }
 impl From<TextResourceContents> for EmbeddedResourceResource {
@@ -3447,7 +3162,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
         Self::BlobResourceContents(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for EmbeddedResourceResource {}
+impl<'de> fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EmbeddedResourceResource {
     fn schema_name() -> Cow<'static, str> {
@@ -3496,10 +3211,10 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TextResourceContents {
+impl de::Object for TextResourceContents {
     const NAME: &'static str = "TextResourceContents";
     const FIELDS: &'static [&'static str] = &["mimeType", "text", "uri", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -3507,7 +3222,7 @@ impl runtime::de::Object for TextResourceContents {
         let mut v1: Option<String> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "mimeType" => Some(0),
@@ -3517,92 +3232,67 @@ impl runtime::de::Object for TextResourceContents {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "mimeType")
-                }
-                1 => runtime::de::put(map, &mut v1, "text"),
-                2 => runtime::de::put(map, &mut v2, "uri"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "mimeType"),
+                1 => de::put(map, &mut v1, "text"),
+                2 => de::put(map, &mut v2, "uri"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TextResourceContents {
             mime_type: v0.unwrap_or_default(),
-            text: runtime::de::required(v1, "text")?,
-            uri: runtime::de::required(v2, "uri")?,
+            text: de::required(v1, "text")?,
+            uri: de::required(v2, "uri")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TextResourceContents {
+impl<'de> fast::FromJson<'de> for TextResourceContents {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<String>> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "mimeType" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
-                "text" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "uri" => {
-                    json::fast::put(
-                        &mut v2,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "text" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
+                "uri" => fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(TextResourceContents {
             mime_type: v0.unwrap_or_default(),
@@ -3682,10 +3372,10 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for BlobResourceContents {
+impl de::Object for BlobResourceContents {
     const NAME: &'static str = "BlobResourceContents";
     const FIELDS: &'static [&'static str] = &["blob", "mimeType", "uri", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -3693,7 +3383,7 @@ impl runtime::de::Object for BlobResourceContents {
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "blob" => Some(0),
@@ -3703,92 +3393,67 @@ impl runtime::de::Object for BlobResourceContents {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "blob"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "mimeType")
-                }
-                2 => runtime::de::put(map, &mut v2, "uri"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "blob"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "mimeType"),
+                2 => de::put(map, &mut v2, "uri"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(BlobResourceContents {
-            blob: runtime::de::required(v0, "blob")?,
+            blob: de::required(v0, "blob")?,
             mime_type: v1.unwrap_or_default(),
-            uri: runtime::de::required(v2, "uri")?,
+            uri: de::required(v2, "uri")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for BlobResourceContents {
+impl<'de> fast::FromJson<'de> for BlobResourceContents {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "blob" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "blob" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "mimeType" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
-                "uri" => {
-                    json::fast::put(
-                        &mut v2,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "uri" => fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(BlobResourceContents {
             blob: v0,
@@ -3866,17 +3531,17 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for EmbeddedResource {
+impl de::Object for EmbeddedResource {
     const NAME: &'static str = "EmbeddedResource";
     const FIELDS: &'static [&'static str] = &["annotations", "resource", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Annotations>> = None;
         let mut v1: Option<EmbeddedResourceResource> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "annotations" => Some(0),
@@ -3885,80 +3550,65 @@ impl runtime::de::Object for EmbeddedResource {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "annotations")
-                }
-                1 => runtime::de::put(map, &mut v1, "resource"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
+                1 => de::put(map, &mut v1, "resource"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(EmbeddedResource {
             annotations: v0.unwrap_or_default(),
-            resource: runtime::de::required(v1, "resource")?,
+            resource: de::required(v1, "resource")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for EmbeddedResource {
+impl<'de> fast::FromJson<'de> for EmbeddedResource {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Annotations>> = None;
         let mut v1: Option<EmbeddedResourceResource> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
                 "resource" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <EmbeddedResourceResource as json::fast::FromJson<'de>>::read(r),
+                        <EmbeddedResourceResource as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(EmbeddedResource {
             annotations: v0.unwrap_or_default(),
@@ -4035,16 +3685,16 @@ impl<'de> ::serde::Deserialize<'de> for Content {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Content {
+impl de::Object for Content {
     const NAME: &'static str = "Content";
     const FIELDS: &'static [&'static str] = &["content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ContentBlock> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "content" => Some(0),
@@ -4052,62 +3702,50 @@ impl runtime::de::Object for Content {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "content"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "content"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Content {
-            content: runtime::de::required(v0, "content")?,
+            content: de::required(v0, "content")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Content {
+impl<'de> fast::FromJson<'de> for Content {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ContentBlock> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "content" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ContentBlock as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <ContentBlock as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Content {
             content: v0,
@@ -4180,10 +3818,10 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Diff {
+impl de::Object for Diff {
     const NAME: &'static str = "Diff";
     const FIELDS: &'static [&'static str] = &["path", "oldText", "newText", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -4191,7 +3829,7 @@ impl runtime::de::Object for Diff {
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "path" => Some(0),
@@ -4201,92 +3839,67 @@ impl runtime::de::Object for Diff {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "path"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "oldText")
-                }
-                2 => runtime::de::put(map, &mut v2, "newText"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "path"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "oldText"),
+                2 => de::put(map, &mut v2, "newText"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Diff {
-            path: runtime::de::required(v0, "path")?,
+            path: de::required(v0, "path")?,
             old_text: v1.unwrap_or_default(),
-            new_text: runtime::de::required(v2, "newText")?,
+            new_text: de::required(v2, "newText")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Diff {
+impl<'de> fast::FromJson<'de> for Diff {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "path" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "path" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "oldText" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
-                "newText" => {
-                    json::fast::put(
-                        &mut v2,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "newText" => fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Diff {
             path: v0,
@@ -4350,13 +3963,10 @@ impl ::schemars::JsonSchema for Diff {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct TerminalId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for TerminalId {
+pub struct TerminalId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for TerminalId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl TerminalId {
@@ -4394,10 +4004,10 @@ impl fmt::Display for TerminalId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for TerminalId {
+impl<'de> fast::FromJson<'de> for TerminalId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -4443,16 +4053,16 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Terminal {
+impl de::Object for Terminal {
     const NAME: &'static str = "Terminal";
     const FIELDS: &'static [&'static str] = &["terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "terminalId" => Some(0),
@@ -4460,62 +4070,50 @@ impl runtime::de::Object for Terminal {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "terminalId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "terminalId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Terminal {
-            terminal_id: runtime::de::required(v0, "terminalId")?,
+            terminal_id: de::required(v0, "terminalId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Terminal {
+impl<'de> fast::FromJson<'de> for Terminal {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "terminalId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <TerminalId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <TerminalId as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Terminal {
             terminal_id: v0,
@@ -4586,17 +4184,17 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ToolCallLocation {
+impl de::Object for ToolCallLocation {
     const NAME: &'static str = "ToolCallLocation";
     const FIELDS: &'static [&'static str] = &["path", "line", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<u32>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "path" => Some(0),
@@ -4605,80 +4203,60 @@ impl runtime::de::Object for ToolCallLocation {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "path"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "line")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "path"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "line"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ToolCallLocation {
-            path: runtime::de::required(v0, "path")?,
+            path: de::required(v0, "path")?,
             line: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallLocation {
+impl<'de> fast::FromJson<'de> for ToolCallLocation {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<u32>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "path" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "path" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "line" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<u32>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ToolCallLocation {
             path: v0,
@@ -4754,10 +4332,10 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PermissionOption {
+impl de::Object for PermissionOption {
     const NAME: &'static str = "PermissionOption";
     const FIELDS: &'static [&'static str] = &["optionId", "name", "kind", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -4765,7 +4343,7 @@ impl runtime::de::Object for PermissionOption {
         let mut v1: Option<String> = None;
         let mut v2: Option<PermissionOptionKind> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "optionId" => Some(0),
@@ -4775,23 +4353,17 @@ impl runtime::de::Object for PermissionOption {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "optionId"),
-                1 => runtime::de::put(map, &mut v1, "name"),
-                2 => runtime::de::put(map, &mut v2, "kind"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "optionId"),
+                1 => de::put(map, &mut v1, "name"),
+                2 => de::put(map, &mut v2, "kind"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PermissionOption {
-            option_id: runtime::de::required(v0, "optionId")?,
-            name: runtime::de::required(v1, "name")?,
-            kind: runtime::de::required(v2, "kind")?,
+            option_id: de::required(v0, "optionId")?,
+            name: de::required(v1, "name")?,
+            kind: de::required(v2, "kind")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -4852,12 +4424,12 @@ impl ::schemars::JsonSchema for PermissionOption {
 )]
 #[serde(transparent)]
 pub struct PermissionOptionId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for PermissionOptionId {
+impl de::Scalar for PermissionOptionId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl PermissionOptionId {
@@ -4999,7 +4571,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for PermissionOptionKind {
+impl de::Scalar for PermissionOptionKind {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -5069,10 +4641,10 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CreateTerminalRequest {
+impl de::Object for CreateTerminalRequest {
     const NAME: &'static str = "CreateTerminalRequest";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -5091,7 +4663,7 @@ impl runtime::de::Object for CreateTerminalRequest {
         let mut v4: Option<runtime::Nullable<String>> = None;
         let mut v5: Option<runtime::Nullable<u64>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -5104,25 +4676,19 @@ impl runtime::de::Object for CreateTerminalRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "command"),
-                2 => runtime::de::put(map, &mut v2, "args"),
-                3 => runtime::de::put(map, &mut v3, "env"),
-                4 => runtime::de::put(map, &mut v4, "cwd"),
-                5 => runtime::de::put(map, &mut v5, "outputByteLimit"),
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "command"),
+                2 => de::put(map, &mut v2, "args"),
+                3 => de::put(map, &mut v3, "env"),
+                4 => de::put(map, &mut v4, "cwd"),
+                5 => de::put(map, &mut v5, "outputByteLimit"),
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CreateTerminalRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            command: runtime::de::required(v1, "command")?,
+            session_id: de::required(v0, "sessionId")?,
+            command: de::required(v1, "command")?,
             args: v2.unwrap_or_default(),
             env: v3.unwrap_or_default(),
             cwd: v4.unwrap_or_default(),
@@ -5228,17 +4794,17 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for EnvVariable {
+impl de::Object for EnvVariable {
     const NAME: &'static str = "EnvVariable";
     const FIELDS: &'static [&'static str] = &["name", "value", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -5247,21 +4813,15 @@ impl runtime::de::Object for EnvVariable {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "value"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "value"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(EnvVariable {
-            name: runtime::de::required(v0, "name")?,
-            value: runtime::de::required(v1, "value")?,
+            name: de::required(v0, "name")?,
+            value: de::required(v1, "value")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -5326,17 +4886,17 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalOutputRequest {
+impl de::Object for TerminalOutputRequest {
     const NAME: &'static str = "TerminalOutputRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<TerminalId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -5345,21 +4905,15 @@ impl runtime::de::Object for TerminalOutputRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "terminalId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "terminalId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TerminalOutputRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            terminal_id: runtime::de::required(v1, "terminalId")?,
+            session_id: de::required(v0, "sessionId")?,
+            terminal_id: de::required(v1, "terminalId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -5438,17 +4992,17 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ReleaseTerminalRequest {
+impl de::Object for ReleaseTerminalRequest {
     const NAME: &'static str = "ReleaseTerminalRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<TerminalId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -5457,21 +5011,15 @@ impl runtime::de::Object for ReleaseTerminalRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "terminalId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "terminalId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ReleaseTerminalRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            terminal_id: runtime::de::required(v1, "terminalId")?,
+            session_id: de::required(v0, "sessionId")?,
+            terminal_id: de::required(v1, "terminalId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -5550,17 +5098,17 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for WaitForTerminalExitRequest {
+impl de::Object for WaitForTerminalExitRequest {
     const NAME: &'static str = "WaitForTerminalExitRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<TerminalId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -5569,21 +5117,15 @@ impl runtime::de::Object for WaitForTerminalExitRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "terminalId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "terminalId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(WaitForTerminalExitRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            terminal_id: runtime::de::required(v1, "terminalId")?,
+            session_id: de::required(v0, "sessionId")?,
+            terminal_id: de::required(v1, "terminalId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -5662,17 +5204,17 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for KillTerminalRequest {
+impl de::Object for KillTerminalRequest {
     const NAME: &'static str = "KillTerminalRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<TerminalId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -5681,21 +5223,15 @@ impl runtime::de::Object for KillTerminalRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "terminalId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "terminalId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(KillTerminalRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            terminal_id: runtime::de::required(v1, "terminalId")?,
+            session_id: de::required(v0, "sessionId")?,
+            terminal_id: de::required(v1, "terminalId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -5769,7 +5305,7 @@ pub struct CreateElicitationRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationRequestMode`]).
@@ -5859,7 +5395,7 @@ impl ::serde::Serialize for CreateElicitationRequestMode {
         }
     }
 }
-impl runtime::de::Tagged for CreateElicitationRequestMode {
+impl de::Tagged for CreateElicitationRequestMode {
     const NAME: &'static str = "CreateElicitationRequestMode";
     const KEY: &'static str = "mode";
     fn is_known(tag: &str) -> bool {
@@ -5870,8 +5406,8 @@ impl runtime::de::Tagged for CreateElicitationRequestMode {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "form" => runtime::de::variant(payload, tag, Self::Form),
-            "url" => runtime::de::variant(payload, tag, Self::Url),
+            "form" => de::variant(payload, tag, Self::Form),
+            "url" => de::variant(payload, tag, Self::Url),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -5883,22 +5419,15 @@ impl runtime::de::Tagged for CreateElicitationRequestMode {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["form", "url"];
-        match runtime::de::tag(&object, "mode") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "CreateElicitationRequestMode", &[])?;
+        match de::tag(&object, "mode") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "CreateElicitationRequestMode", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
-                        "CreateElicitationRequestMode",
-                        "mode",
-                        other,
-                        KNOWN,
-                    ),
+                    de::unknown_tag("CreateElicitationRequestMode", "mode", other, KNOWN),
                 )
             }
         }
@@ -5908,7 +5437,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl CreateElicitationRequestMode {
@@ -5990,16 +5519,16 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationSessionScope {
+impl de::Object for ElicitationSessionScope {
     const NAME: &'static str = "ElicitationSessionScope";
     const FIELDS: &'static [&'static str] = &["sessionId", "toolCallId"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<ToolCallId>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -6007,19 +5536,15 @@ impl runtime::de::Object for ElicitationSessionScope {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                0 => de::put(map, &mut v0, "sessionId"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "toolCallId")
+                    de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "toolCallId")
                 }
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ElicitationSessionScope {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             tool_call_id: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -6079,27 +5604,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationRequestScope {
+impl de::Object for ElicitationRequestScope {
     const NAME: &'static str = "ElicitationRequestScope";
     const FIELDS: &'static [&'static str] = &["requestId"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "requestId" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "requestId"),
+                0 => de::put(map, &mut v0, "requestId"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ElicitationRequestScope {
-            request_id: runtime::de::required(v0, "requestId")?,
+            request_id: de::required(v0, "requestId")?,
             additional_properties: rest,
         })
     }
@@ -6183,10 +5708,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationSchema {
+impl de::Object for ElicitationSchema {
     const NAME: &'static str = "ElicitationSchema";
     const FIELDS: &'static [&'static str] = &[
         "type",
@@ -6205,7 +5730,7 @@ impl runtime::de::Object for ElicitationSchema {
         let mut v3: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v4: Option<runtime::Nullable<String>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "type" => Some(0),
@@ -6217,36 +5742,18 @@ impl runtime::de::Object for ElicitationSchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "type")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "title")
-                }
-                2 => runtime::de::put(map, &mut v2, "properties"),
-                3 => runtime::de::put(map, &mut v3, "required"),
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "type"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
+                2 => de::put(map, &mut v2, "properties"),
+                3 => de::put(map, &mut v3, "required"),
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v4, "description")
                 }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -6400,7 +5907,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for ElicitationSchemaType {
+impl de::Scalar for ElicitationSchemaType {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -6465,7 +5972,7 @@ impl ::serde::Serialize for ElicitationPropertySchema {
         }
     }
 }
-impl runtime::de::Tagged for ElicitationPropertySchema {
+impl de::Tagged for ElicitationPropertySchema {
     const NAME: &'static str = "ElicitationPropertySchema";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -6476,11 +5983,11 @@ impl runtime::de::Tagged for ElicitationPropertySchema {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "string" => runtime::de::variant(payload, tag, Self::String),
-            "number" => runtime::de::variant(payload, tag, Self::Number),
-            "integer" => runtime::de::variant(payload, tag, Self::Integer),
-            "boolean" => runtime::de::variant(payload, tag, Self::Boolean),
-            "array" => runtime::de::variant(payload, tag, Self::Array),
+            "string" => de::variant(payload, tag, Self::String),
+            "number" => de::variant(payload, tag, Self::Number),
+            "integer" => de::variant(payload, tag, Self::Integer),
+            "boolean" => de::variant(payload, tag, Self::Boolean),
+            "array" => de::variant(payload, tag, Self::Array),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -6492,23 +5999,14 @@ impl runtime::de::Tagged for ElicitationPropertySchema {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["string", "number", "integer", "boolean", "array"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "ElicitationPropertySchema", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "ElicitationPropertySchema", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "ElicitationPropertySchema",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
+                Err(de::unknown_tag("ElicitationPropertySchema", "type", other, KNOWN))
             }
         }
     }
@@ -6517,7 +6015,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl ElicitationPropertySchema {
@@ -6671,7 +6169,7 @@ impl<'de> ::serde::Deserialize<'de> for StringFormat {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for StringFormat {
+impl de::Scalar for StringFormat {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -6724,10 +6222,10 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for EnumOption {
+impl de::Object for EnumOption {
     const NAME: &'static str = "EnumOption";
     const FIELDS: &'static [&'static str] = &["const", "title", "description", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -6735,7 +6233,7 @@ impl runtime::de::Object for EnumOption {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "const" => Some(0),
@@ -6745,28 +6243,22 @@ impl runtime::de::Object for EnumOption {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "const"),
-                1 => runtime::de::put(map, &mut v1, "title"),
+                0 => de::put(map, &mut v0, "const"),
+                1 => de::put(map, &mut v1, "title"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(EnumOption {
-            r#const: runtime::de::required(v0, "const")?,
-            title: runtime::de::required(v1, "title")?,
+            r#const: de::required(v0, "const")?,
+            title: de::required(v1, "title")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -6883,10 +6375,10 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for StringPropertySchema {
+impl de::Object for StringPropertySchema {
     const NAME: &'static str = "StringPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -6911,7 +6403,7 @@ impl runtime::de::Object for StringPropertySchema {
         let mut v7: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v8: Option<runtime::Nullable<Vec<EnumOption>>> = None;
         let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -6927,40 +6419,22 @@ impl runtime::de::Object for StringPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => runtime::de::put(map, &mut v2, "minLength"),
-                3 => runtime::de::put(map, &mut v3, "maxLength"),
-                4 => runtime::de::put(map, &mut v4, "pattern"),
-                5 => runtime::de::put(map, &mut v5, "format"),
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v6, "default")
-                }
-                7 => runtime::de::put(map, &mut v7, "enum"),
-                8 => runtime::de::put(map, &mut v8, "oneOf"),
-                9 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v9, "_meta")
-                }
+                2 => de::put(map, &mut v2, "minLength"),
+                3 => de::put(map, &mut v3, "maxLength"),
+                4 => de::put(map, &mut v4, "pattern"),
+                5 => de::put(map, &mut v5, "format"),
+                6 => de::put_with::<read::LenientScalar, _, _>(map, &mut v6, "default"),
+                7 => de::put(map, &mut v7, "enum"),
+                8 => de::put(map, &mut v8, "oneOf"),
+                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -7125,10 +6599,10 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for NumberPropertySchema {
+impl de::Object for NumberPropertySchema {
     const NAME: &'static str = "NumberPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -7145,7 +6619,7 @@ impl runtime::de::Object for NumberPropertySchema {
         let mut v3: Option<runtime::Nullable<runtime::Number>> = None;
         let mut v4: Option<runtime::Nullable<runtime::Number>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -7157,36 +6631,18 @@ impl runtime::de::Object for NumberPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => runtime::de::put(map, &mut v2, "minimum"),
-                3 => runtime::de::put(map, &mut v3, "maximum"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "default")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                2 => de::put(map, &mut v2, "minimum"),
+                3 => de::put(map, &mut v3, "maximum"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "default"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -7316,10 +6772,10 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for IntegerPropertySchema {
+impl de::Object for IntegerPropertySchema {
     const NAME: &'static str = "IntegerPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -7336,7 +6792,7 @@ impl runtime::de::Object for IntegerPropertySchema {
         let mut v3: Option<runtime::Nullable<i64>> = None;
         let mut v4: Option<runtime::Nullable<i64>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -7348,36 +6804,18 @@ impl runtime::de::Object for IntegerPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => runtime::de::put(map, &mut v2, "minimum"),
-                3 => runtime::de::put(map, &mut v3, "maximum"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "default")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                2 => de::put(map, &mut v2, "minimum"),
+                3 => de::put(map, &mut v3, "maximum"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "default"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -7497,10 +6935,10 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for BooleanPropertySchema {
+impl de::Object for BooleanPropertySchema {
     const NAME: &'static str = "BooleanPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -7513,7 +6951,7 @@ impl runtime::de::Object for BooleanPropertySchema {
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<bool>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -7523,34 +6961,16 @@ impl runtime::de::Object for BooleanPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "default")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "default"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -7640,7 +7060,7 @@ impl ::serde::Serialize for MultiSelectItems {
         }
     }
 }
-impl runtime::de::Tagged for MultiSelectItems {
+impl de::Tagged for MultiSelectItems {
     const NAME: &'static str = "MultiSelectItems";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -7651,7 +7071,7 @@ impl runtime::de::Tagged for MultiSelectItems {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "string" => runtime::de::variant(payload, tag, Self::String),
+            "string" => de::variant(payload, tag, Self::String),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -7663,7 +7083,7 @@ impl runtime::de::Tagged for MultiSelectItems {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["string"];
-        match runtime::de::tag(&object, "type") {
+        match de::tag(&object, "type") {
             other => {
                 let unknown_string = ::core::matches!(
                     other, crate ::runtime::de::Tag::Str(_)
@@ -7672,14 +7092,14 @@ impl runtime::de::Tagged for MultiSelectItems {
                 let tag_error = if missing {
                     String::new()
                 } else {
-                    runtime::de::unknown_tag::<
+                    de::unknown_tag::<
                         ::serde_json::Error,
                     >("MultiSelectItems", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Titled") {
+                if let Some(v) = de::try_arm(&value, &mut errors, "Titled") {
                     return Ok(Self::Titled(v));
                 }
                 if let (true, ::serde_json::Value::Object(object)) = (
@@ -7687,25 +7107,14 @@ impl runtime::de::Tagged for MultiSelectItems {
                     value,
                 ) {
                     return {
-                        runtime::de::check_catch_all::<
-                            E,
-                        >(&object, "MultiSelectItems", &[])?;
+                        de::check_catch_all::<E>(&object, "MultiSelectItems", &[])?;
                         Ok(Self::Other(runtime::UnknownVariant::__new(object)))
                     };
                 }
-                Err(
-                    runtime::de::no_open_arm(
-                        "MultiSelectItems",
-                        &tag_error,
-                        missing,
-                        &errors,
-                    ),
-                )
+                Err(de::no_open_arm("MultiSelectItems", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                Err(runtime::de::unknown_tag("MultiSelectItems", "type", other, KNOWN))
-            }
+            other => Err(de::unknown_tag("MultiSelectItems", "type", other, KNOWN)),
         }
     }
 }
@@ -7713,7 +7122,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl MultiSelectItems {
@@ -7790,16 +7199,16 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for StringMultiSelectItems {
+impl de::Object for StringMultiSelectItems {
     const NAME: &'static str = "StringMultiSelectItems";
     const FIELDS: &'static [&'static str] = &["enum", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<String>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "enum" => Some(0),
@@ -7807,19 +7216,13 @@ impl runtime::de::Object for StringMultiSelectItems {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "enum"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "enum"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(StringMultiSelectItems {
-            r#enum: runtime::de::required(v0, "enum")?,
+            r#enum: de::required(v0, "enum")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -7884,16 +7287,16 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TitledMultiSelectItems {
+impl de::Object for TitledMultiSelectItems {
     const NAME: &'static str = "TitledMultiSelectItems";
     const FIELDS: &'static [&'static str] = &["anyOf", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<EnumOption>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "anyOf" => Some(0),
@@ -7901,19 +7304,13 @@ impl runtime::de::Object for TitledMultiSelectItems {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "anyOf"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "anyOf"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TitledMultiSelectItems {
-            any_of: runtime::de::required(v0, "anyOf")?,
+            any_of: de::required(v0, "anyOf")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -8002,10 +7399,10 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for MultiSelectPropertySchema {
+impl de::Object for MultiSelectPropertySchema {
     const NAME: &'static str = "MultiSelectPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -8024,7 +7421,7 @@ impl runtime::de::Object for MultiSelectPropertySchema {
         let mut v4: Option<MultiSelectItems> = None;
         let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -8037,37 +7434,19 @@ impl runtime::de::Object for MultiSelectPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => runtime::de::put(map, &mut v2, "minItems"),
-                3 => runtime::de::put(map, &mut v3, "maxItems"),
-                4 => runtime::de::put(map, &mut v4, "items"),
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v5, "default")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                2 => de::put(map, &mut v2, "minItems"),
+                3 => de::put(map, &mut v3, "maxItems"),
+                4 => de::put(map, &mut v4, "items"),
+                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "default"),
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -8076,7 +7455,7 @@ impl runtime::de::Object for MultiSelectPropertySchema {
             description: v1.unwrap_or_default(),
             min_items: v2.unwrap_or_default(),
             max_items: v3.unwrap_or_default(),
-            items: runtime::de::required(v4, "items")?,
+            items: de::required(v4, "items")?,
             default: v5.unwrap_or_default(),
             meta: v6.unwrap_or_default(),
             additional_properties: rest,
@@ -8225,15 +7604,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Session") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Request") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
             return Ok(Self::Request(v));
         }
-        Err(runtime::de::no_arm("ElicitationFormModeScope", &errors))
+        Err(de::no_arm("ElicitationFormModeScope", &errors))
     }
 }
 impl From<ElicitationSessionScope> for ElicitationFormModeScope {
@@ -8288,13 +7667,10 @@ impl ::schemars::JsonSchema for ElicitationFormModeScope {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ElicitationId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for ElicitationId {
+pub struct ElicitationId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for ElicitationId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl ElicitationId {
@@ -8427,15 +7803,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Session") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Request") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
             return Ok(Self::Request(v));
         }
-        Err(runtime::de::no_arm("ElicitationUrlModeScope", &errors))
+        Err(de::no_arm("ElicitationUrlModeScope", &errors))
     }
 }
 impl From<ElicitationSessionScope> for ElicitationUrlModeScope {
@@ -8529,15 +7905,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("AgentResponse", &errors))
+        Err(de::no_arm("AgentResponse", &errors))
     }
 }
 impl From<AgentResponseResult> for AgentResponse {
@@ -8569,16 +7945,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentResponseResult {
+impl de::Object for AgentResponseResult {
     const NAME: &'static str = "AgentResponseResult";
     const FIELDS: &'static [&'static str] = &["id", "result"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<AgentResponseResultResult> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -8586,14 +7962,14 @@ impl runtime::de::Object for AgentResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "result"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "result"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AgentResponseResult {
-            id: runtime::de::required(v0, "id")?,
-            result: runtime::de::required(v1, "result")?,
+            id: de::required(v0, "id")?,
+            result: de::required(v1, "result")?,
             additional_properties: rest,
         })
     }
@@ -8712,160 +8088,88 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeResponse") {
             return Ok(Self::InitializeResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthenticateResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "AuthenticateResponse") {
             return Ok(Self::AuthenticateResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListProvidersResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ListProvidersResponse") {
             return Ok(Self::ListProvidersResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetProviderResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetProviderResponse") {
             return Ok(Self::SetProviderResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DisableProviderResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "DisableProviderResponse") {
             return Ok(Self::DisableProviderResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutResponse") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutResponse") {
             return Ok(Self::LogoutResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthStatusResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "AuthStatusResponse") {
             return Ok(Self::AuthStatusResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "NewSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "NewSessionResponse") {
             return Ok(Self::NewSessionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "LoadSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LoadSessionResponse") {
             return Ok(Self::LoadSessionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListSessionsResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ListSessionsResponse") {
             return Ok(Self::ListSessionsResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DeleteSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "DeleteSessionResponse") {
             return Ok(Self::DeleteSessionResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ForkSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ForkSessionResponse") {
             return Ok(Self::ForkSessionResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ArchiveSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ArchiveSessionResponse") {
             return Ok(Self::ArchiveSessionResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UnarchiveSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "UnarchiveSessionResponse") {
             return Ok(Self::UnarchiveSessionResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionStatusResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SessionStatusResponse") {
             return Ok(Self::SessionStatusResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionTitleResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionTitleResponse") {
             return Ok(Self::SetSessionTitleResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ResumeSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ResumeSessionResponse") {
             return Ok(Self::ResumeSessionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CloseSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CloseSessionResponse") {
             return Ok(Self::CloseSessionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionModeResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionModeResponse") {
             return Ok(Self::SetSessionModeResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "SetSessionConfigOptionResponse",
         ) {
             return Ok(Self::SetSessionConfigOptionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "PromptResponse") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "PromptResponse") {
             return Ok(Self::PromptResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodResponse") {
             return Ok(Self::ExtMethodResponse(v));
         }
-        Err(runtime::de::no_arm("AgentResponseResultResult", &errors))
+        Err(de::no_arm("AgentResponseResultResult", &errors))
     }
 }
 impl From<InitializeResponse> for AgentResponseResultResult {
@@ -9026,16 +8330,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentResponseError {
+impl de::Object for AgentResponseError {
     const NAME: &'static str = "AgentResponseError";
     const FIELDS: &'static [&'static str] = &["id", "error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<Error> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -9043,14 +8347,14 @@ impl runtime::de::Object for AgentResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "error"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AgentResponseError {
-            id: runtime::de::required(v0, "id")?,
-            error: runtime::de::required(v1, "error")?,
+            id: de::required(v0, "id")?,
+            error: de::required(v1, "error")?,
             additional_properties: rest,
         })
     }
@@ -9432,11 +8736,11 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl runtime::de::Object for InitializeResponse {
+impl de::Object for InitializeResponse {
     const NAME: &'static str = "InitializeResponse";
     const FIELDS: &'static [&'static str] = &[
         "protocolVersion",
@@ -9451,7 +8755,7 @@ impl runtime::de::Object for InitializeResponse {
         let mut v2: Option<Option<Vec<AuthMethod>>> = None;
         let mut v3: Option<runtime::Nullable<Implementation>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "protocolVersion" => Some(0),
@@ -9462,40 +8766,24 @@ impl runtime::de::Object for InitializeResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "protocolVersion"),
+                0 => de::put(map, &mut v0, "protocolVersion"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v1, "agentCapabilities")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "authMethods")
+                    de::put_with::<read::LenientItems, _, _>(map, &mut v2, "authMethods")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "agentInfo")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "agentInfo"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(InitializeResponse {
-            protocol_version: runtime::de::required(v0, "protocolVersion")?,
+            protocol_version: de::required(v0, "protocolVersion")?,
             agent_capabilities: v1.unwrap_or_default(),
             auth_methods: v2.unwrap_or_default(),
             agent_info: v3.unwrap_or_default(),
@@ -9620,11 +8908,11 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for InitializeResponse {
+impl de::Object for InitializeResponse {
     const NAME: &'static str = "InitializeResponse";
     const FIELDS: &'static [&'static str] = &[
         "protocolVersion",
@@ -9639,7 +8927,7 @@ impl runtime::de::Object for InitializeResponse {
         let mut v2: Option<Option<Vec<AuthMethod>>> = None;
         let mut v3: Option<runtime::Nullable<Implementation>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "protocolVersion" => Some(0),
@@ -9650,40 +8938,24 @@ impl runtime::de::Object for InitializeResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "protocolVersion"),
+                0 => de::put(map, &mut v0, "protocolVersion"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v1, "agentCapabilities")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "authMethods")
+                    de::put_with::<read::LenientItems, _, _>(map, &mut v2, "authMethods")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "agentInfo")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "agentInfo"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(InitializeResponse {
-            protocol_version: runtime::de::required(v0, "protocolVersion")?,
+            protocol_version: de::required(v0, "protocolVersion")?,
             agent_capabilities: v1.unwrap_or_default(),
             auth_methods: v2.unwrap_or_default(),
             agent_info: v3.unwrap_or_default(),
@@ -9857,11 +9129,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(not(feature = "unstable"))]
-impl runtime::de::Object for AgentCapabilities {
+impl de::Object for AgentCapabilities {
     const NAME: &'static str = "AgentCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "loadSession",
@@ -9878,7 +9150,7 @@ impl runtime::de::Object for AgentCapabilities {
         let mut v3: Option<Option<SessionCapabilities>> = None;
         let mut v4: Option<Option<AgentAuthCapabilities>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "loadSession" => Some(0),
@@ -9891,47 +9163,29 @@ impl runtime::de::Object for AgentCapabilities {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v0, "loadSession")
                 }
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v1, "promptCapabilities")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "mcpCapabilities")
-                }
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "mcpCapabilities"),
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v3, "sessionCapabilities")
                 }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v4, "auth")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "auth"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -10084,11 +9338,11 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AgentCapabilities {
+impl de::Object for AgentCapabilities {
     const NAME: &'static str = "AgentCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "loadSession",
@@ -10107,7 +9361,7 @@ impl runtime::de::Object for AgentCapabilities {
         let mut v4: Option<Option<AgentAuthCapabilities>> = None;
         let mut v5: Option<runtime::Nullable<ProvidersCapabilities>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "loadSession" => Some(0),
@@ -10121,54 +9375,30 @@ impl runtime::de::Object for AgentCapabilities {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v0, "loadSession")
                 }
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v1, "promptCapabilities")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "mcpCapabilities")
-                }
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "mcpCapabilities"),
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v3, "sessionCapabilities")
                 }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v4, "auth")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v5, "providers")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "auth"),
+                5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "providers"),
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -10317,10 +9547,10 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptCapabilities {
+impl de::Object for PromptCapabilities {
     const NAME: &'static str = "PromptCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "image",
@@ -10333,7 +9563,7 @@ impl runtime::de::Object for PromptCapabilities {
         let mut v1: Option<Option<bool>> = None;
         let mut v2: Option<Option<bool>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "image" => Some(0),
@@ -10343,34 +9573,16 @@ impl runtime::de::Object for PromptCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "image")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "audio")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "image"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "audio"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "embeddedContext")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -10477,10 +9689,10 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpCapabilities {
+impl de::Object for McpCapabilities {
     const NAME: &'static str = "McpCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "http",
@@ -10495,7 +9707,7 @@ impl runtime::de::Object for McpCapabilities {
         #[cfg(feature = "unstable")]
         let mut v2: Option<Option<bool>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "http" => Some(0),
@@ -10506,35 +9718,11 @@ impl runtime::de::Object for McpCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "http")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "sse")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "http"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "sse"),
                 #[cfg(feature = "unstable")]
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "acp")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "acp"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -10750,10 +9938,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionCapabilities {
+impl de::Object for SessionCapabilities {
     const NAME: &'static str = "SessionCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "list",
@@ -10792,7 +9980,7 @@ impl runtime::de::Object for SessionCapabilities {
         let mut v8: Option<runtime::Nullable<SessionResumeCapabilities>> = None;
         let mut v9: Option<runtime::Nullable<SessionCloseCapabilities>> = None;
         let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "list" => Some(0),
@@ -10814,88 +10002,28 @@ impl runtime::de::Object for SessionCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "list")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "delete")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "list"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "delete"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v2, "additionalDirectories")
                 }
                 #[cfg(feature = "unstable")]
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "systemPrompt")
-                }
+                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "systemPrompt"),
                 #[cfg(feature = "unstable")]
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v4, "fork")
-                }
+                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "fork"),
                 #[cfg(feature = "unstable")]
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v5, "archive")
-                }
+                5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "archive"),
                 #[cfg(feature = "unstable")]
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v6, "status")
-                }
+                6 => de::put_with::<read::Lenient, _, _>(map, &mut v6, "status"),
                 #[cfg(feature = "unstable")]
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v7, "title")
-                }
-                8 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v8, "resume")
-                }
-                9 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v9, "close")
-                }
-                10 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v10, "_meta")
-                }
+                7 => de::put_with::<read::Lenient, _, _>(map, &mut v7, "title"),
+                8 => de::put_with::<read::Lenient, _, _>(map, &mut v8, "resume"),
+                9 => de::put_with::<read::Lenient, _, _>(map, &mut v9, "close"),
+                10 => de::put_with::<read::LenientMeta, _, _>(map, &mut v10, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11143,28 +10271,22 @@ impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionListCapabilities {
+impl de::Object for SessionListCapabilities {
     const NAME: &'static str = "SessionListCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11229,28 +10351,22 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionDeleteCapabilities {
+impl de::Object for SessionDeleteCapabilities {
     const NAME: &'static str = "SessionDeleteCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11318,28 +10434,22 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionAdditionalDirectoriesCapabilities {
+impl de::Object for SessionAdditionalDirectoriesCapabilities {
     const NAME: &'static str = "SessionAdditionalDirectoriesCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11406,28 +10516,22 @@ impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionResumeCapabilities {
+impl de::Object for SessionResumeCapabilities {
     const NAME: &'static str = "SessionResumeCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11492,28 +10596,22 @@ impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionCloseCapabilities {
+impl de::Object for SessionCloseCapabilities {
     const NAME: &'static str = "SessionCloseCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11593,10 +10691,10 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentAuthCapabilities {
+impl de::Object for AgentAuthCapabilities {
     const NAME: &'static str = "AgentAuthCapabilities";
     const FIELDS: &'static [&'static str] = &[
         #[cfg(feature = "unstable")]
@@ -11609,7 +10707,7 @@ impl runtime::de::Object for AgentAuthCapabilities {
         let mut v0: Option<runtime::Nullable<AuthStatusCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<LogoutCapabilities>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 #[cfg(feature = "unstable")]
@@ -11620,27 +10718,9 @@ impl runtime::de::Object for AgentAuthCapabilities {
             },
             |i, map| match i {
                 #[cfg(feature = "unstable")]
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "status")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "logout")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "status"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "logout"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11750,28 +10830,22 @@ impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LogoutCapabilities {
+impl de::Object for LogoutCapabilities {
     const NAME: &'static str = "LogoutCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11838,7 +10912,7 @@ impl ::serde::Serialize for AuthMethod {
         }
     }
 }
-impl runtime::de::Tagged for AuthMethod {
+impl de::Tagged for AuthMethod {
     const NAME: &'static str = "AuthMethod";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -11849,7 +10923,7 @@ impl runtime::de::Tagged for AuthMethod {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "terminal" => runtime::de::variant(payload, tag, Self::Terminal),
+            "terminal" => de::variant(payload, tag, Self::Terminal),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -11861,26 +10935,26 @@ impl runtime::de::Tagged for AuthMethod {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["terminal"];
-        match runtime::de::tag(&object, "type") {
+        match de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
                 let tag_error = if missing {
                     String::new()
                 } else {
-                    runtime::de::unknown_tag::<
+                    de::unknown_tag::<
                         ::serde_json::Error,
                     >("AuthMethod", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Agent") {
+                if let Some(v) = de::try_arm(&value, &mut errors, "Agent") {
                     return Ok(Self::Agent(v));
                 }
-                Err(runtime::de::no_open_arm("AuthMethod", &tag_error, missing, &errors))
+                Err(de::no_open_arm("AuthMethod", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("AuthMethod", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("AuthMethod", "type", other, KNOWN)),
         }
     }
 }
@@ -11888,7 +10962,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl AuthMethod {
@@ -11946,13 +11020,10 @@ impl ::schemars::JsonSchema for AuthMethod {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct AuthMethodId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for AuthMethodId {
+pub struct AuthMethodId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for AuthMethodId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl AuthMethodId {
@@ -12046,10 +11117,10 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AuthMethodTerminal {
+impl de::Object for AuthMethodTerminal {
     const NAME: &'static str = "AuthMethodTerminal";
     const FIELDS: &'static [&'static str] = &[
         "id",
@@ -12066,7 +11137,7 @@ impl runtime::de::Object for AuthMethodTerminal {
         let mut v3: Option<Option<Vec<String>>> = None;
         let mut v4: Option<Option<::std::collections::BTreeMap<String, String>>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -12078,30 +11149,24 @@ impl runtime::de::Object for AuthMethodTerminal {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "name"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => runtime::de::put(map, &mut v3, "args"),
-                4 => runtime::de::put(map, &mut v4, "env"),
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                3 => de::put(map, &mut v3, "args"),
+                4 => de::put(map, &mut v4, "env"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthMethodTerminal {
-            id: runtime::de::required(v0, "id")?,
-            name: runtime::de::required(v1, "name")?,
+            id: de::required(v0, "id")?,
+            name: de::required(v1, "name")?,
             description: v2.unwrap_or_default(),
             args: v3.unwrap_or_default(),
             env: v4.unwrap_or_default(),
@@ -12198,10 +11263,10 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AuthMethodAgent {
+impl de::Object for AuthMethodAgent {
     const NAME: &'static str = "AuthMethodAgent";
     const FIELDS: &'static [&'static str] = &["id", "name", "description", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -12209,7 +11274,7 @@ impl runtime::de::Object for AuthMethodAgent {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -12219,28 +11284,22 @@ impl runtime::de::Object for AuthMethodAgent {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "name"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthMethodAgent {
-            id: runtime::de::required(v0, "id")?,
-            name: runtime::de::required(v1, "name")?,
+            id: de::required(v0, "id")?,
+            name: de::required(v1, "name")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -12321,10 +11380,10 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Implementation {
+impl de::Object for Implementation {
     const NAME: &'static str = "Implementation";
     const FIELDS: &'static [&'static str] = &["name", "title", "version", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -12332,7 +11391,7 @@ impl runtime::de::Object for Implementation {
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -12342,29 +11401,17 @@ impl runtime::de::Object for Implementation {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "title")
-                }
-                2 => runtime::de::put(map, &mut v2, "version"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
+                2 => de::put(map, &mut v2, "version"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Implementation {
-            name: runtime::de::required(v0, "name")?,
+            name: de::required(v0, "name")?,
             title: v1.unwrap_or_default(),
-            version: runtime::de::required(v2, "version")?,
+            version: de::required(v2, "version")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -12430,28 +11477,22 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AuthenticateResponse {
+impl de::Object for AuthenticateResponse {
     const NAME: &'static str = "AuthenticateResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12520,28 +11561,22 @@ impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LogoutResponse {
+impl de::Object for LogoutResponse {
     const NAME: &'static str = "LogoutResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12626,10 +11661,10 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for NewSessionResponse {
+impl de::Object for NewSessionResponse {
     const NAME: &'static str = "NewSessionResponse";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -12642,7 +11677,7 @@ impl runtime::de::Object for NewSessionResponse {
         let mut v1: Option<runtime::Nullable<SessionModeState>> = None;
         let mut v2: Option<runtime::Nullable<Vec<SessionConfigOption>>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -12652,33 +11687,21 @@ impl runtime::de::Object for NewSessionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "modes")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "modes"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v2, "configOptions")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(NewSessionResponse {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             modes: v1.unwrap_or_default(),
             config_options: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
@@ -12770,10 +11793,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionModeState {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionModeState {
+impl de::Object for SessionModeState {
     const NAME: &'static str = "SessionModeState";
     const FIELDS: &'static [&'static str] = &[
         "currentModeId",
@@ -12784,7 +11807,7 @@ impl runtime::de::Object for SessionModeState {
         let mut v0: Option<SessionModeId> = None;
         let mut v1: Option<Vec<SessionMode>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "currentModeId" => Some(0),
@@ -12793,27 +11816,21 @@ impl runtime::de::Object for SessionModeState {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "currentModeId"),
+                0 => de::put(map, &mut v0, "currentModeId"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v1, "availableModes")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionModeState {
-            current_mode_id: runtime::de::required(v0, "currentModeId")?,
-            available_modes: runtime::de::required(v1, "availableModes")?,
+            current_mode_id: de::required(v0, "currentModeId")?,
+            available_modes: de::required(v1, "availableModes")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -12871,13 +11888,10 @@ impl ::schemars::JsonSchema for SessionModeState {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionModeId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for SessionModeId {
+pub struct SessionModeId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for SessionModeId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionModeId {
@@ -12915,10 +11929,10 @@ impl fmt::Display for SessionModeId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionModeId {
+impl<'de> fast::FromJson<'de> for SessionModeId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -12966,10 +11980,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionMode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionMode {
+impl de::Object for SessionMode {
     const NAME: &'static str = "SessionMode";
     const FIELDS: &'static [&'static str] = &["id", "name", "description", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -12977,7 +11991,7 @@ impl runtime::de::Object for SessionMode {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -12987,28 +12001,22 @@ impl runtime::de::Object for SessionMode {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "name"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionMode {
-            id: runtime::de::required(v0, "id")?,
-            name: runtime::de::required(v1, "name")?,
+            id: de::required(v0, "id")?,
+            name: de::required(v1, "name")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -13067,14 +12075,14 @@ pub struct SessionConfigOption {
     #[serde(
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
+        deserialize_with = "read::with::<read::LenientScalar,_,_>"
     )]
     pub description: runtime::Nullable<String>,
     /// Optional semantic category for this option (UX only).
     #[serde(
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
+        deserialize_with = "read::with::<read::LenientScalar,_,_>"
     )]
     pub category: runtime::Nullable<SessionConfigOptionCategory>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13086,7 +12094,7 @@ pub struct SessionConfigOption {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`SessionConfigOptionType`]).
@@ -13128,7 +12136,7 @@ impl SessionConfigOption {
         self
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigOption {}
+impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOption {
     fn schema_name() -> Cow<'static, str> {
@@ -13173,7 +12181,7 @@ impl ::serde::Serialize for SessionConfigOptionType {
         }
     }
 }
-impl runtime::de::Tagged for SessionConfigOptionType {
+impl de::Tagged for SessionConfigOptionType {
     const NAME: &'static str = "SessionConfigOptionType";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -13184,8 +12192,8 @@ impl runtime::de::Tagged for SessionConfigOptionType {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "select" => runtime::de::variant(payload, tag, Self::Select),
-            "boolean" => runtime::de::variant(payload, tag, Self::Boolean),
+            "select" => de::variant(payload, tag, Self::Select),
+            "boolean" => de::variant(payload, tag, Self::Boolean),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -13198,10 +12206,10 @@ impl runtime::de::Tagged for SessionConfigOptionType {
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["select", "boolean"];
         Err(
-            runtime::de::unknown_tag(
+            de::unknown_tag(
                 "SessionConfigOptionType",
                 "type",
-                runtime::de::tag(&object, "type"),
+                de::tag(&object, "type"),
                 KNOWN,
             ),
         )
@@ -13211,7 +12219,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl SessionConfigOptionType {
@@ -13237,32 +12245,29 @@ impl From<SessionConfigBoolean> for SessionConfigOptionType {
         Self::Boolean(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigOptionType {
+impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "select" => {
-                <SessionConfigSelect as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionConfigSelect as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Select)
             }
             "boolean" => {
-                <SessionConfigBoolean as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionConfigBoolean as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Boolean)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -13301,12 +12306,12 @@ impl ::schemars::JsonSchema for SessionConfigOptionType {
 )]
 #[serde(transparent)]
 pub struct SessionConfigId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for SessionConfigId {
+impl de::Scalar for SessionConfigId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionConfigId {
@@ -13344,10 +12349,10 @@ impl fmt::Display for SessionConfigId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigId {
+impl<'de> fast::FromJson<'de> for SessionConfigId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -13501,15 +12506,15 @@ impl From<&str> for SessionConfigOptionCategory {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for SessionConfigOptionCategory {
+impl de::Scalar for SessionConfigOptionCategory {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigOptionCategory {
+impl<'de> fast::FromJson<'de> for SessionConfigOptionCategory {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -13544,12 +12549,12 @@ impl ::schemars::JsonSchema for SessionConfigOptionCategory {
 )]
 #[serde(transparent)]
 pub struct SessionConfigValueId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for SessionConfigValueId {
+impl de::Scalar for SessionConfigValueId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionConfigValueId {
@@ -13587,10 +12592,10 @@ impl fmt::Display for SessionConfigValueId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigValueId {
+impl<'de> fast::FromJson<'de> for SessionConfigValueId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -13632,15 +12637,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Ungrouped") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Ungrouped") {
             return Ok(Self::Ungrouped(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Grouped") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Grouped") {
             return Ok(Self::Grouped(v));
         }
-        Err(runtime::de::no_arm("SessionConfigSelectOptions", &errors))
+        Err(de::no_arm("SessionConfigSelectOptions", &errors))
     }
 }
 impl From<Vec<SessionConfigSelectOption>> for SessionConfigSelectOptions {
@@ -13655,7 +12660,7 @@ impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
         Self::Grouped(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigSelectOptions {}
+impl<'de> fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectOptions {
     fn schema_name() -> Cow<'static, str> {
@@ -13710,10 +12715,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigSelectOption {
+impl de::Object for SessionConfigSelectOption {
     const NAME: &'static str = "SessionConfigSelectOption";
     const FIELDS: &'static [&'static str] = &["value", "name", "description", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -13721,7 +12726,7 @@ impl runtime::de::Object for SessionConfigSelectOption {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
@@ -13731,92 +12736,78 @@ impl runtime::de::Object for SessionConfigSelectOption {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "value"),
+                1 => de::put(map, &mut v1, "name"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionConfigSelectOption {
-            value: runtime::de::required(v0, "value")?,
-            name: runtime::de::required(v1, "name")?,
+            value: de::required(v0, "value")?,
+            name: de::required(v1, "name")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigSelectOption {
+impl<'de> fast::FromJson<'de> for SessionConfigSelectOption {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionConfigValueId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "value" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <SessionConfigValueId as json::fast::FromJson<'de>>::read(r),
+                        <SessionConfigValueId as fast::FromJson<'de>>::read(r),
                     )
                 }
-                "name" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "name" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "description" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionConfigSelectOption {
             value: v0,
@@ -13895,10 +12886,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigSelectGroup {
+impl de::Object for SessionConfigSelectGroup {
     const NAME: &'static str = "SessionConfigSelectGroup";
     const FIELDS: &'static [&'static str] = &["group", "name", "options", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -13906,7 +12897,7 @@ impl runtime::de::Object for SessionConfigSelectGroup {
         let mut v1: Option<String> = None;
         let mut v2: Option<Vec<SessionConfigSelectOption>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "group" => Some(0),
@@ -13916,95 +12907,75 @@ impl runtime::de::Object for SessionConfigSelectGroup {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "group"),
-                1 => runtime::de::put(map, &mut v1, "name"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "options")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "group"),
+                1 => de::put(map, &mut v1, "name"),
+                2 => de::put_with::<read::LenientItems, _, _>(map, &mut v2, "options"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionConfigSelectGroup {
-            group: runtime::de::required(v0, "group")?,
-            name: runtime::de::required(v1, "name")?,
-            options: runtime::de::required(v2, "options")?,
+            group: de::required(v0, "group")?,
+            name: de::required(v1, "name")?,
+            options: de::required(v2, "options")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigSelectGroup {
+impl<'de> fast::FromJson<'de> for SessionConfigSelectGroup {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionConfigGroupId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<Vec<SessionConfigSelectOption>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "group" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <SessionConfigGroupId as json::fast::FromJson<'de>>::read(r),
+                        <SessionConfigGroupId as fast::FromJson<'de>>::read(r),
                     )
                 }
-                "name" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "name" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "options" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             Vec<SessionConfigSelectOption>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionConfigSelectGroup {
             group: v0,
@@ -14075,12 +13046,12 @@ impl ::schemars::JsonSchema for SessionConfigSelectGroup {
 )]
 #[serde(transparent)]
 pub struct SessionConfigGroupId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for SessionConfigGroupId {
+impl de::Scalar for SessionConfigGroupId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionConfigGroupId {
@@ -14118,10 +13089,10 @@ impl fmt::Display for SessionConfigGroupId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigGroupId {
+impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -14160,16 +13131,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigSelect {
+impl de::Object for SessionConfigSelect {
     const NAME: &'static str = "SessionConfigSelect";
     const FIELDS: &'static [&'static str] = &["currentValue", "options"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionConfigValueId> = None;
         let mut v1: Option<SessionConfigSelectOptions> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "currentValue" => Some(0),
@@ -14177,58 +13148,53 @@ impl runtime::de::Object for SessionConfigSelect {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "currentValue"),
-                1 => runtime::de::put(map, &mut v1, "options"),
+                0 => de::put(map, &mut v0, "currentValue"),
+                1 => de::put(map, &mut v1, "options"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionConfigSelect {
-            current_value: runtime::de::required(v0, "currentValue")?,
-            options: runtime::de::required(v1, "options")?,
+            current_value: de::required(v0, "currentValue")?,
+            options: de::required(v1, "options")?,
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigSelect {
+impl<'de> fast::FromJson<'de> for SessionConfigSelect {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionConfigValueId> = None;
         let mut v1: Option<SessionConfigSelectOptions> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "currentValue" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <SessionConfigValueId as json::fast::FromJson<'de>>::read(r),
+                        <SessionConfigValueId as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "options" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <SessionConfigSelectOptions as json::fast::FromJson<
-                            'de,
-                        >>::read(r),
+                        <SessionConfigSelectOptions as fast::FromJson<'de>>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionConfigSelect {
             current_value: v0,
@@ -14290,59 +13256,53 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigBoolean {
+impl de::Object for SessionConfigBoolean {
     const NAME: &'static str = "SessionConfigBoolean";
     const FIELDS: &'static [&'static str] = &["currentValue"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<bool> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "currentValue" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "currentValue"),
+                0 => de::put(map, &mut v0, "currentValue"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionConfigBoolean {
-            current_value: runtime::de::required(v0, "currentValue")?,
+            current_value: de::required(v0, "currentValue")?,
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigBoolean {
+impl<'de> fast::FromJson<'de> for SessionConfigBoolean {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<bool> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "currentValue" => {
-                    json::fast::put(
-                        &mut v0,
-                        <bool as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <bool as fast::FromJson<'de>>::read(r))
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionConfigBoolean {
             current_value: v0,
@@ -14408,17 +13368,17 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LoadSessionResponse {
+impl de::Object for LoadSessionResponse {
     const NAME: &'static str = "LoadSessionResponse";
     const FIELDS: &'static [&'static str] = &["modes", "configOptions", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<SessionModeState>> = None;
         let mut v1: Option<runtime::Nullable<Vec<SessionConfigOption>>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "modes" => Some(0),
@@ -14427,27 +13387,15 @@ impl runtime::de::Object for LoadSessionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "modes")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "modes"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v1, "configOptions")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -14541,17 +13489,17 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ListSessionsResponse {
+impl de::Object for ListSessionsResponse {
     const NAME: &'static str = "ListSessionsResponse";
     const FIELDS: &'static [&'static str] = &["sessions", "nextCursor", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<SessionInfo>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessions" => Some(0),
@@ -14560,32 +13508,16 @@ impl runtime::de::Object for ListSessionsResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "sessions")
-                }
+                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "sessions"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "nextCursor")
+                    de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "nextCursor")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ListSessionsResponse {
-            sessions: runtime::de::required(v0, "sessions")?,
+            sessions: de::required(v0, "sessions")?,
             next_cursor: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -14688,10 +13620,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionInfo {
+impl de::Object for SessionInfo {
     const NAME: &'static str = "SessionInfo";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -14712,7 +13644,7 @@ impl runtime::de::Object for SessionInfo {
         #[cfg(feature = "unstable")]
         let mut v5: Option<runtime::Nullable<bool>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -14726,50 +13658,26 @@ impl runtime::de::Object for SessionInfo {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "cwd"),
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "cwd"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v2, "additionalDirectories")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "title")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "updatedAt")
-                }
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "title"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "updatedAt"),
                 #[cfg(feature = "unstable")]
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v5, "archived")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                5 => de::put_with::<read::LenientScalar, _, _>(map, &mut v5, "archived"),
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionInfo {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            cwd: runtime::de::required(v1, "cwd")?,
+            session_id: de::required(v0, "sessionId")?,
+            cwd: de::required(v1, "cwd")?,
             additional_directories: v2.unwrap_or_default(),
             title: v3.unwrap_or_default(),
             updated_at: v4.unwrap_or_default(),
@@ -14881,28 +13789,22 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for DeleteSessionResponse {
+impl de::Object for DeleteSessionResponse {
     const NAME: &'static str = "DeleteSessionResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -14982,17 +13884,17 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ResumeSessionResponse {
+impl de::Object for ResumeSessionResponse {
     const NAME: &'static str = "ResumeSessionResponse";
     const FIELDS: &'static [&'static str] = &["modes", "configOptions", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<SessionModeState>> = None;
         let mut v1: Option<runtime::Nullable<Vec<SessionConfigOption>>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "modes" => Some(0),
@@ -15001,27 +13903,15 @@ impl runtime::de::Object for ResumeSessionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "modes")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "modes"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v1, "configOptions")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -15109,28 +13999,22 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CloseSessionResponse {
+impl de::Object for CloseSessionResponse {
     const NAME: &'static str = "CloseSessionResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -15199,28 +14083,22 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetSessionModeResponse {
+impl de::Object for SetSessionModeResponse {
     const NAME: &'static str = "SetSessionModeResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -15292,16 +14170,16 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetSessionConfigOptionResponse {
+impl de::Object for SetSessionConfigOptionResponse {
     const NAME: &'static str = "SetSessionConfigOptionResponse";
     const FIELDS: &'static [&'static str] = &["configOptions", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<SessionConfigOption>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "configOptions" => Some(0),
@@ -15310,24 +14188,18 @@ impl runtime::de::Object for SetSessionConfigOptionResponse {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v0, "configOptions")
                 }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionConfigOptionResponse {
-            config_options: runtime::de::required(v0, "configOptions")?,
+            config_options: de::required(v0, "configOptions")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -15408,10 +14280,10 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptResponse {
+impl de::Object for PromptResponse {
     const NAME: &'static str = "PromptResponse";
     const FIELDS: &'static [&'static str] = &[
         "stopReason",
@@ -15424,7 +14296,7 @@ impl runtime::de::Object for PromptResponse {
         #[cfg(feature = "unstable")]
         let mut v1: Option<runtime::Nullable<Usage>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "stopReason" => Some(0),
@@ -15434,27 +14306,15 @@ impl runtime::de::Object for PromptResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "stopReason"),
+                0 => de::put(map, &mut v0, "stopReason"),
                 #[cfg(feature = "unstable")]
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "usage")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "usage"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PromptResponse {
-            stop_reason: runtime::de::required(v0, "stopReason")?,
+            stop_reason: de::required(v0, "stopReason")?,
             #[cfg(feature = "unstable")]
             usage: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
@@ -15627,7 +14487,7 @@ impl<'de> ::serde::Deserialize<'de> for StopReason {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for StopReason {
+impl de::Scalar for StopReason {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -15707,17 +14567,17 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Error {
+impl de::Object for Error {
     const NAME: &'static str = "Error";
     const FIELDS: &'static [&'static str] = &["code", "message", "data"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ErrorCode> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<Option<::serde_json::Value>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "code" => Some(0),
@@ -15726,21 +14586,15 @@ impl runtime::de::Object for Error {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "code"),
-                1 => runtime::de::put(map, &mut v1, "message"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v2, "data")
-                }
+                0 => de::put(map, &mut v0, "code"),
+                1 => de::put(map, &mut v1, "message"),
+                2 => de::put_with::<read::Any, _, _>(map, &mut v2, "data"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Error {
-            code: runtime::de::required(v0, "code")?,
-            message: runtime::de::required(v1, "message")?,
+            code: de::required(v0, "code")?,
+            message: de::required(v1, "message")?,
             data: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -15907,16 +14761,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentNotification {
+impl de::Object for AgentNotification {
     const NAME: &'static str = "AgentNotification";
     const FIELDS: &'static [&'static str] = &["method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<AgentNotificationParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -15924,13 +14778,13 @@ impl runtime::de::Object for AgentNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => runtime::de::put(map, &mut v1, "params"),
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put(map, &mut v1, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AgentNotification {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -16012,16 +14866,12 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionNotification",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SessionNotification") {
             return Ok(Self::SessionNotification(v));
         }
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "CompleteElicitationNotification",
@@ -16029,17 +14879,17 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
             return Ok(Self::CompleteElicitationNotification(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "AuthStatusUpdateNotification",
         ) {
             return Ok(Self::AuthStatusUpdateNotification(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtNotification") {
             return Ok(Self::ExtNotification(v));
         }
-        Err(runtime::de::no_arm("AgentNotificationParams", &errors))
+        Err(de::no_arm("AgentNotificationParams", &errors))
     }
 }
 impl From<SessionNotification> for AgentNotificationParams {
@@ -16204,17 +15054,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionNotification {
+impl de::Object for SessionNotification {
     const NAME: &'static str = "SessionNotification";
     const FIELDS: &'static [&'static str] = &["sessionId", "update", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<SessionUpdate> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -16223,74 +15073,59 @@ impl runtime::de::Object for SessionNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "update"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "update"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionNotification {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            update: runtime::de::required(v1, "update")?,
+            session_id: de::required(v0, "sessionId")?,
+            update: de::required(v1, "update")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionNotification {
+impl<'de> fast::FromJson<'de> for SessionNotification {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<SessionUpdate> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "sessionId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <SessionId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
                 }
                 "update" => {
-                    json::fast::put(
-                        &mut v1,
-                        <SessionUpdate as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <SessionUpdate as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionNotification {
             session_id: v0,
@@ -16490,7 +15325,7 @@ impl ::serde::Serialize for SessionUpdate {
         }
     }
 }
-impl runtime::de::Tagged for SessionUpdate {
+impl de::Tagged for SessionUpdate {
     const NAME: &'static str = "SessionUpdate";
     const KEY: &'static str = "sessionUpdate";
     fn is_known(tag: &str) -> bool {
@@ -16511,51 +15346,35 @@ impl runtime::de::Tagged for SessionUpdate {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "user_message_chunk" => {
-                runtime::de::variant(payload, tag, Self::UserMessageChunk)
-            }
-            "agent_message_chunk" => {
-                runtime::de::variant(payload, tag, Self::AgentMessageChunk)
-            }
-            "agent_thought_chunk" => {
-                runtime::de::variant(payload, tag, Self::AgentThoughtChunk)
-            }
-            "tool_call" => runtime::de::variant(payload, tag, Self::ToolCall),
-            "tool_call_update" => {
-                runtime::de::variant(payload, tag, Self::ToolCallUpdate)
-            }
-            "plan" => runtime::de::variant(payload, tag, Self::Plan),
+            "user_message_chunk" => de::variant(payload, tag, Self::UserMessageChunk),
+            "agent_message_chunk" => de::variant(payload, tag, Self::AgentMessageChunk),
+            "agent_thought_chunk" => de::variant(payload, tag, Self::AgentThoughtChunk),
+            "tool_call" => de::variant(payload, tag, Self::ToolCall),
+            "tool_call_update" => de::variant(payload, tag, Self::ToolCallUpdate),
+            "plan" => de::variant(payload, tag, Self::Plan),
             #[cfg(feature = "unstable")]
-            "plan_update" => runtime::de::variant(payload, tag, Self::PlanUpdate),
+            "plan_update" => de::variant(payload, tag, Self::PlanUpdate),
             #[cfg(feature = "unstable")]
-            "plan_removed" => runtime::de::variant(payload, tag, Self::PlanRemoved),
+            "plan_removed" => de::variant(payload, tag, Self::PlanRemoved),
             "available_commands_update" => {
-                runtime::de::variant(payload, tag, Self::AvailableCommandsUpdate)
+                de::variant(payload, tag, Self::AvailableCommandsUpdate)
             }
-            "current_mode_update" => {
-                runtime::de::variant(payload, tag, Self::CurrentModeUpdate)
-            }
-            "config_option_update" => {
-                runtime::de::variant(payload, tag, Self::ConfigOptionUpdate)
-            }
-            "session_info_update" => {
-                runtime::de::variant(payload, tag, Self::SessionInfoUpdate)
-            }
-            "usage_update" => runtime::de::variant(payload, tag, Self::UsageUpdate),
-            "notice" => runtime::de::variant(payload, tag, Self::Notice),
-            "compaction_update" => {
-                runtime::de::variant(payload, tag, Self::CompactionUpdate)
-            }
+            "current_mode_update" => de::variant(payload, tag, Self::CurrentModeUpdate),
+            "config_option_update" => de::variant(payload, tag, Self::ConfigOptionUpdate),
+            "session_info_update" => de::variant(payload, tag, Self::SessionInfoUpdate),
+            "usage_update" => de::variant(payload, tag, Self::UsageUpdate),
+            "notice" => de::variant(payload, tag, Self::Notice),
+            "compaction_update" => de::variant(payload, tag, Self::CompactionUpdate),
             "compaction_summary_chunk" => {
-                runtime::de::variant(payload, tag, Self::CompactionSummaryChunk)
+                de::variant(payload, tag, Self::CompactionSummaryChunk)
             }
             #[cfg(feature = "unstable")]
-            "subagent_update" => runtime::de::variant(payload, tag, Self::SubagentUpdate),
+            "subagent_update" => de::variant(payload, tag, Self::SubagentUpdate),
             #[cfg(feature = "unstable")]
-            "session_message" => runtime::de::variant(payload, tag, Self::SessionMessage),
+            "session_message" => de::variant(payload, tag, Self::SessionMessage),
             #[cfg(feature = "unstable")]
             "session_message_chunk" => {
-                runtime::de::variant(payload, tag, Self::SessionMessageChunk)
+                de::variant(payload, tag, Self::SessionMessageChunk)
             }
             _ => {
                 Err(
@@ -16594,10 +15413,10 @@ impl runtime::de::Tagged for SessionUpdate {
             "session_message_chunk",
         ];
         Err(
-            runtime::de::unknown_tag(
+            de::unknown_tag(
                 "SessionUpdate",
                 "sessionUpdate",
-                runtime::de::tag(&object, "sessionUpdate"),
+                de::tag(&object, "sessionUpdate"),
                 KNOWN,
             ),
         )
@@ -16607,7 +15426,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl SessionUpdate {
@@ -16744,101 +15563,94 @@ impl From<SessionMessageChunk> for SessionUpdate {
         Self::SessionMessageChunk(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionUpdate {
+impl<'de> fast::FromJson<'de> for SessionUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "sessionUpdate" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "user_message_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::UserMessageChunk)
             }
             "agent_message_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::AgentMessageChunk)
             }
             "agent_thought_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::AgentThoughtChunk)
             }
             "tool_call" => {
-                <ToolCall as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCall)
+                <ToolCall as fast::FromJson<'de>>::rest(r, more).map(Self::ToolCall)
             }
             "tool_call_update" => {
-                <ToolCallUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <ToolCallUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ToolCallUpdate)
             }
-            "plan" => <Plan as json::fast::FromJson<'de>>::rest(r, more).map(Self::Plan),
+            "plan" => <Plan as fast::FromJson<'de>>::rest(r, more).map(Self::Plan),
             #[cfg(feature = "unstable")]
             "plan_update" => {
-                <PlanUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::PlanUpdate)
+                <PlanUpdate as fast::FromJson<'de>>::rest(r, more).map(Self::PlanUpdate)
             }
             #[cfg(feature = "unstable")]
             "plan_removed" => {
-                <PlanRemoved as json::fast::FromJson<'de>>::rest(r, more)
+                <PlanRemoved as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::PlanRemoved)
             }
             "available_commands_update" => {
-                <AvailableCommandsUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <AvailableCommandsUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::AvailableCommandsUpdate)
             }
             "current_mode_update" => {
-                <CurrentModeUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <CurrentModeUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::CurrentModeUpdate)
             }
             "config_option_update" => {
-                <ConfigOptionUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <ConfigOptionUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ConfigOptionUpdate)
             }
             "session_info_update" => {
-                <SessionInfoUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionInfoUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionInfoUpdate)
             }
             "usage_update" => {
-                <UsageUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <UsageUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::UsageUpdate)
             }
-            "notice" => {
-                <Notice as json::fast::FromJson<'de>>::rest(r, more).map(Self::Notice)
-            }
+            "notice" => <Notice as fast::FromJson<'de>>::rest(r, more).map(Self::Notice),
             "compaction_update" => {
-                <CompactionUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <CompactionUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::CompactionUpdate)
             }
             "compaction_summary_chunk" => {
-                <CompactionSummaryChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <CompactionSummaryChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::CompactionSummaryChunk)
             }
             #[cfg(feature = "unstable")]
             "subagent_update" => {
-                <Box<SubagentUpdate> as json::fast::FromJson<'de>>::rest(r, more)
+                <Box<SubagentUpdate> as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SubagentUpdate)
             }
             #[cfg(feature = "unstable")]
             "session_message" => {
-                <SessionMessage as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionMessage as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionMessage)
             }
             #[cfg(feature = "unstable")]
             "session_message_chunk" => {
-                <SessionMessageChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionMessageChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionMessageChunk)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -16932,13 +15744,10 @@ impl ::schemars::JsonSchema for SessionUpdate {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct MessageId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for MessageId {
+pub struct MessageId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for MessageId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl MessageId {
@@ -16976,10 +15785,10 @@ impl fmt::Display for MessageId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for MessageId {
+impl<'de> fast::FromJson<'de> for MessageId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -17026,17 +15835,17 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ContentChunk {
+impl de::Object for ContentChunk {
     const NAME: &'static str = "ContentChunk";
     const FIELDS: &'static [&'static str] = &["content", "messageId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ContentBlock> = None;
         let mut v1: Option<runtime::Nullable<MessageId>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "content" => Some(0),
@@ -17045,80 +15854,62 @@ impl runtime::de::Object for ContentChunk {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "content"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "messageId")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "content"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "messageId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ContentChunk {
-            content: runtime::de::required(v0, "content")?,
+            content: de::required(v0, "content")?,
             message_id: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ContentChunk {
+impl<'de> fast::FromJson<'de> for ContentChunk {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ContentBlock> = None;
         let mut v1: Option<runtime::Nullable<MessageId>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "content" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ContentBlock as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <ContentBlock as fast::FromJson<'de>>::read(r))
                 }
                 "messageId" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<MessageId>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ContentChunk {
             content: v0,
@@ -17226,10 +16017,10 @@ impl<'de> ::serde::Deserialize<'de> for ToolCall {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ToolCall {
+impl de::Object for ToolCall {
     const NAME: &'static str = "ToolCall";
     const FIELDS: &'static [&'static str] = &[
         "toolCallId",
@@ -17254,7 +16045,7 @@ impl runtime::de::Object for ToolCall {
         let mut v7: Option<Option<::serde_json::Value>> = None;
         let mut v8: Option<Option<::serde_json::Value>> = None;
         let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "toolCallId" => Some(0),
@@ -17270,70 +16061,22 @@ impl runtime::de::Object for ToolCall {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "toolCallId"),
-                1 => runtime::de::put(map, &mut v1, "title"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "name")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "kind")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "status")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v5, "content")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v6, "locations")
-                }
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v7, "rawInput")
-                }
-                8 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v8, "rawOutput")
-                }
-                9 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v9, "_meta")
-                }
+                0 => de::put(map, &mut v0, "toolCallId"),
+                1 => de::put(map, &mut v1, "title"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "name"),
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "kind"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "status"),
+                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "content"),
+                6 => de::put_with::<read::LenientItems, _, _>(map, &mut v6, "locations"),
+                7 => de::put_with::<read::Any, _, _>(map, &mut v7, "rawInput"),
+                8 => de::put_with::<read::Any, _, _>(map, &mut v8, "rawOutput"),
+                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ToolCall {
-            tool_call_id: runtime::de::required(v0, "toolCallId")?,
-            title: runtime::de::required(v1, "title")?,
+            tool_call_id: de::required(v0, "toolCallId")?,
+            title: de::required(v1, "title")?,
             name: v2.unwrap_or_default(),
             kind: v3.unwrap_or_default(),
             status: v4.unwrap_or_default(),
@@ -17346,17 +16089,14 @@ impl runtime::de::Object for ToolCall {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCall {
+impl<'de> fast::FromJson<'de> for ToolCall {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ToolCallId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
@@ -17368,102 +16108,94 @@ impl<'de> json::fast::FromJson<'de> for ToolCall {
         let mut v8: Option<Option<::serde_json::Value>> = None;
         let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "toolCallId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ToolCallId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <ToolCallId as fast::FromJson<'de>>::read(r))
                 }
-                "title" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "title" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "name" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "kind" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             Option<ToolKind>,
                         >>::read(r),
                     )
                 }
                 "status" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             Option<ToolCallStatus>,
                         >>::read(r),
                     )
                 }
                 "content" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v5,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             Option<Vec<ToolCallContent>>,
                         >>::read(r),
                     )
                 }
                 "locations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v6,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             Option<Vec<ToolCallLocation>>,
                         >>::read(r),
                     )
                 }
                 "rawInput" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v7,
-                        <runtime::read::Any as json::fast::Rule<
+                        <read::Any as fast::Rule<
                             'de,
                             Option<::serde_json::Value>,
                         >>::read(r),
                     )
                 }
                 "rawOutput" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v8,
-                        <runtime::read::Any as json::fast::Rule<
+                        <read::Any as fast::Rule<
                             'de,
                             Option<::serde_json::Value>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v9,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ToolCall {
             tool_call_id: v0,
@@ -17599,10 +16331,10 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for PlanEntry {
+impl de::Object for PlanEntry {
     const NAME: &'static str = "PlanEntry";
     const FIELDS: &'static [&'static str] = &["content", "priority", "status", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -17610,7 +16342,7 @@ impl runtime::de::Object for PlanEntry {
         let mut v1: Option<PlanEntryPriority> = None;
         let mut v2: Option<PlanEntryStatus> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "content" => Some(0),
@@ -17620,86 +16352,69 @@ impl runtime::de::Object for PlanEntry {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "content"),
-                1 => runtime::de::put(map, &mut v1, "priority"),
-                2 => runtime::de::put(map, &mut v2, "status"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "content"),
+                1 => de::put(map, &mut v1, "priority"),
+                2 => de::put(map, &mut v2, "status"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanEntry {
-            content: runtime::de::required(v0, "content")?,
-            priority: runtime::de::required(v1, "priority")?,
-            status: runtime::de::required(v2, "status")?,
+            content: de::required(v0, "content")?,
+            priority: de::required(v1, "priority")?,
+            status: de::required(v2, "status")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanEntry {
+impl<'de> fast::FromJson<'de> for PlanEntry {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<PlanEntryPriority> = None;
         let mut v2: Option<PlanEntryStatus> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "content" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "content" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "priority" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <PlanEntryPriority as json::fast::FromJson<'de>>::read(r),
+                        <PlanEntryPriority as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "status" => {
-                    json::fast::put(
-                        &mut v2,
-                        <PlanEntryStatus as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v2, <PlanEntryStatus as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanEntry {
             content: v0,
@@ -17829,15 +16544,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for PlanEntryPriority {
+impl de::Scalar for PlanEntryPriority {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanEntryPriority {
+impl<'de> fast::FromJson<'de> for PlanEntryPriority {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -17933,15 +16648,15 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for PlanEntryStatus {
+impl de::Scalar for PlanEntryStatus {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanEntryStatus {
+impl<'de> fast::FromJson<'de> for PlanEntryStatus {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -17991,16 +16706,16 @@ impl<'de> ::serde::Deserialize<'de> for Plan {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Plan {
+impl de::Object for Plan {
     const NAME: &'static str = "Plan";
     const FIELDS: &'static [&'static str] = &["entries", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<PlanEntry>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "entries" => Some(0),
@@ -18008,71 +16723,53 @@ impl runtime::de::Object for Plan {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "entries")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "entries"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Plan {
-            entries: runtime::de::required(v0, "entries")?,
+            entries: de::required(v0, "entries")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Plan {
+impl<'de> fast::FromJson<'de> for Plan {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<Vec<PlanEntry>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "entries" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientItems as json::fast::Rule<
-                            'de,
-                            Vec<PlanEntry>,
-                        >>::read(r),
+                        <read::LenientItems as fast::Rule<'de, Vec<PlanEntry>>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Plan {
             entries: v0,
@@ -18140,10 +16837,10 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for AvailableCommand {
+impl de::Object for AvailableCommand {
     const NAME: &'static str = "AvailableCommand";
     const FIELDS: &'static [&'static str] = &["name", "description", "input", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -18151,7 +16848,7 @@ impl runtime::de::Object for AvailableCommand {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<AvailableCommandInput>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -18161,92 +16858,69 @@ impl runtime::de::Object for AvailableCommand {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "description"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "input")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "description"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "input"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AvailableCommand {
-            name: runtime::de::required(v0, "name")?,
-            description: runtime::de::required(v1, "description")?,
+            name: de::required(v0, "name")?,
+            description: de::required(v1, "description")?,
             input: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for AvailableCommand {
+impl<'de> fast::FromJson<'de> for AvailableCommand {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<AvailableCommandInput>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "name" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "name" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "description" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r))
                 }
                 "input" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<AvailableCommandInput>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(AvailableCommand {
             name: v0,
@@ -18315,12 +16989,12 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Unstructured") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Unstructured") {
             return Ok(Self::Unstructured(v));
         }
-        Err(runtime::de::no_arm("AvailableCommandInput", &errors))
+        Err(de::no_arm("AvailableCommandInput", &errors))
     }
 }
 impl From<UnstructuredCommandInput> for AvailableCommandInput {
@@ -18329,7 +17003,7 @@ impl From<UnstructuredCommandInput> for AvailableCommandInput {
         Self::Unstructured(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for AvailableCommandInput {}
+impl<'de> fast::FromJson<'de> for AvailableCommandInput {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AvailableCommandInput {
     fn schema_name() -> Cow<'static, str> {
@@ -18375,16 +17049,16 @@ impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for UnstructuredCommandInput {
+impl de::Object for UnstructuredCommandInput {
     const NAME: &'static str = "UnstructuredCommandInput";
     const FIELDS: &'static [&'static str] = &["hint", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "hint" => Some(0),
@@ -18392,62 +17066,48 @@ impl runtime::de::Object for UnstructuredCommandInput {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "hint"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "hint"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(UnstructuredCommandInput {
-            hint: runtime::de::required(v0, "hint")?,
+            hint: de::required(v0, "hint")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for UnstructuredCommandInput {
+impl<'de> fast::FromJson<'de> for UnstructuredCommandInput {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "hint" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "hint" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(UnstructuredCommandInput {
             hint: v0,
@@ -18513,16 +17173,16 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for AvailableCommandsUpdate {
+impl de::Object for AvailableCommandsUpdate {
     const NAME: &'static str = "AvailableCommandsUpdate";
     const FIELDS: &'static [&'static str] = &["availableCommands", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<AvailableCommand>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "availableCommands" => Some(0),
@@ -18531,70 +17191,61 @@ impl runtime::de::Object for AvailableCommandsUpdate {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v0, "availableCommands")
                 }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AvailableCommandsUpdate {
-            available_commands: runtime::de::required(v0, "availableCommands")?,
+            available_commands: de::required(v0, "availableCommands")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for AvailableCommandsUpdate {
+impl<'de> fast::FromJson<'de> for AvailableCommandsUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<Vec<AvailableCommand>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "availableCommands" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             Vec<AvailableCommand>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(AvailableCommandsUpdate {
             available_commands: v0,
@@ -18662,16 +17313,16 @@ impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for CurrentModeUpdate {
+impl de::Object for CurrentModeUpdate {
     const NAME: &'static str = "CurrentModeUpdate";
     const FIELDS: &'static [&'static str] = &["currentModeId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionModeId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "currentModeId" => Some(0),
@@ -18679,62 +17330,50 @@ impl runtime::de::Object for CurrentModeUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "currentModeId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "currentModeId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CurrentModeUpdate {
-            current_mode_id: runtime::de::required(v0, "currentModeId")?,
+            current_mode_id: de::required(v0, "currentModeId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for CurrentModeUpdate {
+impl<'de> fast::FromJson<'de> for CurrentModeUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionModeId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "currentModeId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <SessionModeId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <SessionModeId as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(CurrentModeUpdate {
             current_mode_id: v0,
@@ -18798,16 +17437,16 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ConfigOptionUpdate {
+impl de::Object for ConfigOptionUpdate {
     const NAME: &'static str = "ConfigOptionUpdate";
     const FIELDS: &'static [&'static str] = &["configOptions", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<SessionConfigOption>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "configOptions" => Some(0),
@@ -18816,70 +17455,61 @@ impl runtime::de::Object for ConfigOptionUpdate {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v0, "configOptions")
                 }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ConfigOptionUpdate {
-            config_options: runtime::de::required(v0, "configOptions")?,
+            config_options: de::required(v0, "configOptions")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ConfigOptionUpdate {
+impl<'de> fast::FromJson<'de> for ConfigOptionUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<Vec<SessionConfigOption>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "configOptions" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             Vec<SessionConfigOption>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ConfigOptionUpdate {
             config_options: v0,
@@ -18951,17 +17581,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionInfoUpdate {
+impl de::Object for SessionInfoUpdate {
     const NAME: &'static str = "SessionInfoUpdate";
     const FIELDS: &'static [&'static str] = &["title", "updatedAt", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<String>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -18970,27 +17600,9 @@ impl runtime::de::Object for SessionInfoUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "updatedAt")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "updatedAt"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -19002,53 +17614,50 @@ impl runtime::de::Object for SessionInfoUpdate {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionInfoUpdate {
+impl<'de> fast::FromJson<'de> for SessionInfoUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<String>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "title" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "updatedAt" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(SessionInfoUpdate {
@@ -19129,17 +17738,17 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Cost {
+impl de::Object for Cost {
     const NAME: &'static str = "Cost";
     const FIELDS: &'static [&'static str] = &["amount", "currency", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Number> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "amount" => Some(0),
@@ -19148,74 +17757,59 @@ impl runtime::de::Object for Cost {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "amount"),
-                1 => runtime::de::put(map, &mut v1, "currency"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "amount"),
+                1 => de::put(map, &mut v1, "currency"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Cost {
-            amount: runtime::de::required(v0, "amount")?,
-            currency: runtime::de::required(v1, "currency")?,
+            amount: de::required(v0, "amount")?,
+            currency: de::required(v1, "currency")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Cost {
+impl<'de> fast::FromJson<'de> for Cost {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Number> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "amount" => {
-                    json::fast::put(
-                        &mut v0,
-                        <runtime::Number as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <runtime::Number as fast::FromJson<'de>>::read(r))
                 }
                 "currency" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Cost {
             amount: v0,
@@ -19285,10 +17879,10 @@ impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for UsageUpdate {
+impl de::Object for UsageUpdate {
     const NAME: &'static str = "UsageUpdate";
     const FIELDS: &'static [&'static str] = &["used", "size", "cost", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -19296,7 +17890,7 @@ impl runtime::de::Object for UsageUpdate {
         let mut v1: Option<u64> = None;
         let mut v2: Option<runtime::Nullable<Cost>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "used" => Some(0),
@@ -19306,86 +17900,67 @@ impl runtime::de::Object for UsageUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "used"),
-                1 => runtime::de::put(map, &mut v1, "size"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "cost")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "used"),
+                1 => de::put(map, &mut v1, "size"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "cost"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(UsageUpdate {
-            used: runtime::de::required(v0, "used")?,
-            size: runtime::de::required(v1, "size")?,
+            used: de::required(v0, "used")?,
+            size: de::required(v1, "size")?,
             cost: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for UsageUpdate {
+impl<'de> fast::FromJson<'de> for UsageUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<u64> = None;
         let mut v1: Option<u64> = None;
         let mut v2: Option<runtime::Nullable<Cost>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "used" => {
-                    json::fast::put(&mut v0, <u64 as json::fast::FromJson<'de>>::read(r))
-                }
-                "size" => {
-                    json::fast::put(&mut v1, <u64 as json::fast::FromJson<'de>>::read(r))
-                }
+                "used" => fast::put(&mut v0, <u64 as fast::FromJson<'de>>::read(r)),
+                "size" => fast::put(&mut v1, <u64 as fast::FromJson<'de>>::read(r)),
                 "cost" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Cost>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(UsageUpdate {
             used: v0,
@@ -19551,15 +18126,15 @@ impl From<&str> for NoticeSeverity {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for NoticeSeverity {
+impl de::Scalar for NoticeSeverity {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for NoticeSeverity {
+impl<'de> fast::FromJson<'de> for NoticeSeverity {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -19615,10 +18190,10 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Notice {
+impl de::Object for Notice {
     const NAME: &'static str = "Notice";
     const FIELDS: &'static [&'static str] = &[
         "severity",
@@ -19631,7 +18206,7 @@ impl runtime::de::Object for Notice {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "severity" => Some(0),
@@ -19641,102 +18216,88 @@ impl runtime::de::Object for Notice {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "severity"),
+                0 => de::put(map, &mut v0, "severity"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::CheckedStr<
-                            __StrRule__defs_Notice_properties_title,
-                        >,
+                    de::put_with::<
+                        read::CheckedStr<__StrRule__defs_Notice_properties_title>,
                         _,
                         _,
                     >(map, &mut v1, "title")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Notice {
-            severity: runtime::de::required(v0, "severity")?,
-            title: runtime::de::required(v1, "title")?,
+            severity: de::required(v0, "severity")?,
+            title: de::required(v1, "title")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Notice {
+impl<'de> fast::FromJson<'de> for Notice {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<NoticeSeverity> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "severity" => {
-                    json::fast::put(
-                        &mut v0,
-                        <NoticeSeverity as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <NoticeSeverity as fast::FromJson<'de>>::read(r))
                 }
                 "title" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::CheckedStr<
+                        <read::CheckedStr<
                             __StrRule__defs_Notice_properties_title,
-                        > as json::fast::Rule<'de, String>>::read(r),
+                        > as fast::Rule<'de, String>>::read(r),
                     )
                 }
                 "description" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Notice {
             severity: v0,
@@ -19775,12 +18336,12 @@ impl Notice {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Notice_properties_title;
-impl runtime::de::Pointer for __StrRule__defs_Notice_properties_title {
+impl de::Pointer for __StrRule__defs_Notice_properties_title {
     const POINTER: &'static str = "#/$defs/Notice/properties/title";
 }
-impl runtime::de::StrRule for __StrRule__defs_Notice_properties_title {
+impl de::StrRule for __StrRule__defs_Notice_properties_title {
     const MIN_LENGTH: usize = 1usize;
-    fn pattern() -> Option<&'static runtime::de::Pattern> {
+    fn pattern() -> Option<&'static de::Pattern> {
         None
     }
 }
@@ -19813,13 +18374,10 @@ impl ::schemars::JsonSchema for Notice {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct CompactionId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for CompactionId {
+pub struct CompactionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for CompactionId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl CompactionId {
@@ -19857,10 +18415,10 @@ impl fmt::Display for CompactionId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for CompactionId {
+impl<'de> fast::FromJson<'de> for CompactionId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -20005,15 +18563,15 @@ impl From<&str> for CompactionStatus {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for CompactionStatus {
+impl de::Scalar for CompactionStatus {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for CompactionStatus {
+impl<'de> fast::FromJson<'de> for CompactionStatus {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -20066,10 +18624,10 @@ impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for CompactionUpdate {
+impl de::Object for CompactionUpdate {
     const NAME: &'static str = "CompactionUpdate";
     const FIELDS: &'static [&'static str] = &[
         "compactionId",
@@ -20084,7 +18642,7 @@ impl runtime::de::Object for CompactionUpdate {
         let mut v2: Option<runtime::Nullable<Vec<ContentBlock>>> = None;
         let mut v3: Option<runtime::Nullable<String>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "compactionId" => Some(0),
@@ -20095,35 +18653,17 @@ impl runtime::de::Object for CompactionUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "compactionId"),
-                1 => runtime::de::put(map, &mut v1, "status"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "summary")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "error")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "compactionId"),
+                1 => de::put(map, &mut v1, "status"),
+                2 => de::put_with::<read::LenientItems, _, _>(map, &mut v2, "summary"),
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "error"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CompactionUpdate {
-            compaction_id: runtime::de::required(v0, "compactionId")?,
-            status: runtime::de::required(v1, "status")?,
+            compaction_id: de::required(v0, "compactionId")?,
+            status: de::required(v1, "status")?,
             summary: v2.unwrap_or_default(),
             error: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
@@ -20131,74 +18671,68 @@ impl runtime::de::Object for CompactionUpdate {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for CompactionUpdate {
+impl<'de> fast::FromJson<'de> for CompactionUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<CompactionId> = None;
         let mut v1: Option<CompactionStatus> = None;
         let mut v2: Option<runtime::Nullable<Vec<ContentBlock>>> = None;
         let mut v3: Option<runtime::Nullable<String>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "compactionId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <CompactionId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <CompactionId as fast::FromJson<'de>>::read(r))
                 }
                 "status" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <CompactionStatus as json::fast::FromJson<'de>>::read(r),
+                        <CompactionStatus as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "summary" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<ContentBlock>>,
                         >>::read(r),
                     )
                 }
                 "error" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(CompactionUpdate {
             compaction_id: v0,
@@ -20288,17 +18822,17 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for CompactionSummaryChunk {
+impl de::Object for CompactionSummaryChunk {
     const NAME: &'static str = "CompactionSummaryChunk";
     const FIELDS: &'static [&'static str] = &["compactionId", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<CompactionId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "compactionId" => Some(0),
@@ -20307,74 +18841,59 @@ impl runtime::de::Object for CompactionSummaryChunk {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "compactionId"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "compactionId"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CompactionSummaryChunk {
-            compaction_id: runtime::de::required(v0, "compactionId")?,
-            content: runtime::de::required(v1, "content")?,
+            compaction_id: de::required(v0, "compactionId")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for CompactionSummaryChunk {
+impl<'de> fast::FromJson<'de> for CompactionSummaryChunk {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<CompactionId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "compactionId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <CompactionId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <CompactionId as fast::FromJson<'de>>::read(r))
                 }
                 "content" => {
-                    json::fast::put(
-                        &mut v1,
-                        <ContentBlock as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(CompactionSummaryChunk {
             compaction_id: v0,
@@ -20450,16 +18969,16 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CompleteElicitationNotification {
+impl de::Object for CompleteElicitationNotification {
     const NAME: &'static str = "CompleteElicitationNotification";
     const FIELDS: &'static [&'static str] = &["elicitationId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ElicitationId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "elicitationId" => Some(0),
@@ -20467,19 +18986,13 @@ impl runtime::de::Object for CompleteElicitationNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "elicitationId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "elicitationId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CompleteElicitationNotification {
-            elicitation_id: runtime::de::required(v0, "elicitationId")?,
+            elicitation_id: de::required(v0, "elicitationId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -20578,17 +19091,17 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientRequest {
+impl de::Object for ClientRequest {
     const NAME: &'static str = "ClientRequest";
     const FIELDS: &'static [&'static str] = &["id", "method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -20597,15 +19110,15 @@ impl runtime::de::Object for ClientRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "method"),
-                2 => runtime::de::put(map, &mut v2, "params"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "method"),
+                2 => de::put(map, &mut v2, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientRequest {
-            id: runtime::de::required(v0, "id")?,
-            method: runtime::de::required(v1, "method")?,
+            id: de::required(v0, "id")?,
+            method: de::required(v1, "method")?,
             params: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -20876,148 +19389,88 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "InitializeRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
             return Ok(Self::InitializeRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthenticateRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "AuthenticateRequest") {
             return Ok(Self::AuthenticateRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListProvidersRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ListProvidersRequest") {
             return Ok(Self::ListProvidersRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetProviderRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetProviderRequest") {
             return Ok(Self::SetProviderRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DisableProviderRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "DisableProviderRequest") {
             return Ok(Self::DisableProviderRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutRequest") {
             return Ok(Self::LogoutRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "AuthStatusRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "AuthStatusRequest") {
             return Ok(Self::AuthStatusRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "NewSessionRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "NewSessionRequest") {
             return Ok(Self::NewSessionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "LoadSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LoadSessionRequest") {
             return Ok(Self::LoadSessionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListSessionsRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ListSessionsRequest") {
             return Ok(Self::ListSessionsRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DeleteSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "DeleteSessionRequest") {
             return Ok(Self::DeleteSessionRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ForkSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ForkSessionRequest") {
             return Ok(Self::ForkSessionRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ArchiveSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ArchiveSessionRequest") {
             return Ok(Self::ArchiveSessionRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UnarchiveSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "UnarchiveSessionRequest") {
             return Ok(Self::UnarchiveSessionRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionStatusRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SessionStatusRequest") {
             return Ok(Self::SessionStatusRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionTitleRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionTitleRequest") {
             return Ok(Self::SetSessionTitleRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ResumeSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ResumeSessionRequest") {
             return Ok(Self::ResumeSessionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CloseSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CloseSessionRequest") {
             return Ok(Self::CloseSessionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionModeRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionModeRequest") {
             return Ok(Self::SetSessionModeRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "SetSessionConfigOptionRequest",
         ) {
             return Ok(Self::SetSessionConfigOptionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "PromptRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "PromptRequest") {
             return Ok(Self::PromptRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
             return Ok(Self::ExtMethodRequest(v));
         }
-        Err(runtime::de::no_arm("ClientRequestParams", &errors))
+        Err(de::no_arm("ClientRequestParams", &errors))
     }
 }
 impl From<InitializeRequest> for ClientRequestParams {
@@ -21376,10 +19829,10 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for InitializeRequest {
+impl de::Object for InitializeRequest {
     const NAME: &'static str = "InitializeRequest";
     const FIELDS: &'static [&'static str] = &[
         "protocolVersion",
@@ -21392,7 +19845,7 @@ impl runtime::de::Object for InitializeRequest {
         let mut v1: Option<Option<ClientCapabilities>> = None;
         let mut v2: Option<runtime::Nullable<Implementation>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "protocolVersion" => Some(0),
@@ -21402,33 +19855,21 @@ impl runtime::de::Object for InitializeRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "protocolVersion"),
+                0 => de::put(map, &mut v0, "protocolVersion"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v1, "clientCapabilities")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "clientInfo")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "clientInfo"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(InitializeRequest {
-            protocol_version: runtime::de::required(v0, "protocolVersion")?,
+            protocol_version: de::required(v0, "protocolVersion")?,
             client_capabilities: v1.unwrap_or_default(),
             client_info: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
@@ -21572,10 +20013,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientCapabilities {
+impl de::Object for ClientCapabilities {
     const NAME: &'static str = "ClientCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "fs",
@@ -21600,7 +20041,7 @@ impl runtime::de::Object for ClientCapabilities {
         let mut v5: Option<Option<AuthCapabilities>> = None;
         let mut v6: Option<runtime::Nullable<ElicitationCapabilities>> = None;
         let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "fs" => Some(0),
@@ -21616,64 +20057,16 @@ impl runtime::de::Object for ClientCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "fs")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "terminal")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "session")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "fs"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "terminal"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "session"),
                 #[cfg(feature = "unstable")]
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "subagents")
-                }
+                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "subagents"),
                 #[cfg(feature = "unstable")]
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v4, "plan")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v5, "auth")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v6, "elicitation")
-                }
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v7, "_meta")
-                }
+                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "plan"),
+                5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "auth"),
+                6 => de::put_with::<read::Lenient, _, _>(map, &mut v6, "elicitation"),
+                7 => de::put_with::<read::LenientMeta, _, _>(map, &mut v7, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -21860,17 +20253,17 @@ impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for FileSystemCapabilities {
+impl de::Object for FileSystemCapabilities {
     const NAME: &'static str = "FileSystemCapabilities";
     const FIELDS: &'static [&'static str] = &["readTextFile", "writeTextFile", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Option<bool>> = None;
         let mut v1: Option<Option<bool>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "readTextFile" => Some(0),
@@ -21880,26 +20273,20 @@ impl runtime::de::Object for FileSystemCapabilities {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v0, "readTextFile")
                 }
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "writeTextFile")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -21997,10 +20384,10 @@ impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientSessionCapabilities {
+impl de::Object for ClientSessionCapabilities {
     const NAME: &'static str = "ClientSessionCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "compaction",
@@ -22013,7 +20400,7 @@ impl runtime::de::Object for ClientSessionCapabilities {
         let mut v1: Option<runtime::Nullable<SessionConfigOptionsCapabilities>> = None;
         let mut v2: Option<runtime::Nullable<NoticeCapabilities>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "compaction" => Some(0),
@@ -22023,34 +20410,10 @@ impl runtime::de::Object for ClientSessionCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "compaction")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "configOptions")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "notices")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "compaction"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "configOptions"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "notices"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -22143,14 +20506,14 @@ impl<'de> ::serde::Deserialize<'de> for CompactionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CompactionCapabilities {
+impl de::Object for CompactionCapabilities {
     const NAME: &'static str = "CompactionCapabilities";
     const FIELDS: &'static [&'static str] = &[];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let rest = runtime::de::fields(&mut map, |_| None, |_, _| Ok(()))?;
+        let rest = de::fields(&mut map, |_| None, |_, _| Ok(()))?;
         Ok(CompactionCapabilities {
             additional_properties: rest,
         })
@@ -22210,16 +20573,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigOptionsCapabilities {
+impl de::Object for SessionConfigOptionsCapabilities {
     const NAME: &'static str = "SessionConfigOptionsCapabilities";
     const FIELDS: &'static [&'static str] = &["boolean", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<BooleanConfigOptionCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "boolean" => Some(0),
@@ -22227,20 +20590,8 @@ impl runtime::de::Object for SessionConfigOptionsCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "boolean")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "boolean"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -22320,28 +20671,22 @@ impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for BooleanConfigOptionCapabilities {
+impl de::Object for BooleanConfigOptionCapabilities {
     const NAME: &'static str = "BooleanConfigOptionCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -22399,14 +20744,14 @@ impl<'de> ::serde::Deserialize<'de> for NoticeCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for NoticeCapabilities {
+impl de::Object for NoticeCapabilities {
     const NAME: &'static str = "NoticeCapabilities";
     const FIELDS: &'static [&'static str] = &[];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let rest = runtime::de::fields(&mut map, |_| None, |_, _| Ok(()))?;
+        let rest = de::fields(&mut map, |_| None, |_, _| Ok(()))?;
         Ok(NoticeCapabilities {
             additional_properties: rest,
         })
@@ -22471,16 +20816,16 @@ impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AuthCapabilities {
+impl de::Object for AuthCapabilities {
     const NAME: &'static str = "AuthCapabilities";
     const FIELDS: &'static [&'static str] = &["terminal", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Option<bool>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "terminal" => Some(0),
@@ -22488,20 +20833,8 @@ impl runtime::de::Object for AuthCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "terminal")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "terminal"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -22584,17 +20917,17 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationCapabilities {
+impl de::Object for ElicitationCapabilities {
     const NAME: &'static str = "ElicitationCapabilities";
     const FIELDS: &'static [&'static str] = &["form", "url", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<ElicitationFormCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<ElicitationUrlCapabilities>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "form" => Some(0),
@@ -22603,27 +20936,9 @@ impl runtime::de::Object for ElicitationCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "form")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "url")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "form"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "url"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -22715,28 +21030,22 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationFormCapabilities {
+impl de::Object for ElicitationFormCapabilities {
     const NAME: &'static str = "ElicitationFormCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -22803,28 +21112,22 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationUrlCapabilities {
+impl de::Object for ElicitationUrlCapabilities {
     const NAME: &'static str = "ElicitationUrlCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -22893,16 +21196,16 @@ impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AuthenticateRequest {
+impl de::Object for AuthenticateRequest {
     const NAME: &'static str = "AuthenticateRequest";
     const FIELDS: &'static [&'static str] = &["methodId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AuthMethodId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "methodId" => Some(0),
@@ -22910,19 +21213,13 @@ impl runtime::de::Object for AuthenticateRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "methodId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "methodId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthenticateRequest {
-            method_id: runtime::de::required(v0, "methodId")?,
+            method_id: de::required(v0, "methodId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -22990,28 +21287,22 @@ impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LogoutRequest {
+impl de::Object for LogoutRequest {
     const NAME: &'static str = "LogoutRequest";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -23107,10 +21398,10 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for NewSessionRequest {
+impl de::Object for NewSessionRequest {
     const NAME: &'static str = "NewSessionRequest";
     const FIELDS: &'static [&'static str] = &[
         "cwd",
@@ -23127,7 +21418,7 @@ impl runtime::de::Object for NewSessionRequest {
         #[cfg(feature = "unstable")]
         let mut v3: Option<runtime::Nullable<SystemPrompt>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cwd" => Some(0),
@@ -23139,31 +21430,21 @@ impl runtime::de::Object for NewSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "cwd"),
-                1 => runtime::de::put(map, &mut v1, "additionalDirectories"),
+                0 => de::put(map, &mut v0, "cwd"),
+                1 => de::put(map, &mut v1, "additionalDirectories"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::NullAsDefault,
-                        _,
-                        _,
-                    >(map, &mut v2, "mcpServers")
+                    de::put_with::<read::NullAsDefault, _, _>(map, &mut v2, "mcpServers")
                 }
                 #[cfg(feature = "unstable")]
-                3 => runtime::de::put(map, &mut v3, "systemPrompt"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                3 => de::put(map, &mut v3, "systemPrompt"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(NewSessionRequest {
-            cwd: runtime::de::required(v0, "cwd")?,
+            cwd: de::required(v0, "cwd")?,
             additional_directories: v1.unwrap_or_default(),
-            mcp_servers: runtime::de::required(v2, "mcpServers")?,
+            mcp_servers: de::required(v2, "mcpServers")?,
             #[cfg(feature = "unstable")]
             system_prompt: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
@@ -23291,7 +21572,7 @@ impl ::serde::Serialize for McpServer {
         }
     }
 }
-impl runtime::de::Tagged for McpServer {
+impl de::Tagged for McpServer {
     const NAME: &'static str = "McpServer";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -23303,10 +21584,10 @@ impl runtime::de::Tagged for McpServer {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "http" => runtime::de::variant(payload, tag, Self::Http),
-            "sse" => runtime::de::variant(payload, tag, Self::Sse),
+            "http" => de::variant(payload, tag, Self::Http),
+            "sse" => de::variant(payload, tag, Self::Sse),
             #[cfg(feature = "unstable")]
-            "acp" => runtime::de::variant(payload, tag, Self::Acp),
+            "acp" => de::variant(payload, tag, Self::Acp),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -23318,26 +21599,26 @@ impl runtime::de::Tagged for McpServer {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["http", "sse", #[cfg(feature = "unstable")] "acp"];
-        match runtime::de::tag(&object, "type") {
+        match de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
                 let tag_error = if missing {
                     String::new()
                 } else {
-                    runtime::de::unknown_tag::<
+                    de::unknown_tag::<
                         ::serde_json::Error,
                     >("McpServer", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Stdio") {
+                if let Some(v) = de::try_arm(&value, &mut errors, "Stdio") {
                     return Ok(Self::Stdio(v));
                 }
-                Err(runtime::de::no_open_arm("McpServer", &tag_error, missing, &errors))
+                Err(de::no_open_arm("McpServer", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("McpServer", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("McpServer", "type", other, KNOWN)),
         }
     }
 }
@@ -23345,7 +21626,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl McpServer {
@@ -23454,17 +21735,17 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for HttpHeader {
+impl de::Object for HttpHeader {
     const NAME: &'static str = "HttpHeader";
     const FIELDS: &'static [&'static str] = &["name", "value", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -23473,21 +21754,15 @@ impl runtime::de::Object for HttpHeader {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "value"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "value"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(HttpHeader {
-            name: runtime::de::required(v0, "name")?,
-            value: runtime::de::required(v1, "value")?,
+            name: de::required(v0, "name")?,
+            value: de::required(v1, "value")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -23552,10 +21827,10 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpServerHttp {
+impl de::Object for McpServerHttp {
     const NAME: &'static str = "McpServerHttp";
     const FIELDS: &'static [&'static str] = &["name", "url", "headers", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -23563,7 +21838,7 @@ impl runtime::de::Object for McpServerHttp {
         let mut v1: Option<String> = None;
         let mut v2: Option<Vec<HttpHeader>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -23573,29 +21848,17 @@ impl runtime::de::Object for McpServerHttp {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "url"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::NullAsDefault,
-                        _,
-                        _,
-                    >(map, &mut v2, "headers")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "url"),
+                2 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v2, "headers"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerHttp {
-            name: runtime::de::required(v0, "name")?,
-            url: runtime::de::required(v1, "url")?,
-            headers: runtime::de::required(v2, "headers")?,
+            name: de::required(v0, "name")?,
+            url: de::required(v1, "url")?,
+            headers: de::required(v2, "headers")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -23665,10 +21928,10 @@ impl<'de> ::serde::Deserialize<'de> for McpServerSse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpServerSse {
+impl de::Object for McpServerSse {
     const NAME: &'static str = "McpServerSse";
     const FIELDS: &'static [&'static str] = &["name", "url", "headers", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -23676,7 +21939,7 @@ impl runtime::de::Object for McpServerSse {
         let mut v1: Option<String> = None;
         let mut v2: Option<Vec<HttpHeader>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -23686,29 +21949,17 @@ impl runtime::de::Object for McpServerSse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "url"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::NullAsDefault,
-                        _,
-                        _,
-                    >(map, &mut v2, "headers")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "url"),
+                2 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v2, "headers"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerSse {
-            name: runtime::de::required(v0, "name")?,
-            url: runtime::de::required(v1, "url")?,
-            headers: runtime::de::required(v2, "headers")?,
+            name: de::required(v0, "name")?,
+            url: de::required(v1, "url")?,
+            headers: de::required(v2, "headers")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -23780,10 +22031,10 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpServerStdio {
+impl de::Object for McpServerStdio {
     const NAME: &'static str = "McpServerStdio";
     const FIELDS: &'static [&'static str] = &["name", "command", "args", "env", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -23792,7 +22043,7 @@ impl runtime::de::Object for McpServerStdio {
         let mut v2: Option<Vec<String>> = None;
         let mut v3: Option<Vec<EnvVariable>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -23803,37 +22054,19 @@ impl runtime::de::Object for McpServerStdio {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "command"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::NullAsDefault,
-                        _,
-                        _,
-                    >(map, &mut v2, "args")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::NullAsDefault,
-                        _,
-                        _,
-                    >(map, &mut v3, "env")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "command"),
+                2 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v2, "args"),
+                3 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v3, "env"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerStdio {
-            name: runtime::de::required(v0, "name")?,
-            command: runtime::de::required(v1, "command")?,
-            args: runtime::de::required(v2, "args")?,
-            env: runtime::de::required(v3, "env")?,
+            name: de::required(v0, "name")?,
+            command: de::required(v1, "command")?,
+            args: de::required(v2, "args")?,
+            env: de::required(v3, "env")?,
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -23936,10 +22169,10 @@ impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LoadSessionRequest {
+impl de::Object for LoadSessionRequest {
     const NAME: &'static str = "LoadSessionRequest";
     const FIELDS: &'static [&'static str] = &[
         "mcpServers",
@@ -23958,7 +22191,7 @@ impl runtime::de::Object for LoadSessionRequest {
         #[cfg(feature = "unstable")]
         let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "mcpServers" => Some(0),
@@ -23972,32 +22205,22 @@ impl runtime::de::Object for LoadSessionRequest {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::NullAsDefault,
-                        _,
-                        _,
-                    >(map, &mut v0, "mcpServers")
+                    de::put_with::<read::NullAsDefault, _, _>(map, &mut v0, "mcpServers")
                 }
-                1 => runtime::de::put(map, &mut v1, "cwd"),
-                2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                3 => runtime::de::put(map, &mut v3, "sessionId"),
+                1 => de::put(map, &mut v1, "cwd"),
+                2 => de::put(map, &mut v2, "additionalDirectories"),
+                3 => de::put(map, &mut v3, "sessionId"),
                 #[cfg(feature = "unstable")]
-                4 => runtime::de::put(map, &mut v4, "systemPrompt"),
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                4 => de::put(map, &mut v4, "systemPrompt"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(LoadSessionRequest {
-            mcp_servers: runtime::de::required(v0, "mcpServers")?,
-            cwd: runtime::de::required(v1, "cwd")?,
+            mcp_servers: de::required(v0, "mcpServers")?,
+            cwd: de::required(v1, "cwd")?,
             additional_directories: v2.unwrap_or_default(),
-            session_id: runtime::de::required(v3, "sessionId")?,
+            session_id: de::required(v3, "sessionId")?,
             #[cfg(feature = "unstable")]
             system_prompt: v4.unwrap_or_default(),
             meta: v5.unwrap_or_default(),
@@ -24134,10 +22357,10 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ListSessionsRequest {
+impl de::Object for ListSessionsRequest {
     const NAME: &'static str = "ListSessionsRequest";
     const FIELDS: &'static [&'static str] = &[
         "cwd",
@@ -24152,7 +22375,7 @@ impl runtime::de::Object for ListSessionsRequest {
         #[cfg(feature = "unstable")]
         let mut v2: Option<runtime::Nullable<SessionArchiveFilter>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cwd" => Some(0),
@@ -24163,17 +22386,11 @@ impl runtime::de::Object for ListSessionsRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "cwd"),
-                1 => runtime::de::put(map, &mut v1, "cursor"),
+                0 => de::put(map, &mut v0, "cwd"),
+                1 => de::put(map, &mut v1, "cursor"),
                 #[cfg(feature = "unstable")]
-                2 => runtime::de::put(map, &mut v2, "archived"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put(map, &mut v2, "archived"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -24294,16 +22511,16 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for DeleteSessionRequest {
+impl de::Object for DeleteSessionRequest {
     const NAME: &'static str = "DeleteSessionRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -24311,19 +22528,13 @@ impl runtime::de::Object for DeleteSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(DeleteSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -24427,10 +22638,10 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ResumeSessionRequest {
+impl de::Object for ResumeSessionRequest {
     const NAME: &'static str = "ResumeSessionRequest";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -24449,7 +22660,7 @@ impl runtime::de::Object for ResumeSessionRequest {
         #[cfg(feature = "unstable")]
         let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -24462,25 +22673,19 @@ impl runtime::de::Object for ResumeSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "cwd"),
-                2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                3 => runtime::de::put(map, &mut v3, "mcpServers"),
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "cwd"),
+                2 => de::put(map, &mut v2, "additionalDirectories"),
+                3 => de::put(map, &mut v3, "mcpServers"),
                 #[cfg(feature = "unstable")]
-                4 => runtime::de::put(map, &mut v4, "systemPrompt"),
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                4 => de::put(map, &mut v4, "systemPrompt"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ResumeSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            cwd: runtime::de::required(v1, "cwd")?,
+            session_id: de::required(v0, "sessionId")?,
+            cwd: de::required(v1, "cwd")?,
             additional_directories: v2.unwrap_or_default(),
             mcp_servers: v3.unwrap_or_default(),
             #[cfg(feature = "unstable")]
@@ -24610,16 +22815,16 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CloseSessionRequest {
+impl de::Object for CloseSessionRequest {
     const NAME: &'static str = "CloseSessionRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -24627,19 +22832,13 @@ impl runtime::de::Object for CloseSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CloseSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -24711,17 +22910,17 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetSessionModeRequest {
+impl de::Object for SetSessionModeRequest {
     const NAME: &'static str = "SetSessionModeRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "modeId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<SessionModeId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -24730,21 +22929,15 @@ impl runtime::de::Object for SetSessionModeRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "modeId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "modeId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionModeRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            mode_id: runtime::de::required(v1, "modeId")?,
+            session_id: de::required(v0, "sessionId")?,
+            mode_id: de::required(v1, "modeId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -24816,7 +23009,7 @@ pub struct SetSessionConfigOptionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`SetSessionConfigOptionRequestType`]).
@@ -24896,7 +23089,7 @@ impl ::serde::Serialize for SetSessionConfigOptionRequestType {
         }
     }
 }
-impl runtime::de::Tagged for SetSessionConfigOptionRequestType {
+impl de::Tagged for SetSessionConfigOptionRequestType {
     const NAME: &'static str = "SetSessionConfigOptionRequestType";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -24907,7 +23100,7 @@ impl runtime::de::Tagged for SetSessionConfigOptionRequestType {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "boolean" => runtime::de::variant(payload, tag, Self::Boolean),
+            "boolean" => de::variant(payload, tag, Self::Boolean),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -24919,24 +23112,24 @@ impl runtime::de::Tagged for SetSessionConfigOptionRequestType {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["boolean"];
-        match runtime::de::tag(&object, "type") {
+        match de::tag(&object, "type") {
             other => {
                 let missing = ::core::matches!(other, crate ::runtime::de::Tag::Missing);
                 let tag_error = if missing {
                     String::new()
                 } else {
-                    runtime::de::unknown_tag::<
+                    de::unknown_tag::<
                         ::serde_json::Error,
                     >("SetSessionConfigOptionRequestType", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ValueId") {
+                if let Some(v) = de::try_arm(&value, &mut errors, "ValueId") {
                     return Ok(Self::ValueId(v));
                 }
                 Err(
-                    runtime::de::no_open_arm(
+                    de::no_open_arm(
                         "SetSessionConfigOptionRequestType",
                         &tag_error,
                         missing,
@@ -24947,7 +23140,7 @@ impl runtime::de::Tagged for SetSessionConfigOptionRequestType {
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
+                    de::unknown_tag(
                         "SetSessionConfigOptionRequestType",
                         "type",
                         other,
@@ -24962,7 +23155,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl SetSessionConfigOptionRequestType {
@@ -25025,27 +23218,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetSessionConfigOptionRequestTypeBoolean {
+impl de::Object for SetSessionConfigOptionRequestTypeBoolean {
     const NAME: &'static str = "SetSessionConfigOptionRequestTypeBoolean";
     const FIELDS: &'static [&'static str] = &["value"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<bool> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
+                0 => de::put(map, &mut v0, "value"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionConfigOptionRequestTypeBoolean {
-            value: runtime::de::required(v0, "value")?,
+            value: de::required(v0, "value")?,
             additional_properties: rest,
         })
     }
@@ -25098,27 +23291,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeValueId
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetSessionConfigOptionRequestTypeValueId {
+impl de::Object for SetSessionConfigOptionRequestTypeValueId {
     const NAME: &'static str = "SetSessionConfigOptionRequestTypeValueId";
     const FIELDS: &'static [&'static str] = &["value"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionConfigValueId> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
+                0 => de::put(map, &mut v0, "value"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionConfigOptionRequestTypeValueId {
-            value: runtime::de::required(v0, "value")?,
+            value: de::required(v0, "value")?,
             additional_properties: rest,
         })
     }
@@ -25193,17 +23386,17 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptRequest {
+impl de::Object for PromptRequest {
     const NAME: &'static str = "PromptRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "prompt", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<Vec<ContentBlock>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -25212,21 +23405,15 @@ impl runtime::de::Object for PromptRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "prompt"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "prompt"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PromptRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            prompt: runtime::de::required(v1, "prompt")?,
+            session_id: de::required(v0, "sessionId")?,
+            prompt: de::required(v1, "prompt")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -25298,15 +23485,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("ClientResponse", &errors))
+        Err(de::no_arm("ClientResponse", &errors))
     }
 }
 impl From<ClientResponseResult> for ClientResponse {
@@ -25338,16 +23525,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientResponseResult {
+impl de::Object for ClientResponseResult {
     const NAME: &'static str = "ClientResponseResult";
     const FIELDS: &'static [&'static str] = &["id", "result"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<ClientResponseResultResult> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -25355,14 +23542,14 @@ impl runtime::de::Object for ClientResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "result"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "result"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientResponseResult {
-            id: runtime::de::required(v0, "id")?,
-            result: runtime::de::required(v1, "result")?,
+            id: de::required(v0, "id")?,
+            result: de::required(v1, "result")?,
             additional_properties: rest,
         })
     }
@@ -25430,83 +23617,47 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "WriteTextFileResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "WriteTextFileResponse") {
             return Ok(Self::WriteTextFileResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ReadTextFileResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ReadTextFileResponse") {
             return Ok(Self::ReadTextFileResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionResponse") {
             return Ok(Self::RequestPermissionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateTerminalResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CreateTerminalResponse") {
             return Ok(Self::CreateTerminalResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "TerminalOutputResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "TerminalOutputResponse") {
             return Ok(Self::TerminalOutputResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ReleaseTerminalResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ReleaseTerminalResponse") {
             return Ok(Self::ReleaseTerminalResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "WaitForTerminalExitResponse",
         ) {
             return Ok(Self::WaitForTerminalExitResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "KillTerminalResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "KillTerminalResponse") {
             return Ok(Self::KillTerminalResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CreateElicitationResponse") {
             return Ok(Self::CreateElicitationResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "MessageMcpResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpResponse") {
             return Ok(Self::MessageMcpResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodResponse") {
             return Ok(Self::ExtMethodResponse(v));
         }
-        Err(runtime::de::no_arm("ClientResponseResultResult", &errors))
+        Err(de::no_arm("ClientResponseResultResult", &errors))
     }
 }
 impl From<WriteTextFileResponse> for ClientResponseResultResult {
@@ -25593,16 +23744,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientResponseError {
+impl de::Object for ClientResponseError {
     const NAME: &'static str = "ClientResponseError";
     const FIELDS: &'static [&'static str] = &["id", "error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<Error> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -25610,14 +23761,14 @@ impl runtime::de::Object for ClientResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "error"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientResponseError {
-            id: runtime::de::required(v0, "id")?,
-            error: runtime::de::required(v1, "error")?,
+            id: de::required(v0, "id")?,
+            error: de::required(v1, "error")?,
             additional_properties: rest,
         })
     }
@@ -25966,28 +24117,22 @@ impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for WriteTextFileResponse {
+impl de::Object for WriteTextFileResponse {
     const NAME: &'static str = "WriteTextFileResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26058,16 +24203,16 @@ impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ReadTextFileResponse {
+impl de::Object for ReadTextFileResponse {
     const NAME: &'static str = "ReadTextFileResponse";
     const FIELDS: &'static [&'static str] = &["content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "content" => Some(0),
@@ -26075,19 +24220,13 @@ impl runtime::de::Object for ReadTextFileResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "content"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "content"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ReadTextFileResponse {
-            content: runtime::de::required(v0, "content")?,
+            content: de::required(v0, "content")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -26155,16 +24294,16 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for RequestPermissionResponse {
+impl de::Object for RequestPermissionResponse {
     const NAME: &'static str = "RequestPermissionResponse";
     const FIELDS: &'static [&'static str] = &["outcome", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestPermissionOutcome> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "outcome" => Some(0),
@@ -26172,19 +24311,13 @@ impl runtime::de::Object for RequestPermissionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "outcome"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "outcome"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(RequestPermissionResponse {
-            outcome: runtime::de::required(v0, "outcome")?,
+            outcome: de::required(v0, "outcome")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -26261,7 +24394,7 @@ impl ::serde::Serialize for RequestPermissionOutcome {
         }
     }
 }
-impl runtime::de::Tagged for RequestPermissionOutcome {
+impl de::Tagged for RequestPermissionOutcome {
     const NAME: &'static str = "RequestPermissionOutcome";
     const KEY: &'static str = "outcome";
     fn is_known(tag: &str) -> bool {
@@ -26276,7 +24409,7 @@ impl runtime::de::Tagged for RequestPermissionOutcome {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Cancelled)
             }
-            "selected" => runtime::de::variant(payload, tag, Self::Selected),
+            "selected" => de::variant(payload, tag, Self::Selected),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -26289,10 +24422,10 @@ impl runtime::de::Tagged for RequestPermissionOutcome {
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
         Err(
-            runtime::de::unknown_tag(
+            de::unknown_tag(
                 "RequestPermissionOutcome",
                 "outcome",
-                runtime::de::tag(&object, "outcome"),
+                de::tag(&object, "outcome"),
                 KNOWN,
             ),
         )
@@ -26302,7 +24435,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl RequestPermissionOutcome {
@@ -26368,16 +24501,16 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SelectedPermissionOutcome {
+impl de::Object for SelectedPermissionOutcome {
     const NAME: &'static str = "SelectedPermissionOutcome";
     const FIELDS: &'static [&'static str] = &["optionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PermissionOptionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "optionId" => Some(0),
@@ -26385,19 +24518,13 @@ impl runtime::de::Object for SelectedPermissionOutcome {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "optionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "optionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SelectedPermissionOutcome {
-            option_id: runtime::de::required(v0, "optionId")?,
+            option_id: de::required(v0, "optionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -26460,16 +24587,16 @@ impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CreateTerminalResponse {
+impl de::Object for CreateTerminalResponse {
     const NAME: &'static str = "CreateTerminalResponse";
     const FIELDS: &'static [&'static str] = &["terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "terminalId" => Some(0),
@@ -26477,19 +24604,13 @@ impl runtime::de::Object for CreateTerminalResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "terminalId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "terminalId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CreateTerminalResponse {
-            terminal_id: runtime::de::required(v0, "terminalId")?,
+            terminal_id: de::required(v0, "terminalId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -26562,10 +24683,10 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalOutputResponse {
+impl de::Object for TerminalOutputResponse {
     const NAME: &'static str = "TerminalOutputResponse";
     const FIELDS: &'static [&'static str] = &[
         "output",
@@ -26578,7 +24699,7 @@ impl runtime::de::Object for TerminalOutputResponse {
         let mut v1: Option<bool> = None;
         let mut v2: Option<runtime::Nullable<TerminalExitStatus>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "output" => Some(0),
@@ -26588,28 +24709,16 @@ impl runtime::de::Object for TerminalOutputResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "output"),
-                1 => runtime::de::put(map, &mut v1, "truncated"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "exitStatus")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "output"),
+                1 => de::put(map, &mut v1, "truncated"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "exitStatus"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TerminalOutputResponse {
-            output: runtime::de::required(v0, "output")?,
-            truncated: runtime::de::required(v1, "truncated")?,
+            output: de::required(v0, "output")?,
+            truncated: de::required(v1, "truncated")?,
             exit_status: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -26690,17 +24799,17 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalExitStatus {
+impl de::Object for TerminalExitStatus {
     const NAME: &'static str = "TerminalExitStatus";
     const FIELDS: &'static [&'static str] = &["exitCode", "signal", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<u32>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "exitCode" => Some(0),
@@ -26709,27 +24818,9 @@ impl runtime::de::Object for TerminalExitStatus {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "exitCode")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "signal")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "exitCode"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "signal"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26808,28 +24899,22 @@ impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ReleaseTerminalResponse {
+impl de::Object for ReleaseTerminalResponse {
     const NAME: &'static str = "ReleaseTerminalResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26904,17 +24989,17 @@ impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for WaitForTerminalExitResponse {
+impl de::Object for WaitForTerminalExitResponse {
     const NAME: &'static str = "WaitForTerminalExitResponse";
     const FIELDS: &'static [&'static str] = &["exitCode", "signal", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<u32>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "exitCode" => Some(0),
@@ -26923,27 +25008,9 @@ impl runtime::de::Object for WaitForTerminalExitResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "exitCode")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "signal")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "exitCode"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "signal"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -27028,28 +25095,22 @@ impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for KillTerminalResponse {
+impl de::Object for KillTerminalResponse {
     const NAME: &'static str = "KillTerminalResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -27113,7 +25174,7 @@ pub struct CreateElicitationResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
@@ -27196,7 +25257,7 @@ impl ::serde::Serialize for CreateElicitationResponseAction {
         }
     }
 }
-impl runtime::de::Tagged for CreateElicitationResponseAction {
+impl de::Tagged for CreateElicitationResponseAction {
     const NAME: &'static str = "CreateElicitationResponseAction";
     const KEY: &'static str = "action";
     fn is_known(tag: &str) -> bool {
@@ -27207,7 +25268,7 @@ impl runtime::de::Tagged for CreateElicitationResponseAction {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "accept" => runtime::de::variant(payload, tag, Self::Accept),
+            "accept" => de::variant(payload, tag, Self::Accept),
             "decline" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Decline)
@@ -27227,9 +25288,9 @@ impl runtime::de::Tagged for CreateElicitationResponseAction {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["accept", "decline", "cancel"];
-        match runtime::de::tag(&object, "action") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
+        match de::tag(&object, "action") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<
                     E,
                 >(&object, "CreateElicitationResponseAction", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
@@ -27237,7 +25298,7 @@ impl runtime::de::Tagged for CreateElicitationResponseAction {
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
+                    de::unknown_tag(
                         "CreateElicitationResponseAction",
                         "action",
                         other,
@@ -27252,7 +25313,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl CreateElicitationResponseAction {
@@ -27329,24 +25390,24 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Integer") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
             return Ok(Self::Integer(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Boolean") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
             return Ok(Self::Boolean(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "StringArray") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "StringArray") {
             return Ok(Self::StringArray(v));
         }
-        Err(runtime::de::no_arm("ElicitationContentValue", &errors))
+        Err(de::no_arm("ElicitationContentValue", &errors))
     }
 }
 impl From<String> for ElicitationContentValue {
@@ -27421,10 +25482,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationAcceptAction {
+impl de::Object for ElicitationAcceptAction {
     const NAME: &'static str = "ElicitationAcceptAction";
     const FIELDS: &'static [&'static str] = &["content"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -27433,14 +25494,14 @@ impl runtime::de::Object for ElicitationAcceptAction {
                 ::std::collections::BTreeMap<String, ElicitationContentValue>,
             >,
         > = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "content" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "content"),
+                0 => de::put(map, &mut v0, "content"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -27509,16 +25570,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientNotification {
+impl de::Object for ClientNotification {
     const NAME: &'static str = "ClientNotification";
     const FIELDS: &'static [&'static str] = &["method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<ClientNotificationParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -27526,13 +25587,13 @@ impl runtime::de::Object for ClientNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => runtime::de::put(map, &mut v1, "params"),
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put(map, &mut v1, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientNotification {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -27604,27 +25665,19 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelNotification",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CancelNotification") {
             return Ok(Self::CancelNotification(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "MessageMcpNotification",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpNotification") {
             return Ok(Self::MessageMcpNotification(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtNotification") {
             return Ok(Self::ExtNotification(v));
         }
-        Err(runtime::de::no_arm("ClientNotificationParams", &errors))
+        Err(de::no_arm("ClientNotificationParams", &errors))
     }
 }
 impl From<CancelNotification> for ClientNotificationParams {
@@ -27767,16 +25820,16 @@ impl<'de> ::serde::Deserialize<'de> for CancelNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelNotification {
+impl de::Object for CancelNotification {
     const NAME: &'static str = "CancelNotification";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -27784,19 +25837,13 @@ impl runtime::de::Object for CancelNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CancelNotification {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -27867,16 +25914,16 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelRequestNotification {
+impl de::Object for CancelRequestNotification {
     const NAME: &'static str = "CancelRequestNotification";
     const FIELDS: &'static [&'static str] = &["requestId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "requestId" => Some(0),
@@ -27884,19 +25931,13 @@ impl runtime::de::Object for CancelRequestNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "requestId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "requestId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CancelRequestNotification {
-            request_id: runtime::de::required(v0, "requestId")?,
+            request_id: de::required(v0, "requestId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -27981,11 +26022,11 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for MessageMcpRequest {
+impl de::Object for MessageMcpRequest {
     const NAME: &'static str = "MessageMcpRequest";
     const FIELDS: &'static [&'static str] = &[
         "serverId",
@@ -28000,7 +26041,7 @@ impl runtime::de::Object for MessageMcpRequest {
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "serverId" => Some(0),
@@ -28011,24 +26052,18 @@ impl runtime::de::Object for MessageMcpRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "serverId"),
-                1 => runtime::de::put(map, &mut v1, "requestId"),
-                2 => runtime::de::put(map, &mut v2, "method"),
-                3 => runtime::de::put(map, &mut v3, "params"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "serverId"),
+                1 => de::put(map, &mut v1, "requestId"),
+                2 => de::put(map, &mut v2, "method"),
+                3 => de::put(map, &mut v3, "params"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(MessageMcpRequest {
-            server_id: runtime::de::required(v0, "serverId")?,
-            request_id: runtime::de::required(v1, "requestId")?,
-            method: runtime::de::required(v2, "method")?,
+            server_id: de::required(v0, "serverId")?,
+            request_id: de::required(v1, "requestId")?,
+            method: de::required(v2, "method")?,
             params: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -28114,13 +26149,13 @@ impl ::schemars::JsonSchema for MessageMcpRequest {
 )]
 #[serde(transparent)]
 pub struct McpServerAcpId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for McpServerAcpId {
+impl de::Scalar for McpServerAcpId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -28202,14 +26237,11 @@ impl ::schemars::JsonSchema for McpServerAcpId {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct McpRequestId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
+pub struct McpRequestId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for McpRequestId {
+impl de::Scalar for McpRequestId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -28304,17 +26336,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionSystemPromptCapabilities {
+impl de::Object for SessionSystemPromptCapabilities {
     const NAME: &'static str = "SessionSystemPromptCapabilities";
     const FIELDS: &'static [&'static str] = &["mode", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<SessionSystemPromptModeCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "mode" => Some(0),
@@ -28322,20 +26354,8 @@ impl runtime::de::Object for SessionSystemPromptCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "mode")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "mode"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -28434,17 +26454,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionSystemPromptModeCapabilities {
+impl de::Object for SessionSystemPromptModeCapabilities {
     const NAME: &'static str = "SessionSystemPromptModeCapabilities";
     const FIELDS: &'static [&'static str] = &["override", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<SessionSystemPromptOverrideCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "override" => Some(0),
@@ -28452,20 +26472,8 @@ impl runtime::de::Object for SessionSystemPromptModeCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "override")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "override"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -28557,29 +26565,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionSystemPromptOverrideCapabilities {
+impl de::Object for SessionSystemPromptOverrideCapabilities {
     const NAME: &'static str = "SessionSystemPromptOverrideCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -28654,29 +26656,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionForkCapabilities {
+impl de::Object for SessionForkCapabilities {
     const NAME: &'static str = "SessionForkCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -28750,29 +26746,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionArchiveCapabilities {
+impl de::Object for SessionArchiveCapabilities {
     const NAME: &'static str = "SessionArchiveCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -28845,29 +26835,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionStatusCapabilities {
+impl de::Object for SessionStatusCapabilities {
     const NAME: &'static str = "SessionStatusCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -28941,29 +26925,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionTitleCapabilities {
+impl de::Object for SessionTitleCapabilities {
     const NAME: &'static str = "SessionTitleCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -29036,29 +27014,23 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthStatusCapabilities {
+impl de::Object for AuthStatusCapabilities {
     const NAME: &'static str = "AuthStatusCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -29131,29 +27103,23 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProvidersCapabilities {
+impl de::Object for ProvidersCapabilities {
     const NAME: &'static str = "ProvidersCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -29226,17 +27192,17 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ListProvidersResponse {
+impl de::Object for ListProvidersResponse {
     const NAME: &'static str = "ListProvidersResponse";
     const FIELDS: &'static [&'static str] = &["providers", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<ProviderInfo>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "providers" => Some(0),
@@ -29244,19 +27210,13 @@ impl runtime::de::Object for ListProvidersResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "providers"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "providers"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ListProvidersResponse {
-            providers: runtime::de::required(v0, "providers")?,
+            providers: de::required(v0, "providers")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -29343,11 +27303,11 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProviderInfo {
+impl de::Object for ProviderInfo {
     const NAME: &'static str = "ProviderInfo";
     const FIELDS: &'static [&'static str] = &[
         "providerId",
@@ -29362,7 +27322,7 @@ impl runtime::de::Object for ProviderInfo {
         let mut v2: Option<bool> = None;
         let mut v3: Option<runtime::Nullable<ProviderCurrentConfig>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "providerId" => Some(0),
@@ -29373,30 +27333,18 @@ impl runtime::de::Object for ProviderInfo {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "providerId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "supported")
-                }
-                2 => runtime::de::put(map, &mut v2, "required"),
-                3 => runtime::de::put(map, &mut v3, "current"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "providerId"),
+                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "supported"),
+                2 => de::put(map, &mut v2, "required"),
+                3 => de::put(map, &mut v3, "current"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProviderInfo {
-            provider_id: runtime::de::required(v0, "providerId")?,
-            supported: runtime::de::required(v1, "supported")?,
-            required: runtime::de::required(v2, "required")?,
+            provider_id: de::required(v0, "providerId")?,
+            supported: de::required(v1, "supported")?,
+            required: de::required(v2, "required")?,
             current: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -29472,14 +27420,11 @@ impl ::schemars::JsonSchema for ProviderInfo {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ProviderId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
+pub struct ProviderId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for ProviderId {
+impl de::Scalar for ProviderId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -29687,7 +27632,7 @@ impl From<&str> for LlmProtocol {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for LlmProtocol {
+impl de::Scalar for LlmProtocol {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -29741,18 +27686,18 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProviderCurrentConfig {
+impl de::Object for ProviderCurrentConfig {
     const NAME: &'static str = "ProviderCurrentConfig";
     const FIELDS: &'static [&'static str] = &["apiType", "baseUrl", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<LlmProtocol> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "apiType" => Some(0),
@@ -29761,21 +27706,15 @@ impl runtime::de::Object for ProviderCurrentConfig {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "apiType"),
-                1 => runtime::de::put(map, &mut v1, "baseUrl"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "apiType"),
+                1 => de::put(map, &mut v1, "baseUrl"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProviderCurrentConfig {
-            api_type: runtime::de::required(v0, "apiType")?,
-            base_url: runtime::de::required(v1, "baseUrl")?,
+            api_type: de::required(v0, "apiType")?,
+            base_url: de::required(v1, "baseUrl")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -29844,29 +27783,23 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SetProviderResponse {
+impl de::Object for SetProviderResponse {
     const NAME: &'static str = "SetProviderResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -29944,29 +27877,23 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for DisableProviderResponse {
+impl de::Object for DisableProviderResponse {
     const NAME: &'static str = "DisableProviderResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -30056,18 +27983,18 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthStatusResponse {
+impl de::Object for AuthStatusResponse {
     const NAME: &'static str = "AuthStatusResponse";
     const FIELDS: &'static [&'static str] = &["state", "accounts", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AuthState> = None;
         let mut v1: Option<Option<Vec<AuthAccount>>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "state" => Some(0),
@@ -30076,26 +28003,14 @@ impl runtime::de::Object for AuthStatusResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "state"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "accounts")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "state"),
+                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "accounts"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthStatusResponse {
-            state: runtime::de::required(v0, "state")?,
+            state: de::required(v0, "state")?,
             accounts: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -30292,7 +28207,7 @@ impl From<&str> for AuthState {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for AuthState {
+impl de::Scalar for AuthState {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -30370,11 +28285,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthAccount {
+impl de::Object for AuthAccount {
     const NAME: &'static str = "AuthAccount";
     const FIELDS: &'static [&'static str] = &[
         "label",
@@ -30391,7 +28306,7 @@ impl runtime::de::Object for AuthAccount {
         let mut v3: Option<runtime::Nullable<String>> = None;
         let mut v4: Option<runtime::Nullable<String>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "label" => Some(0),
@@ -30403,47 +28318,23 @@ impl runtime::de::Object for AuthAccount {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "label"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "active")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "name")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "email")
-                }
+                0 => de::put(map, &mut v0, "label"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "active"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "name"),
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "email"),
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v4, "organization")
                 }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthAccount {
-            label: runtime::de::required(v0, "label")?,
+            label: de::required(v0, "label")?,
             active: v1.unwrap_or_default(),
             name: v2.unwrap_or_default(),
             email: v3.unwrap_or_default(),
@@ -30555,11 +28446,11 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ForkSessionResponse {
+impl de::Object for ForkSessionResponse {
     const NAME: &'static str = "ForkSessionResponse";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -30572,7 +28463,7 @@ impl runtime::de::Object for ForkSessionResponse {
         let mut v1: Option<runtime::Nullable<SessionModeState>> = None;
         let mut v2: Option<runtime::Nullable<Vec<SessionConfigOption>>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -30582,33 +28473,21 @@ impl runtime::de::Object for ForkSessionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "modes")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "modes"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v2, "configOptions")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ForkSessionResponse {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             modes: v1.unwrap_or_default(),
             config_options: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
@@ -30703,29 +28582,23 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ArchiveSessionResponse {
+impl de::Object for ArchiveSessionResponse {
     const NAME: &'static str = "ArchiveSessionResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -30803,29 +28676,23 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for UnarchiveSessionResponse {
+impl de::Object for UnarchiveSessionResponse {
     const NAME: &'static str = "UnarchiveSessionResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -30910,17 +28777,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionStatusResponse {
+impl de::Object for SessionStatusResponse {
     const NAME: &'static str = "SessionStatusResponse";
     const FIELDS: &'static [&'static str] = &["status", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionStatus> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "status" => Some(0),
@@ -30928,19 +28795,13 @@ impl runtime::de::Object for SessionStatusResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "status"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "status"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionStatusResponse {
-            status: runtime::de::required(v0, "status")?,
+            status: de::required(v0, "status")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -31119,7 +28980,7 @@ impl From<&str> for SessionStatus {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for SessionStatus {
+impl de::Scalar for SessionStatus {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -31172,17 +29033,17 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SetSessionTitleResponse {
+impl de::Object for SetSessionTitleResponse {
     const NAME: &'static str = "SetSessionTitleResponse";
     const FIELDS: &'static [&'static str] = &["title", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -31190,19 +29051,13 @@ impl runtime::de::Object for SetSessionTitleResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "title"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "title"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionTitleResponse {
-            title: runtime::de::required(v0, "title")?,
+            title: de::required(v0, "title")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -31304,11 +29159,11 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for Usage {
+impl de::Object for Usage {
     const NAME: &'static str = "Usage";
     const FIELDS: &'static [&'static str] = &[
         "totalTokens",
@@ -31327,7 +29182,7 @@ impl runtime::de::Object for Usage {
         let mut v4: Option<runtime::Nullable<u64>> = None;
         let mut v5: Option<runtime::Nullable<u64>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "totalTokens" => Some(0),
@@ -31340,44 +29195,38 @@ impl runtime::de::Object for Usage {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "totalTokens"),
-                1 => runtime::de::put(map, &mut v1, "inputTokens"),
-                2 => runtime::de::put(map, &mut v2, "outputTokens"),
+                0 => de::put(map, &mut v0, "totalTokens"),
+                1 => de::put(map, &mut v1, "inputTokens"),
+                2 => de::put(map, &mut v2, "outputTokens"),
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v3, "thoughtTokens")
                 }
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v4, "cachedReadTokens")
                 }
                 5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v5, "cachedWriteTokens")
                 }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Usage {
-            total_tokens: runtime::de::required(v0, "totalTokens")?,
-            input_tokens: runtime::de::required(v1, "inputTokens")?,
-            output_tokens: runtime::de::required(v2, "outputTokens")?,
+            total_tokens: de::required(v0, "totalTokens")?,
+            input_tokens: de::required(v1, "inputTokens")?,
+            output_tokens: de::required(v2, "outputTokens")?,
             thought_tokens: v3.unwrap_or_default(),
             cached_read_tokens: v4.unwrap_or_default(),
             cached_write_tokens: v5.unwrap_or_default(),
@@ -31387,17 +29236,14 @@ impl runtime::de::Object for Usage {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for Usage {
+impl<'de> fast::FromJson<'de> for Usage {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<u64> = None;
         let mut v1: Option<u64> = None;
         let mut v2: Option<u64> = None;
@@ -31406,66 +29252,66 @@ impl<'de> json::fast::FromJson<'de> for Usage {
         let mut v5: Option<runtime::Nullable<u64>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "totalTokens" => {
-                    json::fast::put(&mut v0, <u64 as json::fast::FromJson<'de>>::read(r))
+                    fast::put(&mut v0, <u64 as fast::FromJson<'de>>::read(r))
                 }
                 "inputTokens" => {
-                    json::fast::put(&mut v1, <u64 as json::fast::FromJson<'de>>::read(r))
+                    fast::put(&mut v1, <u64 as fast::FromJson<'de>>::read(r))
                 }
                 "outputTokens" => {
-                    json::fast::put(&mut v2, <u64 as json::fast::FromJson<'de>>::read(r))
+                    fast::put(&mut v2, <u64 as fast::FromJson<'de>>::read(r))
                 }
                 "thoughtTokens" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<u64>,
                         >>::read(r),
                     )
                 }
                 "cachedReadTokens" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<u64>,
                         >>::read(r),
                     )
                 }
                 "cachedWriteTokens" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v5,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<u64>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v6,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Usage {
             total_tokens: v0,
@@ -31568,7 +29414,7 @@ impl ::serde::Serialize for PlanUpdateContent {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Tagged for PlanUpdateContent {
+impl de::Tagged for PlanUpdateContent {
     const NAME: &'static str = "PlanUpdateContent";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -31579,9 +29425,9 @@ impl runtime::de::Tagged for PlanUpdateContent {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "items" => runtime::de::variant(payload, tag, Self::Items),
-            "file" => runtime::de::variant(payload, tag, Self::File),
-            "markdown" => runtime::de::variant(payload, tag, Self::Markdown),
+            "items" => de::variant(payload, tag, Self::Items),
+            "file" => de::variant(payload, tag, Self::File),
+            "markdown" => de::variant(payload, tag, Self::Markdown),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -31594,12 +29440,7 @@ impl runtime::de::Tagged for PlanUpdateContent {
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["items", "file", "markdown"];
         Err(
-            runtime::de::unknown_tag(
-                "PlanUpdateContent",
-                "type",
-                runtime::de::tag(&object, "type"),
-                KNOWN,
-            ),
+            de::unknown_tag("PlanUpdateContent", "type", de::tag(&object, "type"), KNOWN),
         )
     }
 }
@@ -31608,7 +29449,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31646,34 +29487,26 @@ impl From<PlanMarkdown> for PlanUpdateContent {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanUpdateContent {
+impl<'de> fast::FromJson<'de> for PlanUpdateContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
-            "items" => {
-                <PlanItems as json::fast::FromJson<'de>>::rest(r, more).map(Self::Items)
-            }
-            "file" => {
-                <PlanFile as json::fast::FromJson<'de>>::rest(r, more).map(Self::File)
-            }
+            "items" => <PlanItems as fast::FromJson<'de>>::rest(r, more).map(Self::Items),
+            "file" => <PlanFile as fast::FromJson<'de>>::rest(r, more).map(Self::File),
             "markdown" => {
-                <PlanMarkdown as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Markdown)
+                <PlanMarkdown as fast::FromJson<'de>>::rest(r, more).map(Self::Markdown)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -31716,14 +29549,11 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct PlanId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
+pub struct PlanId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for PlanId {
+impl de::Scalar for PlanId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -31768,10 +29598,10 @@ impl fmt::Display for PlanId {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanId {
+impl<'de> fast::FromJson<'de> for PlanId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31825,18 +29655,18 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanItems {
+impl de::Object for PlanItems {
     const NAME: &'static str = "PlanItems";
     const FIELDS: &'static [&'static str] = &["planId", "entries", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<Vec<PlanEntry>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "planId" => Some(0),
@@ -31845,84 +29675,61 @@ impl runtime::de::Object for PlanItems {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "planId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "entries")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "planId"),
+                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "entries"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanItems {
-            plan_id: runtime::de::required(v0, "planId")?,
-            entries: runtime::de::required(v1, "entries")?,
+            plan_id: de::required(v0, "planId")?,
+            entries: de::required(v1, "entries")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanItems {
+impl<'de> fast::FromJson<'de> for PlanItems {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<Vec<PlanEntry>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "planId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <PlanId as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
                 "entries" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientItems as json::fast::Rule<
-                            'de,
-                            Vec<PlanEntry>,
-                        >>::read(r),
+                        <read::LenientItems as fast::Rule<'de, Vec<PlanEntry>>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanItems {
             plan_id: v0,
@@ -32001,18 +29808,18 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanFile {
+impl de::Object for PlanFile {
     const NAME: &'static str = "PlanFile";
     const FIELDS: &'static [&'static str] = &["planId", "uri", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "planId" => Some(0),
@@ -32021,75 +29828,56 @@ impl runtime::de::Object for PlanFile {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "planId"),
-                1 => runtime::de::put(map, &mut v1, "uri"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "planId"),
+                1 => de::put(map, &mut v1, "uri"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanFile {
-            plan_id: runtime::de::required(v0, "planId")?,
-            uri: runtime::de::required(v1, "uri")?,
+            plan_id: de::required(v0, "planId")?,
+            uri: de::required(v1, "uri")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanFile {
+impl<'de> fast::FromJson<'de> for PlanFile {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "planId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <PlanId as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "uri" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
+                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanFile {
             plan_id: v0,
@@ -32165,18 +29953,18 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanMarkdown {
+impl de::Object for PlanMarkdown {
     const NAME: &'static str = "PlanMarkdown";
     const FIELDS: &'static [&'static str] = &["planId", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "planId" => Some(0),
@@ -32185,75 +29973,56 @@ impl runtime::de::Object for PlanMarkdown {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "planId"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "planId"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanMarkdown {
-            plan_id: runtime::de::required(v0, "planId")?,
-            content: runtime::de::required(v1, "content")?,
+            plan_id: de::required(v0, "planId")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanMarkdown {
+impl<'de> fast::FromJson<'de> for PlanMarkdown {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "planId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <PlanId as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "content" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
+                "content" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanMarkdown {
             plan_id: v0,
@@ -32326,17 +30095,17 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanUpdate {
+impl de::Object for PlanUpdate {
     const NAME: &'static str = "PlanUpdate";
     const FIELDS: &'static [&'static str] = &["plan", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanUpdateContent> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "plan" => Some(0),
@@ -32344,63 +30113,54 @@ impl runtime::de::Object for PlanUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "plan"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "plan"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanUpdate {
-            plan: runtime::de::required(v0, "plan")?,
+            plan: de::required(v0, "plan")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanUpdate {
+impl<'de> fast::FromJson<'de> for PlanUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanUpdateContent> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "plan" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <PlanUpdateContent as json::fast::FromJson<'de>>::read(r),
+                        <PlanUpdateContent as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanUpdate {
             plan: v0,
@@ -32472,17 +30232,17 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanRemoved {
+impl de::Object for PlanRemoved {
     const NAME: &'static str = "PlanRemoved";
     const FIELDS: &'static [&'static str] = &["planId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "planId" => Some(0),
@@ -32490,63 +30250,49 @@ impl runtime::de::Object for PlanRemoved {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "planId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "planId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanRemoved {
-            plan_id: runtime::de::required(v0, "planId")?,
+            plan_id: de::required(v0, "planId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanRemoved {
+impl<'de> fast::FromJson<'de> for PlanRemoved {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "planId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <PlanId as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanRemoved {
             plan_id: v0,
@@ -32621,17 +30367,17 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SubagentSessionCapabilities {
+impl de::Object for SubagentSessionCapabilities {
     const NAME: &'static str = "SubagentSessionCapabilities";
     const FIELDS: &'static [&'static str] = &["cancel", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<SessionCancelCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cancel" => Some(0),
@@ -32639,20 +30385,8 @@ impl runtime::de::Object for SubagentSessionCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "cancel")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "cancel"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -32664,43 +30398,40 @@ impl runtime::de::Object for SubagentSessionCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for SubagentSessionCapabilities {
+impl<'de> fast::FromJson<'de> for SubagentSessionCapabilities {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<SessionCancelCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "cancel" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<SessionCancelCapabilities>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(SubagentSessionCapabilities {
@@ -32785,29 +30516,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionCancelCapabilities {
+impl de::Object for SessionCancelCapabilities {
     const NAME: &'static str = "SessionCancelCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -32818,33 +30543,30 @@ impl runtime::de::Object for SessionCancelCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for SessionCancelCapabilities {
+impl<'de> fast::FromJson<'de> for SessionCancelCapabilities {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(SessionCancelCapabilities {
@@ -32933,7 +30655,7 @@ impl ::serde::Serialize for StateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Tagged for StateUpdate {
+impl de::Tagged for StateUpdate {
     const NAME: &'static str = "StateUpdate";
     const KEY: &'static str = "state";
     fn is_known(tag: &str) -> bool {
@@ -32944,10 +30666,10 @@ impl runtime::de::Tagged for StateUpdate {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "running" => runtime::de::variant(payload, tag, Self::Running),
-            "idle" => runtime::de::variant(payload, tag, Self::Idle),
-            "requires_action" => runtime::de::variant(payload, tag, Self::RequiresAction),
-            "unknown" => runtime::de::variant(payload, tag, Self::Unknown),
+            "running" => de::variant(payload, tag, Self::Running),
+            "idle" => de::variant(payload, tag, Self::Idle),
+            "requires_action" => de::variant(payload, tag, Self::RequiresAction),
+            "unknown" => de::variant(payload, tag, Self::Unknown),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -32959,13 +30681,13 @@ impl runtime::de::Tagged for StateUpdate {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["running", "idle", "requires_action", "unknown"];
-        match runtime::de::tag(&object, "state") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
+        match de::tag(&object, "state") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("StateUpdate", "state", other, KNOWN)),
+            other => Err(de::unknown_tag("StateUpdate", "state", other, KNOWN)),
         }
     }
 }
@@ -32974,7 +30696,7 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33021,40 +30743,36 @@ impl From<UnknownStateUpdate> for StateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for StateUpdate {
+impl<'de> fast::FromJson<'de> for StateUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "state" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "running" => {
-                <RunningStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <RunningStateUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Running)
             }
             "idle" => {
-                <IdleStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Idle)
+                <IdleStateUpdate as fast::FromJson<'de>>::rest(r, more).map(Self::Idle)
             }
             "requires_action" => {
-                <RequiresActionStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <RequiresActionStateUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::RequiresAction)
             }
             "unknown" => {
-                <UnknownStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <UnknownStateUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Unknown)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -33103,29 +30821,23 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for RunningStateUpdate {
+impl de::Object for RunningStateUpdate {
     const NAME: &'static str = "RunningStateUpdate";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -33136,33 +30848,30 @@ impl runtime::de::Object for RunningStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for RunningStateUpdate {
+impl<'de> fast::FromJson<'de> for RunningStateUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(RunningStateUpdate {
@@ -33231,29 +30940,23 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ErrorStopReason {
+impl de::Object for ErrorStopReason {
     const NAME: &'static str = "ErrorStopReason";
     const FIELDS: &'static [&'static str] = &["error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Error>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "error" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "error")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -33264,33 +30967,30 @@ impl runtime::de::Object for ErrorStopReason {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for ErrorStopReason {
+impl<'de> fast::FromJson<'de> for ErrorStopReason {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Error>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "error" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Error>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(ErrorStopReason {
@@ -33345,7 +31045,7 @@ pub struct IdleStateUpdate {
     #[serde(
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+        deserialize_with = "read::with::<read::Lenient,_,_>"
     )]
     pub usage: runtime::Nullable<Usage>,
     /// The _meta property is reserved by ACP for additional metadata.
@@ -33355,7 +31055,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
@@ -33390,7 +31090,7 @@ impl IdleStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for IdleStateUpdate {}
+impl<'de> fast::FromJson<'de> for IdleStateUpdate {}
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IdleStateUpdate {
@@ -33470,7 +31170,7 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Tagged for IdleStateUpdateStopReason {
+impl de::Tagged for IdleStateUpdateStopReason {
     const NAME: &'static str = "IdleStateUpdateStopReason";
     const KEY: &'static str = "stopReason";
     fn is_known(tag: &str) -> bool {
@@ -33504,7 +31204,7 @@ impl runtime::de::Tagged for IdleStateUpdateStopReason {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Cancelled)
             }
-            "error" => runtime::de::variant(payload, tag, Self::Error),
+            "error" => de::variant(payload, tag, Self::Error),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -33523,21 +31223,19 @@ impl runtime::de::Tagged for IdleStateUpdateStopReason {
             "cancelled",
             "error",
         ];
-        match runtime::de::tag(&object, "stopReason") {
-            runtime::de::Tag::Missing | runtime::de::Tag::Invalid => {
+        match de::tag(&object, "stopReason") {
+            de::Tag::Missing | de::Tag::Invalid => {
                 Ok(Self::None { explicit_null: false })
             }
-            runtime::de::Tag::Null => Ok(Self::None { explicit_null: true }),
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "IdleStateUpdateStopReason", &[])?;
+            de::Tag::Null => Ok(Self::None { explicit_null: true }),
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "IdleStateUpdateStopReason", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
+                    de::unknown_tag(
                         "IdleStateUpdateStopReason",
                         "stopReason",
                         other,
@@ -33553,7 +31251,7 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33582,48 +31280,44 @@ impl From<ErrorStopReason> for IdleStateUpdateStopReason {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for IdleStateUpdateStopReason {
+impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "stopReason" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "end_turn" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::EndTurn)
             }
             "max_tokens" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::MaxTokens)
             }
             "max_turn_requests" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::MaxTurnRequests)
             }
             "refusal" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::Refusal)
             }
             "cancelled" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::Cancelled)
             }
             "error" => {
-                <ErrorStopReason as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Error)
+                <ErrorStopReason as fast::FromJson<'de>>::rest(r, more).map(Self::Error)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -33666,29 +31360,23 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for RequiresActionStateUpdate {
+impl de::Object for RequiresActionStateUpdate {
     const NAME: &'static str = "RequiresActionStateUpdate";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -33699,33 +31387,30 @@ impl runtime::de::Object for RequiresActionStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for RequiresActionStateUpdate {
+impl<'de> fast::FromJson<'de> for RequiresActionStateUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(RequiresActionStateUpdate {
@@ -33801,29 +31486,23 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for UnknownStateUpdate {
+impl de::Object for UnknownStateUpdate {
     const NAME: &'static str = "UnknownStateUpdate";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -33834,33 +31513,30 @@ impl runtime::de::Object for UnknownStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for UnknownStateUpdate {
+impl<'de> fast::FromJson<'de> for UnknownStateUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(UnknownStateUpdate {
@@ -34003,11 +31679,11 @@ impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SubagentUpdate {
+impl de::Object for SubagentUpdate {
     const NAME: &'static str = "SubagentUpdate";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -34028,7 +31704,7 @@ impl runtime::de::Object for SubagentUpdate {
         let mut v5: Option<runtime::Nullable<String>> = None;
         let mut v6: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -34042,49 +31718,25 @@ impl runtime::de::Object for SubagentUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "title")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "capabilities")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v4, "state")
-                }
-                5 => runtime::de::put(map, &mut v5, "cwd"),
-                6 => runtime::de::put(map, &mut v6, "additionalDirectories"),
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v7, "_meta")
-                }
+                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "capabilities"),
+                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "state"),
+                5 => de::put(map, &mut v5, "cwd"),
+                6 => de::put(map, &mut v6, "additionalDirectories"),
+                7 => de::put_with::<read::LenientMeta, _, _>(map, &mut v7, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SubagentUpdate {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             title: v1.unwrap_or_default(),
             description: v2.unwrap_or_default(),
             capabilities: v3.unwrap_or_default(),
@@ -34097,17 +31749,14 @@ impl runtime::de::Object for SubagentUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for SubagentUpdate {
+impl<'de> fast::FromJson<'de> for SubagentUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
@@ -34117,80 +31766,75 @@ impl<'de> json::fast::FromJson<'de> for SubagentUpdate {
         let mut v6: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "sessionId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <SessionId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
                 }
                 "title" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "description" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "capabilities" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<SubagentSessionCapabilities>,
                         >>::read(r),
                     )
                 }
                 "state" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<StateUpdate>,
                         >>::read(r),
                     )
                 }
                 "cwd" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v5,
-                        <runtime::Nullable<String> as json::fast::FromJson<'de>>::read(r),
+                        <runtime::Nullable<String> as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "additionalDirectories" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v6,
-                        <runtime::Nullable<
-                            Vec<String>,
-                        > as json::fast::FromJson<'de>>::read(r),
+                        <runtime::Nullable<Vec<String>> as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v7,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SubagentUpdate {
             session_id: v0,
@@ -34358,11 +32002,11 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionMessage {
+impl de::Object for SessionMessage {
     const NAME: &'static str = "SessionMessage";
     const FIELDS: &'static [&'static str] = &[
         "messageId",
@@ -34381,7 +32025,7 @@ impl runtime::de::Object for SessionMessage {
         let mut v4: Option<runtime::Nullable<MessageId>> = None;
         let mut v5: Option<runtime::Nullable<Vec<ContentBlock>>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "messageId" => Some(0),
@@ -34394,54 +32038,42 @@ impl runtime::de::Object for SessionMessage {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "messageId"),
+                0 => de::put(map, &mut v0, "messageId"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "senderSessionId")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "recipientSessionId")
                 }
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v3, "senderMessageId")
                 }
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v4, "recipientMessageId")
                 }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v5, "content")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "content"),
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionMessage {
-            message_id: runtime::de::required(v0, "messageId")?,
+            message_id: de::required(v0, "messageId")?,
             sender_session_id: v1.unwrap_or_default(),
             recipient_session_id: v2.unwrap_or_default(),
             sender_message_id: v3.unwrap_or_default(),
@@ -34453,17 +32085,14 @@ impl runtime::de::Object for SessionMessage {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for SessionMessage {
+impl<'de> fast::FromJson<'de> for SessionMessage {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<MessageId> = None;
         let mut v1: Option<runtime::Nullable<SessionId>> = None;
         let mut v2: Option<runtime::Nullable<SessionId>> = None;
@@ -34472,75 +32101,72 @@ impl<'de> json::fast::FromJson<'de> for SessionMessage {
         let mut v5: Option<runtime::Nullable<Vec<ContentBlock>>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "messageId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <MessageId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <MessageId as fast::FromJson<'de>>::read(r))
                 }
                 "senderSessionId" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<SessionId>,
                         >>::read(r),
                     )
                 }
                 "recipientSessionId" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<SessionId>,
                         >>::read(r),
                     )
                 }
                 "senderMessageId" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<MessageId>,
                         >>::read(r),
                     )
                 }
                 "recipientMessageId" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<MessageId>,
                         >>::read(r),
                     )
                 }
                 "content" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v5,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<ContentBlock>>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v6,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionMessage {
             message_id: v0,
@@ -34659,18 +32285,18 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionMessageChunk {
+impl de::Object for SessionMessageChunk {
     const NAME: &'static str = "SessionMessageChunk";
     const FIELDS: &'static [&'static str] = &["messageId", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<MessageId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "messageId" => Some(0),
@@ -34679,75 +32305,60 @@ impl runtime::de::Object for SessionMessageChunk {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "messageId"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "messageId"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionMessageChunk {
-            message_id: runtime::de::required(v0, "messageId")?,
-            content: runtime::de::required(v1, "content")?,
+            message_id: de::required(v0, "messageId")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for SessionMessageChunk {
+impl<'de> fast::FromJson<'de> for SessionMessageChunk {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<MessageId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "messageId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <MessageId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <MessageId as fast::FromJson<'de>>::read(r))
                 }
                 "content" => {
-                    json::fast::put(
-                        &mut v1,
-                        <ContentBlock as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionMessageChunk {
             message_id: v0,
@@ -34842,18 +32453,18 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthStatusUpdateNotification {
+impl de::Object for AuthStatusUpdateNotification {
     const NAME: &'static str = "AuthStatusUpdateNotification";
     const FIELDS: &'static [&'static str] = &["state", "accounts", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AuthState> = None;
         let mut v1: Option<Option<Vec<AuthAccount>>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "state" => Some(0),
@@ -34862,26 +32473,14 @@ impl runtime::de::Object for AuthStatusUpdateNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "state"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "accounts")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "state"),
+                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "accounts"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthStatusUpdateNotification {
-            state: runtime::de::required(v0, "state")?,
+            state: de::required(v0, "state")?,
             accounts: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -34970,29 +32569,23 @@ impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SubagentCapabilities {
+impl de::Object for SubagentCapabilities {
     const NAME: &'static str = "SubagentCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -35063,29 +32656,23 @@ impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanCapabilities {
+impl de::Object for PlanCapabilities {
     const NAME: &'static str = "PlanCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -35154,29 +32741,23 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ListProvidersRequest {
+impl de::Object for ListProvidersRequest {
     const NAME: &'static str = "ListProvidersRequest";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -35269,11 +32850,11 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SetProviderRequest {
+impl de::Object for SetProviderRequest {
     const NAME: &'static str = "SetProviderRequest";
     const FIELDS: &'static [&'static str] = &[
         "providerId",
@@ -35288,7 +32869,7 @@ impl runtime::de::Object for SetProviderRequest {
         let mut v2: Option<String> = None;
         let mut v3: Option<Option<::std::collections::BTreeMap<String, String>>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "providerId" => Some(0),
@@ -35299,24 +32880,18 @@ impl runtime::de::Object for SetProviderRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "providerId"),
-                1 => runtime::de::put(map, &mut v1, "apiType"),
-                2 => runtime::de::put(map, &mut v2, "baseUrl"),
-                3 => runtime::de::put(map, &mut v3, "headers"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "providerId"),
+                1 => de::put(map, &mut v1, "apiType"),
+                2 => de::put(map, &mut v2, "baseUrl"),
+                3 => de::put(map, &mut v3, "headers"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetProviderRequest {
-            provider_id: runtime::de::required(v0, "providerId")?,
-            api_type: runtime::de::required(v1, "apiType")?,
-            base_url: runtime::de::required(v2, "baseUrl")?,
+            provider_id: de::required(v0, "providerId")?,
+            api_type: de::required(v1, "apiType")?,
+            base_url: de::required(v2, "baseUrl")?,
             headers: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -35414,17 +32989,17 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for DisableProviderRequest {
+impl de::Object for DisableProviderRequest {
     const NAME: &'static str = "DisableProviderRequest";
     const FIELDS: &'static [&'static str] = &["providerId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ProviderId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "providerId" => Some(0),
@@ -35432,19 +33007,13 @@ impl runtime::de::Object for DisableProviderRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "providerId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "providerId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(DisableProviderRequest {
-            provider_id: runtime::de::required(v0, "providerId")?,
+            provider_id: de::required(v0, "providerId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -35524,29 +33093,23 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthStatusRequest {
+impl de::Object for AuthStatusRequest {
     const NAME: &'static str = "AuthStatusRequest";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -35633,18 +33196,18 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for McpServerAcp {
+impl de::Object for McpServerAcp {
     const NAME: &'static str = "McpServerAcp";
     const FIELDS: &'static [&'static str] = &["name", "serverId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<McpServerAcpId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -35653,21 +33216,15 @@ impl runtime::de::Object for McpServerAcp {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "serverId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "serverId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerAcp {
-            name: runtime::de::required(v0, "name")?,
-            server_id: runtime::de::required(v1, "serverId")?,
+            name: de::required(v0, "name")?,
+            server_id: de::required(v1, "serverId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -35755,18 +33312,18 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SystemPrompt {
+impl de::Object for SystemPrompt {
     const NAME: &'static str = "SystemPrompt";
     const FIELDS: &'static [&'static str] = &["mode", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SystemPromptMode> = None;
         let mut v1: Option<Vec<ContentBlock>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "mode" => Some(0),
@@ -35775,21 +33332,15 @@ impl runtime::de::Object for SystemPrompt {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "mode"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "mode"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SystemPrompt {
-            mode: runtime::de::required(v0, "mode")?,
-            content: runtime::de::required(v1, "content")?,
+            mode: de::required(v0, "mode")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -35974,7 +33525,7 @@ impl From<&str> for SystemPromptMode {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for SystemPromptMode {
+impl de::Scalar for SystemPromptMode {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -36129,7 +33680,7 @@ impl From<&str> for SessionArchiveFilter {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for SessionArchiveFilter {
+impl de::Scalar for SessionArchiveFilter {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -36215,11 +33766,11 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ForkSessionRequest {
+impl de::Object for ForkSessionRequest {
     const NAME: &'static str = "ForkSessionRequest";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -36236,7 +33787,7 @@ impl runtime::de::Object for ForkSessionRequest {
         let mut v3: Option<Option<Vec<McpServer>>> = None;
         let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -36248,24 +33799,18 @@ impl runtime::de::Object for ForkSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "cwd"),
-                2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                3 => runtime::de::put(map, &mut v3, "mcpServers"),
-                4 => runtime::de::put(map, &mut v4, "systemPrompt"),
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "cwd"),
+                2 => de::put(map, &mut v2, "additionalDirectories"),
+                3 => de::put(map, &mut v3, "mcpServers"),
+                4 => de::put(map, &mut v4, "systemPrompt"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ForkSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            cwd: runtime::de::required(v1, "cwd")?,
+            session_id: de::required(v0, "sessionId")?,
+            cwd: de::required(v1, "cwd")?,
             additional_directories: v2.unwrap_or_default(),
             mcp_servers: v3.unwrap_or_default(),
             system_prompt: v4.unwrap_or_default(),
@@ -36379,17 +33924,17 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ArchiveSessionRequest {
+impl de::Object for ArchiveSessionRequest {
     const NAME: &'static str = "ArchiveSessionRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -36397,19 +33942,13 @@ impl runtime::de::Object for ArchiveSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ArchiveSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -36495,17 +34034,17 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for UnarchiveSessionRequest {
+impl de::Object for UnarchiveSessionRequest {
     const NAME: &'static str = "UnarchiveSessionRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -36513,19 +34052,13 @@ impl runtime::de::Object for UnarchiveSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(UnarchiveSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -36609,17 +34142,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionStatusRequest {
+impl de::Object for SessionStatusRequest {
     const NAME: &'static str = "SessionStatusRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -36627,19 +34160,13 @@ impl runtime::de::Object for SessionStatusRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionStatusRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -36732,18 +34259,18 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SetSessionTitleRequest {
+impl de::Object for SetSessionTitleRequest {
     const NAME: &'static str = "SetSessionTitleRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "title", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -36752,21 +34279,15 @@ impl runtime::de::Object for SetSessionTitleRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "title"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "title"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionTitleRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            title: runtime::de::required(v1, "title")?,
+            session_id: de::required(v0, "sessionId")?,
+            title: de::required(v1, "title")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -36849,15 +34370,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("MessageMcpResponse", &errors))
+        Err(de::no_arm("MessageMcpResponse", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -36920,17 +34441,17 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for MessageMcpResponseResult {
+impl de::Object for MessageMcpResponseResult {
     const NAME: &'static str = "MessageMcpResponseResult";
     const FIELDS: &'static [&'static str] = &["result", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<::serde_json::Value> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "result" => Some(0),
@@ -36938,19 +34459,13 @@ impl runtime::de::Object for MessageMcpResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "result"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "result"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(MessageMcpResponseResult {
-            result: runtime::de::required(v0, "result")?,
+            result: de::required(v0, "result")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37012,17 +34527,17 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for MessageMcpResponseError {
+impl de::Object for MessageMcpResponseError {
     const NAME: &'static str = "MessageMcpResponseError";
     const FIELDS: &'static [&'static str] = &["error", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<McpError> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "error" => Some(0),
@@ -37030,19 +34545,13 @@ impl runtime::de::Object for MessageMcpResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "error"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "error"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(MessageMcpResponseError {
-            error: runtime::de::required(v0, "error")?,
+            error: de::required(v0, "error")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37111,18 +34620,18 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for McpError {
+impl de::Object for McpError {
     const NAME: &'static str = "McpError";
     const FIELDS: &'static [&'static str] = &["code", "message", "data"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<i32> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<Option<::serde_json::Value>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "code" => Some(0),
@@ -37131,21 +34640,15 @@ impl runtime::de::Object for McpError {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "code"),
-                1 => runtime::de::put(map, &mut v1, "message"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v2, "data")
-                }
+                0 => de::put(map, &mut v0, "code"),
+                1 => de::put(map, &mut v1, "message"),
+                2 => de::put_with::<read::Any, _, _>(map, &mut v2, "data"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpError {
-            code: runtime::de::required(v0, "code")?,
-            message: runtime::de::required(v1, "message")?,
+            code: de::required(v0, "code")?,
+            message: de::required(v1, "message")?,
             data: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37228,11 +34731,11 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for MessageMcpNotification {
+impl de::Object for MessageMcpNotification {
     const NAME: &'static str = "MessageMcpNotification";
     const FIELDS: &'static [&'static str] = &[
         "serverId",
@@ -37247,7 +34750,7 @@ impl runtime::de::Object for MessageMcpNotification {
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "serverId" => Some(0),
@@ -37258,24 +34761,18 @@ impl runtime::de::Object for MessageMcpNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "serverId"),
-                1 => runtime::de::put(map, &mut v1, "requestId"),
-                2 => runtime::de::put(map, &mut v2, "method"),
-                3 => runtime::de::put(map, &mut v3, "params"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "serverId"),
+                1 => de::put(map, &mut v1, "requestId"),
+                2 => de::put(map, &mut v2, "method"),
+                3 => de::put(map, &mut v3, "params"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(MessageMcpNotification {
-            server_id: runtime::de::required(v0, "serverId")?,
-            request_id: runtime::de::required(v1, "requestId")?,
-            method: runtime::de::required(v2, "method")?,
+            server_id: de::required(v0, "serverId")?,
+            request_id: de::required(v1, "requestId")?,
+            method: de::required(v2, "method")?,
             params: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -37363,18 +34860,18 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxyRequest {
+impl de::Object for ProxyRequest {
     const NAME: &'static str = "ProxyRequest";
     const FIELDS: &'static [&'static str] = &["id", "method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<ProxyRequestParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -37383,15 +34880,15 @@ impl runtime::de::Object for ProxyRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "method"),
-                2 => runtime::de::put(map, &mut v2, "params"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "method"),
+                2 => de::put(map, &mut v2, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxyRequest {
-            id: runtime::de::required(v0, "id")?,
-            method: runtime::de::required(v1, "method")?,
+            id: de::required(v0, "id")?,
+            method: de::required(v1, "method")?,
             params: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37477,23 +34974,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeProxyRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyRequest") {
             return Ok(Self::InitializeProxyRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ProxySuccessorRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ProxySuccessorRequest") {
             return Ok(Self::ProxySuccessorRequest(v));
         }
-        Err(runtime::de::no_arm("ProxyRequestParams", &errors))
+        Err(de::no_arm("ProxyRequestParams", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -37638,18 +35127,18 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxySuccessorRequest {
+impl de::Object for ProxySuccessorRequest {
     const NAME: &'static str = "ProxySuccessorRequest";
     const FIELDS: &'static [&'static str] = &["method", "params", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<Option<::serde_json::Value>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -37658,26 +35147,14 @@ impl runtime::de::Object for ProxySuccessorRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v1, "params")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put_with::<read::Any, _, _>(map, &mut v1, "params"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxySuccessorRequest {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -37758,15 +35235,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("ProxyResponse", &errors))
+        Err(de::no_arm("ProxyResponse", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -37830,17 +35307,17 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxyResponseResult {
+impl de::Object for ProxyResponseResult {
     const NAME: &'static str = "ProxyResponseResult";
     const FIELDS: &'static [&'static str] = &["id", "result"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<ProxyResponseResultResult> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -37848,14 +35325,14 @@ impl runtime::de::Object for ProxyResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "result"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "result"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxyResponseResult {
-            id: runtime::de::required(v0, "id")?,
-            result: runtime::de::required(v1, "result")?,
+            id: de::required(v0, "id")?,
+            result: de::required(v1, "result")?,
             additional_properties: rest,
         })
     }
@@ -37927,23 +35404,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeProxyResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyResponse") {
             return Ok(Self::InitializeProxyResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ProxySuccessorResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ProxySuccessorResponse") {
             return Ok(Self::ProxySuccessorResponse(v));
         }
-        Err(runtime::de::no_arm("ProxyResponseResultResult", &errors))
+        Err(de::no_arm("ProxyResponseResultResult", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -38007,17 +35476,17 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxyResponseError {
+impl de::Object for ProxyResponseError {
     const NAME: &'static str = "ProxyResponseError";
     const FIELDS: &'static [&'static str] = &["id", "error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<Error> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -38025,14 +35494,14 @@ impl runtime::de::Object for ProxyResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "error"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxyResponseError {
-            id: runtime::de::required(v0, "id")?,
-            error: runtime::de::required(v1, "error")?,
+            id: de::required(v0, "id")?,
+            error: de::required(v1, "error")?,
             additional_properties: rest,
         })
     }
@@ -38178,17 +35647,17 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxyNotification {
+impl de::Object for ProxyNotification {
     const NAME: &'static str = "ProxyNotification";
     const FIELDS: &'static [&'static str] = &["method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<ProxySuccessorNotification>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -38196,13 +35665,13 @@ impl runtime::de::Object for ProxyNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => runtime::de::put(map, &mut v1, "params"),
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put(map, &mut v1, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxyNotification {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -38292,18 +35761,18 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxySuccessorNotification {
+impl de::Object for ProxySuccessorNotification {
     const NAME: &'static str = "ProxySuccessorNotification";
     const FIELDS: &'static [&'static str] = &["method", "params", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<Option<::serde_json::Value>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -38312,26 +35781,14 @@ impl runtime::de::Object for ProxySuccessorNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v1, "params")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put_with::<read::Any, _, _>(map, &mut v1, "params"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxySuccessorNotification {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -38788,7 +36245,7 @@ pub mod rpc {
     #[allow(unused_imports)]
     use crate::runtime;
     #[allow(unused_imports)]
-    use crate::json;
+    use crate::json::fast;
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
@@ -41336,14 +38793,14 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn read_direct<'de>(
             method: &str,
-            r: &mut json::fast::Reader<'de>,
-        ) -> Result<Self, json::fast::Bail> {
+            r: &mut fast::Reader<'de>,
+        ) -> Result<Self, fast::Bail> {
             match method {
                 "session/update" => {
-                    <super::SessionNotification as json::fast::FromJson<'de>>::read(r)
+                    <super::SessionNotification as fast::FromJson<'de>>::read(r)
                         .map(Self::SessionUpdate)
                 }
-                _ => Err(json::fast::Bail),
+                _ => Err(fast::Bail),
             }
         }
     }
@@ -42374,8 +39831,8 @@ pub mod rpc {
         }
         fn read_direct<'de>(
             method: &str,
-            r: &mut json::fast::Reader<'de>,
-        ) -> Result<Self, json::fast::Bail> {
+            r: &mut fast::Reader<'de>,
+        ) -> Result<Self, fast::Bail> {
             if NotificationToClient::METHODS.contains(&method) {
                 return <NotificationToClient as runtime::rpc::Streamed>::read_direct(
                         method,
@@ -42383,7 +39840,7 @@ pub mod rpc {
                     )
                     .map(Self::Client);
             }
-            Err(json::fast::Bail)
+            Err(fast::Bail)
         }
     }
     impl From<NotificationToAgent> for Notification {

@@ -11,9 +11,13 @@
     rustdoc::invalid_html_tags
 )]
 #[allow(unused_imports)]
+use crate::runtime::de;
+#[allow(unused_imports)]
+use crate::runtime::read;
+#[allow(unused_imports)]
 use crate::runtime;
 #[allow(unused_imports)]
-use crate::json;
+use crate::json::fast;
 #[allow(unused_imports)]
 use ::core::fmt;
 #[allow(unused_imports)]
@@ -38,17 +42,17 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentRequest {
+impl de::Object for AgentRequest {
     const NAME: &'static str = "AgentRequest";
     const FIELDS: &'static [&'static str] = &["id", "method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<AgentRequestParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -57,15 +61,15 @@ impl runtime::de::Object for AgentRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "method"),
-                2 => runtime::de::put(map, &mut v2, "params"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "method"),
+                2 => de::put(map, &mut v2, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AgentRequest {
-            id: runtime::de::required(v0, "id")?,
-            method: runtime::de::required(v1, "method")?,
+            id: de::required(v0, "id")?,
+            method: de::required(v1, "method")?,
             params: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -144,30 +148,22 @@ impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionRequest") {
             return Ok(Self::RequestPermissionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CreateElicitationRequest") {
             return Ok(Self::CreateElicitationRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "MessageMcpRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpRequest") {
             return Ok(Self::MessageMcpRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
             return Ok(Self::ExtMethodRequest(v));
         }
-        Err(runtime::de::no_arm("AgentRequestParams", &errors))
+        Err(de::no_arm("AgentRequestParams", &errors))
     }
 }
 impl From<RequestPermissionRequest> for AgentRequestParams {
@@ -336,15 +332,15 @@ impl<'de> ::serde::Deserialize<'de> for RequestId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
             return Ok(Self::Str(v));
         }
-        Err(runtime::de::no_arm("RequestId", &errors))
+        Err(de::no_arm("RequestId", &errors))
     }
 }
 impl From<i64> for RequestId {
@@ -430,10 +426,10 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for RequestPermissionRequest {
+impl de::Object for RequestPermissionRequest {
     const NAME: &'static str = "RequestPermissionRequest";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -450,7 +446,7 @@ impl runtime::de::Object for RequestPermissionRequest {
         let mut v3: Option<runtime::Nullable<RequestPermissionSubject>> = None;
         let mut v4: Option<Vec<PermissionOption>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -462,45 +458,39 @@ impl runtime::de::Object for RequestPermissionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "title"),
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "title"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => runtime::de::put(map, &mut v3, "subject"),
+                3 => de::put(map, &mut v3, "subject"),
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             false,
                             __Items__defs_RequestPermissionRequest_properties_options,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v4, "options")
                 }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(RequestPermissionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            title: runtime::de::required(v1, "title")?,
+            session_id: de::required(v0, "sessionId")?,
+            title: de::required(v1, "title")?,
             description: v2.unwrap_or_default(),
             subject: v3.unwrap_or_default(),
-            options: runtime::de::required(v4, "options")?,
+            options: de::required(v4, "options")?,
             meta: v5.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -546,7 +536,7 @@ impl RequestPermissionRequest {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_RequestPermissionRequest_properties_options;
-impl runtime::de::Pointer for __Items__defs_RequestPermissionRequest_properties_options {
+impl de::Pointer for __Items__defs_RequestPermissionRequest_properties_options {
     const POINTER: &'static str = "#/$defs/RequestPermissionRequest/properties/options";
 }
 impl RequestPermissionRequest {
@@ -598,13 +588,10 @@ impl ::schemars::JsonSchema for RequestPermissionRequest {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct SessionId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for SessionId {
+pub struct SessionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for SessionId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionId {
@@ -642,10 +629,10 @@ impl fmt::Display for SessionId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionId {
+impl<'de> fast::FromJson<'de> for SessionId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -694,7 +681,7 @@ impl ::serde::Serialize for RequestPermissionSubject {
         }
     }
 }
-impl runtime::de::Tagged for RequestPermissionSubject {
+impl de::Tagged for RequestPermissionSubject {
     const NAME: &'static str = "RequestPermissionSubject";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -705,8 +692,8 @@ impl runtime::de::Tagged for RequestPermissionSubject {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "tool_call" => runtime::de::variant(payload, tag, Self::ToolCall),
-            "command" => runtime::de::variant(payload, tag, Self::Command),
+            "tool_call" => de::variant(payload, tag, Self::ToolCall),
+            "command" => de::variant(payload, tag, Self::Command),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -718,23 +705,14 @@ impl runtime::de::Tagged for RequestPermissionSubject {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["tool_call", "command"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "RequestPermissionSubject", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "RequestPermissionSubject", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "RequestPermissionSubject",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
+                Err(de::unknown_tag("RequestPermissionSubject", "type", other, KNOWN))
             }
         }
     }
@@ -743,7 +721,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionSubject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl RequestPermissionSubject {
@@ -1019,13 +997,10 @@ impl ::schemars::JsonSchema for ToolCallUpdate {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ToolCallId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for ToolCallId {
+pub struct ToolCallId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for ToolCallId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl ToolCallId {
@@ -1063,10 +1038,10 @@ impl fmt::Display for ToolCallId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallId {
+impl<'de> fast::FromJson<'de> for ToolCallId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1256,15 +1231,15 @@ impl From<&str> for ToolKind {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for ToolKind {
+impl de::Scalar for ToolKind {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolKind {
+impl<'de> fast::FromJson<'de> for ToolKind {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1432,15 +1407,15 @@ impl From<&str> for ToolCallStatus {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for ToolCallStatus {
+impl de::Scalar for ToolCallStatus {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallStatus {
+impl<'de> fast::FromJson<'de> for ToolCallStatus {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1496,7 +1471,7 @@ impl ::serde::Serialize for ToolCallContent {
         }
     }
 }
-impl runtime::de::Tagged for ToolCallContent {
+impl de::Tagged for ToolCallContent {
     const NAME: &'static str = "ToolCallContent";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -1507,9 +1482,9 @@ impl runtime::de::Tagged for ToolCallContent {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "content" => runtime::de::variant(payload, tag, Self::Content),
-            "diff" => runtime::de::variant(payload, tag, Self::Diff),
-            "terminal" => runtime::de::variant(payload, tag, Self::Terminal),
+            "content" => de::variant(payload, tag, Self::Content),
+            "diff" => de::variant(payload, tag, Self::Diff),
+            "terminal" => de::variant(payload, tag, Self::Terminal),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -1521,15 +1496,13 @@ impl runtime::de::Tagged for ToolCallContent {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["content", "diff", "terminal"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "ToolCallContent", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "ToolCallContent", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                Err(runtime::de::unknown_tag("ToolCallContent", "type", other, KNOWN))
-            }
+            other => Err(de::unknown_tag("ToolCallContent", "type", other, KNOWN)),
         }
     }
 }
@@ -1537,7 +1510,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl ToolCallContent {
@@ -1571,32 +1544,28 @@ impl From<Terminal> for ToolCallContent {
         Self::Terminal(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallContent {
+impl<'de> fast::FromJson<'de> for ToolCallContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "content" => {
-                <Content as json::fast::FromJson<'de>>::rest(r, more).map(Self::Content)
+                <Content as fast::FromJson<'de>>::rest(r, more).map(Self::Content)
             }
-            "diff" => <Diff as json::fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
+            "diff" => <Diff as fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
             "terminal" => {
-                <Terminal as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Terminal)
+                <Terminal as fast::FromJson<'de>>::rest(r, more).map(Self::Terminal)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -1685,7 +1654,7 @@ impl ::serde::Serialize for ContentBlock {
         }
     }
 }
-impl runtime::de::Tagged for ContentBlock {
+impl de::Tagged for ContentBlock {
     const NAME: &'static str = "ContentBlock";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -1696,11 +1665,11 @@ impl runtime::de::Tagged for ContentBlock {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "text" => runtime::de::variant(payload, tag, Self::Text),
-            "image" => runtime::de::variant(payload, tag, Self::Image),
-            "audio" => runtime::de::variant(payload, tag, Self::Audio),
-            "resource_link" => runtime::de::variant(payload, tag, Self::ResourceLink),
-            "resource" => runtime::de::variant(payload, tag, Self::Resource),
+            "text" => de::variant(payload, tag, Self::Text),
+            "image" => de::variant(payload, tag, Self::Image),
+            "audio" => de::variant(payload, tag, Self::Audio),
+            "resource_link" => de::variant(payload, tag, Self::ResourceLink),
+            "resource" => de::variant(payload, tag, Self::Resource),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -1712,13 +1681,13 @@ impl runtime::de::Tagged for ContentBlock {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["text", "image", "audio", "resource_link", "resource"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "ContentBlock", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("ContentBlock", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("ContentBlock", "type", other, KNOWN)),
         }
     }
 }
@@ -1726,7 +1695,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentBlock {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl ContentBlock {
@@ -1774,43 +1743,36 @@ impl From<EmbeddedResource> for ContentBlock {
         Self::Resource(Box::new(value))
     }
 }
-impl<'de> json::fast::FromJson<'de> for ContentBlock {
+impl<'de> fast::FromJson<'de> for ContentBlock {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
-            "text" => {
-                <TextContent as json::fast::FromJson<'de>>::rest(r, more).map(Self::Text)
-            }
+            "text" => <TextContent as fast::FromJson<'de>>::rest(r, more).map(Self::Text),
             "image" => {
-                <ImageContent as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Image)
+                <ImageContent as fast::FromJson<'de>>::rest(r, more).map(Self::Image)
             }
             "audio" => {
-                <AudioContent as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Audio)
+                <AudioContent as fast::FromJson<'de>>::rest(r, more).map(Self::Audio)
             }
             "resource_link" => {
-                <Box<ResourceLink> as json::fast::FromJson<'de>>::rest(r, more)
+                <Box<ResourceLink> as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ResourceLink)
             }
             "resource" => {
-                <Box<EmbeddedResource> as json::fast::FromJson<'de>>::rest(r, more)
+                <Box<EmbeddedResource> as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Resource)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -1877,10 +1839,10 @@ impl<'de> ::serde::Deserialize<'de> for Annotations {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Annotations {
+impl de::Object for Annotations {
     const NAME: &'static str = "Annotations";
     const FIELDS: &'static [&'static str] = &[
         "audience",
@@ -1893,7 +1855,7 @@ impl runtime::de::Object for Annotations {
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "audience" => Some(0),
@@ -1903,23 +1865,17 @@ impl runtime::de::Object for Annotations {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "audience")
-                }
+                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "audience"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "lastModified")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::OptFloatInRange<
+                    de::put_with::<
+                        read::OptFloatInRange<
                             0x0,
                             0x3ff0000000000000,
                             true,
@@ -1929,13 +1885,7 @@ impl runtime::de::Object for Annotations {
                         _,
                     >(map, &mut v2, "priority")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -1948,68 +1898,65 @@ impl runtime::de::Object for Annotations {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Annotations {
+impl<'de> fast::FromJson<'de> for Annotations {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Vec<Role>>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "audience" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<Role>>,
                         >>::read(r),
                     )
                 }
                 "lastModified" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "priority" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::OptFloatInRange<
+                        <read::OptFloatInRange<
                             0x0,
                             0x3ff0000000000000,
                             true,
                             __Bound__defs_Annotations_properties_priority,
-                        > as json::fast::Rule<
+                        > as fast::Rule<
                             'de,
                             runtime::Nullable<runtime::Number>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(Annotations {
@@ -2061,7 +2008,7 @@ impl Annotations {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_Annotations_properties_priority;
-impl runtime::de::Pointer for __Bound__defs_Annotations_properties_priority {
+impl de::Pointer for __Bound__defs_Annotations_properties_priority {
     const POINTER: &'static str = "#/$defs/Annotations/properties/priority";
 }
 #[cfg(feature = "schemars")]
@@ -2184,15 +2131,15 @@ impl From<&str> for Role {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for Role {
+impl de::Scalar for Role {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for Role {
+impl<'de> fast::FromJson<'de> for Role {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -2238,17 +2185,17 @@ impl<'de> ::serde::Deserialize<'de> for TextContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TextContent {
+impl de::Object for TextContent {
     const NAME: &'static str = "TextContent";
     const FIELDS: &'static [&'static str] = &["text", "annotations", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Annotations>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "text" => Some(0),
@@ -2257,80 +2204,60 @@ impl runtime::de::Object for TextContent {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "text"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "annotations")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "text"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "annotations"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TextContent {
-            text: runtime::de::required(v0, "text")?,
+            text: de::required(v0, "text")?,
             annotations: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TextContent {
+impl<'de> fast::FromJson<'de> for TextContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Annotations>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "text" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "text" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(TextContent {
             text: v0,
@@ -2392,13 +2319,10 @@ impl ::schemars::JsonSchema for TextContent {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct MediaType(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for MediaType {
+pub struct MediaType(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for MediaType {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl MediaType {
@@ -2436,10 +2360,10 @@ impl fmt::Display for MediaType {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for MediaType {
+impl<'de> fast::FromJson<'de> for MediaType {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -2495,10 +2419,10 @@ impl<'de> ::serde::Deserialize<'de> for ImageContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ImageContent {
+impl de::Object for ImageContent {
     const NAME: &'static str = "ImageContent";
     const FIELDS: &'static [&'static str] = &[
         "data",
@@ -2513,7 +2437,7 @@ impl runtime::de::Object for ImageContent {
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Annotations>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "data" => Some(0),
@@ -2524,35 +2448,17 @@ impl runtime::de::Object for ImageContent {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "data"),
-                1 => runtime::de::put(map, &mut v1, "mimeType"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "uri")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "annotations")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "data"),
+                1 => de::put(map, &mut v1, "mimeType"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "uri"),
+                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "annotations"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ImageContent {
-            data: runtime::de::required(v0, "data")?,
-            mime_type: runtime::de::required(v1, "mimeType")?,
+            data: de::required(v0, "data")?,
+            mime_type: de::required(v1, "mimeType")?,
             uri: v2.unwrap_or_default(),
             annotations: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
@@ -2560,74 +2466,68 @@ impl runtime::de::Object for ImageContent {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ImageContent {
+impl<'de> fast::FromJson<'de> for ImageContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Base64String> = None;
         let mut v1: Option<MediaType> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Annotations>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "data" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::Base64String as json::fast::FromJson<'de>>::read(r),
+                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "mimeType" => {
-                    json::fast::put(
-                        &mut v1,
-                        <MediaType as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <MediaType as fast::FromJson<'de>>::read(r))
                 }
                 "uri" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ImageContent {
             data: v0,
@@ -2722,10 +2622,10 @@ impl<'de> ::serde::Deserialize<'de> for AudioContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for AudioContent {
+impl de::Object for AudioContent {
     const NAME: &'static str = "AudioContent";
     const FIELDS: &'static [&'static str] = &[
         "data",
@@ -2738,7 +2638,7 @@ impl runtime::de::Object for AudioContent {
         let mut v1: Option<MediaType> = None;
         let mut v2: Option<runtime::Nullable<Annotations>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "data" => Some(0),
@@ -2748,92 +2648,74 @@ impl runtime::de::Object for AudioContent {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "data"),
-                1 => runtime::de::put(map, &mut v1, "mimeType"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "annotations")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "data"),
+                1 => de::put(map, &mut v1, "mimeType"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "annotations"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AudioContent {
-            data: runtime::de::required(v0, "data")?,
-            mime_type: runtime::de::required(v1, "mimeType")?,
+            data: de::required(v0, "data")?,
+            mime_type: de::required(v1, "mimeType")?,
             annotations: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for AudioContent {
+impl<'de> fast::FromJson<'de> for AudioContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Base64String> = None;
         let mut v1: Option<MediaType> = None;
         let mut v2: Option<runtime::Nullable<Annotations>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "data" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::Base64String as json::fast::FromJson<'de>>::read(r),
+                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "mimeType" => {
-                    json::fast::put(
-                        &mut v1,
-                        <MediaType as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <MediaType as fast::FromJson<'de>>::read(r))
                 }
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(AudioContent {
             data: v0,
@@ -2935,10 +2817,10 @@ impl<'de> ::serde::Deserialize<'de> for Icon {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Icon {
+impl de::Object for Icon {
     const NAME: &'static str = "Icon";
     const FIELDS: &'static [&'static str] = &[
         "src",
@@ -2953,7 +2835,7 @@ impl runtime::de::Object for Icon {
         let mut v2: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v3: Option<runtime::Nullable<IconTheme>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "src" => Some(0),
@@ -2964,40 +2846,16 @@ impl runtime::de::Object for Icon {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "src"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "mimeType")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "sizes")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "theme")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "src"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "mimeType"),
+                2 => de::put_with::<read::LenientItems, _, _>(map, &mut v2, "sizes"),
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "theme"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Icon {
-            src: runtime::de::required(v0, "src")?,
+            src: de::required(v0, "src")?,
             mime_type: v1.unwrap_or_default(),
             sizes: v2.unwrap_or_default(),
             theme: v3.unwrap_or_default(),
@@ -3006,74 +2864,66 @@ impl runtime::de::Object for Icon {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Icon {
+impl<'de> fast::FromJson<'de> for Icon {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<MediaType>> = None;
         let mut v2: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v3: Option<runtime::Nullable<IconTheme>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "src" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "src" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "mimeType" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<MediaType>,
                         >>::read(r),
                     )
                 }
                 "sizes" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<String>>,
                         >>::read(r),
                     )
                 }
                 "theme" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<IconTheme>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Icon {
             src: v0,
@@ -3248,15 +3098,15 @@ impl From<&str> for IconTheme {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for IconTheme {
+impl de::Scalar for IconTheme {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for IconTheme {
+impl<'de> fast::FromJson<'de> for IconTheme {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -3331,10 +3181,10 @@ impl<'de> ::serde::Deserialize<'de> for ResourceLink {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ResourceLink {
+impl de::Object for ResourceLink {
     const NAME: &'static str = "ResourceLink";
     const FIELDS: &'static [&'static str] = &[
         "name",
@@ -3357,7 +3207,7 @@ impl runtime::de::Object for ResourceLink {
         let mut v6: Option<runtime::Nullable<u64>> = None;
         let mut v7: Option<runtime::Nullable<Annotations>> = None;
         let mut v8: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -3372,63 +3222,27 @@ impl runtime::de::Object for ResourceLink {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "uri"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "title")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "uri"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "title"),
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v3, "description")
                 }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v4, "icons")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v5, "mimeType")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v6, "size")
-                }
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v7, "annotations")
-                }
-                8 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v8, "_meta")
-                }
+                4 => de::put_with::<read::LenientItems, _, _>(map, &mut v4, "icons"),
+                5 => de::put_with::<read::LenientScalar, _, _>(map, &mut v5, "mimeType"),
+                6 => de::put_with::<read::LenientScalar, _, _>(map, &mut v6, "size"),
+                7 => de::put_with::<read::Lenient, _, _>(map, &mut v7, "annotations"),
+                8 => de::put_with::<read::LenientMeta, _, _>(map, &mut v8, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ResourceLink {
-            name: runtime::de::required(v0, "name")?,
-            uri: runtime::de::required(v1, "uri")?,
+            name: de::required(v0, "name")?,
+            uri: de::required(v1, "uri")?,
             title: v2.unwrap_or_default(),
             description: v3.unwrap_or_default(),
             icons: v4.unwrap_or_default(),
@@ -3440,17 +3254,14 @@ impl runtime::de::Object for ResourceLink {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ResourceLink {
+impl<'de> fast::FromJson<'de> for ResourceLink {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
@@ -3461,93 +3272,83 @@ impl<'de> json::fast::FromJson<'de> for ResourceLink {
         let mut v7: Option<runtime::Nullable<Annotations>> = None;
         let mut v8: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "name" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "uri" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "name" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
+                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "title" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "description" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "icons" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientItems as json::fast::Rule<
+                        <read::LenientItems as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<Icon>>,
                         >>::read(r),
                     )
                 }
                 "mimeType" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v5,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<MediaType>,
                         >>::read(r),
                     )
                 }
                 "size" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v6,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<u64>,
                         >>::read(r),
                     )
                 }
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v7,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v8,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ResourceLink {
             name: v0,
@@ -3663,23 +3464,15 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "TextResourceContents",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
             return Ok(Self::TextResourceContents(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "BlobResourceContents",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "BlobResourceContents") {
             return Ok(Self::BlobResourceContents(v));
         }
-        Err(runtime::de::no_arm("EmbeddedResourceResource", &errors))
+        Err(de::no_arm("EmbeddedResourceResource", &errors))
     }
 }
 impl From<TextResourceContents> for EmbeddedResourceResource {
@@ -3694,7 +3487,7 @@ impl From<BlobResourceContents> for EmbeddedResourceResource {
         Self::BlobResourceContents(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for EmbeddedResourceResource {}
+impl<'de> fast::FromJson<'de> for EmbeddedResourceResource {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for EmbeddedResourceResource {
     fn schema_name() -> Cow<'static, str> {
@@ -3747,10 +3540,10 @@ impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TextResourceContents {
+impl de::Object for TextResourceContents {
     const NAME: &'static str = "TextResourceContents";
     const FIELDS: &'static [&'static str] = &["text", "uri", "mimeType", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -3758,7 +3551,7 @@ impl runtime::de::Object for TextResourceContents {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<MediaType>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "text" => Some(0),
@@ -3768,92 +3561,67 @@ impl runtime::de::Object for TextResourceContents {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "text"),
-                1 => runtime::de::put(map, &mut v1, "uri"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "mimeType")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "text"),
+                1 => de::put(map, &mut v1, "uri"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "mimeType"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TextResourceContents {
-            text: runtime::de::required(v0, "text")?,
-            uri: runtime::de::required(v1, "uri")?,
+            text: de::required(v0, "text")?,
+            uri: de::required(v1, "uri")?,
             mime_type: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TextResourceContents {
+impl<'de> fast::FromJson<'de> for TextResourceContents {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<MediaType>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "text" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "uri" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "text" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
+                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "mimeType" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<MediaType>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(TextResourceContents {
             text: v0,
@@ -3937,10 +3705,10 @@ impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for BlobResourceContents {
+impl de::Object for BlobResourceContents {
     const NAME: &'static str = "BlobResourceContents";
     const FIELDS: &'static [&'static str] = &["blob", "uri", "mimeType", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -3948,7 +3716,7 @@ impl runtime::de::Object for BlobResourceContents {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<MediaType>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "blob" => Some(0),
@@ -3958,92 +3726,72 @@ impl runtime::de::Object for BlobResourceContents {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "blob"),
-                1 => runtime::de::put(map, &mut v1, "uri"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "mimeType")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "blob"),
+                1 => de::put(map, &mut v1, "uri"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "mimeType"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(BlobResourceContents {
-            blob: runtime::de::required(v0, "blob")?,
-            uri: runtime::de::required(v1, "uri")?,
+            blob: de::required(v0, "blob")?,
+            uri: de::required(v1, "uri")?,
             mime_type: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for BlobResourceContents {
+impl<'de> fast::FromJson<'de> for BlobResourceContents {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Base64String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<MediaType>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "blob" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::Base64String as json::fast::FromJson<'de>>::read(r),
+                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
                     )
                 }
-                "uri" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "mimeType" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<MediaType>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(BlobResourceContents {
             blob: v0,
@@ -4123,17 +3871,17 @@ impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for EmbeddedResource {
+impl de::Object for EmbeddedResource {
     const NAME: &'static str = "EmbeddedResource";
     const FIELDS: &'static [&'static str] = &["resource", "annotations", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<EmbeddedResourceResource> = None;
         let mut v1: Option<runtime::Nullable<Annotations>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "resource" => Some(0),
@@ -4142,80 +3890,65 @@ impl runtime::de::Object for EmbeddedResource {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "resource"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "annotations")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "resource"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "annotations"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(EmbeddedResource {
-            resource: runtime::de::required(v0, "resource")?,
+            resource: de::required(v0, "resource")?,
             annotations: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for EmbeddedResource {
+impl<'de> fast::FromJson<'de> for EmbeddedResource {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<EmbeddedResourceResource> = None;
         let mut v1: Option<runtime::Nullable<Annotations>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "resource" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <EmbeddedResourceResource as json::fast::FromJson<'de>>::read(r),
+                        <EmbeddedResourceResource as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "annotations" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Annotations>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(EmbeddedResource {
             resource: v0,
@@ -4292,16 +4025,16 @@ impl<'de> ::serde::Deserialize<'de> for Content {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Content {
+impl de::Object for Content {
     const NAME: &'static str = "Content";
     const FIELDS: &'static [&'static str] = &["content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ContentBlock> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "content" => Some(0),
@@ -4309,62 +4042,50 @@ impl runtime::de::Object for Content {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "content"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "content"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Content {
-            content: runtime::de::required(v0, "content")?,
+            content: de::required(v0, "content")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Content {
+impl<'de> fast::FromJson<'de> for Content {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ContentBlock> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "content" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ContentBlock as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <ContentBlock as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Content {
             content: v0,
@@ -4419,7 +4140,7 @@ pub struct DiffChange {
         rename = "fileType",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
+        deserialize_with = "read::with::<read::LenientScalar,_,_>"
     )]
     pub file_type: runtime::Nullable<DiffFileType>,
     /// MIME type of the file contents after the operation (for `delete`, of the deleted file).
@@ -4429,7 +4150,7 @@ pub struct DiffChange {
         rename = "mimeType",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
+        deserialize_with = "read::with::<read::LenientScalar,_,_>"
     )]
     pub mime_type: runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -4441,7 +4162,7 @@ pub struct DiffChange {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`DiffChangeOperation`]).
@@ -4477,7 +4198,7 @@ impl DiffChange {
         self
     }
 }
-impl<'de> json::fast::FromJson<'de> for DiffChange {}
+impl<'de> fast::FromJson<'de> for DiffChange {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DiffChange {
     fn schema_name() -> Cow<'static, str> {
@@ -4533,7 +4254,7 @@ impl ::serde::Serialize for DiffChangeOperation {
         }
     }
 }
-impl runtime::de::Tagged for DiffChangeOperation {
+impl de::Tagged for DiffChangeOperation {
     const NAME: &'static str = "DiffChangeOperation";
     const KEY: &'static str = "operation";
     fn is_known(tag: &str) -> bool {
@@ -4544,11 +4265,11 @@ impl runtime::de::Tagged for DiffChangeOperation {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "add" => runtime::de::variant(payload, tag, Self::Add),
-            "delete" => runtime::de::variant(payload, tag, Self::Delete),
-            "modify" => runtime::de::variant(payload, tag, Self::Modify),
-            "move" => runtime::de::variant(payload, tag, Self::Move),
-            "copy" => runtime::de::variant(payload, tag, Self::Copy),
+            "add" => de::variant(payload, tag, Self::Add),
+            "delete" => de::variant(payload, tag, Self::Delete),
+            "modify" => de::variant(payload, tag, Self::Modify),
+            "move" => de::variant(payload, tag, Self::Move),
+            "copy" => de::variant(payload, tag, Self::Copy),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -4560,21 +4281,14 @@ impl runtime::de::Tagged for DiffChangeOperation {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["add", "delete", "modify", "move", "copy"];
-        match runtime::de::tag(&object, "operation") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "DiffChangeOperation", &[])?;
+        match de::tag(&object, "operation") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "DiffChangeOperation", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "DiffChangeOperation",
-                        "operation",
-                        other,
-                        KNOWN,
-                    ),
-                )
+                Err(de::unknown_tag("DiffChangeOperation", "operation", other, KNOWN))
             }
         }
     }
@@ -4583,7 +4297,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffChangeOperation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl DiffChangeOperation {
@@ -4601,44 +4315,38 @@ impl DiffChangeOperation {
         }
     }
 }
-impl<'de> json::fast::FromJson<'de> for DiffChangeOperation {
+impl<'de> fast::FromJson<'de> for DiffChangeOperation {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "operation" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "add" => {
-                <DiffPathChange as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Add)
+                <DiffPathChange as fast::FromJson<'de>>::rest(r, more).map(Self::Add)
             }
             "delete" => {
-                <DiffPathChange as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Delete)
+                <DiffPathChange as fast::FromJson<'de>>::rest(r, more).map(Self::Delete)
             }
             "modify" => {
-                <DiffPathChange as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Modify)
+                <DiffPathChange as fast::FromJson<'de>>::rest(r, more).map(Self::Modify)
             }
             "move" => {
-                <DiffPathPairChange as json::fast::FromJson<'de>>::rest(r, more)
+                <DiffPathPairChange as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Move)
             }
             "copy" => {
-                <DiffPathPairChange as json::fast::FromJson<'de>>::rest(r, more)
+                <DiffPathPairChange as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Copy)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -4790,15 +4498,15 @@ impl From<&str> for DiffFileType {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for DiffFileType {
+impl de::Scalar for DiffFileType {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for DiffFileType {
+impl<'de> fast::FromJson<'de> for DiffFileType {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -4833,13 +4541,10 @@ impl ::schemars::JsonSchema for DiffFileType {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct AbsolutePath(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for AbsolutePath {
+pub struct AbsolutePath(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for AbsolutePath {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl AbsolutePath {
@@ -4877,10 +4582,10 @@ impl fmt::Display for AbsolutePath {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for AbsolutePath {
+impl<'de> fast::FromJson<'de> for AbsolutePath {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -4914,59 +4619,53 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathChange {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for DiffPathChange {
+impl de::Object for DiffPathChange {
     const NAME: &'static str = "DiffPathChange";
     const FIELDS: &'static [&'static str] = &["path"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AbsolutePath> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "path" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "path"),
+                0 => de::put(map, &mut v0, "path"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(DiffPathChange {
-            path: runtime::de::required(v0, "path")?,
+            path: de::required(v0, "path")?,
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for DiffPathChange {
+impl<'de> fast::FromJson<'de> for DiffPathChange {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<AbsolutePath> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "path" => {
-                    json::fast::put(
-                        &mut v0,
-                        <AbsolutePath as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <AbsolutePath as fast::FromJson<'de>>::read(r))
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(DiffPathChange {
             path: v0,
@@ -5017,16 +4716,16 @@ impl<'de> ::serde::Deserialize<'de> for DiffPathPairChange {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for DiffPathPairChange {
+impl de::Object for DiffPathPairChange {
     const NAME: &'static str = "DiffPathPairChange";
     const FIELDS: &'static [&'static str] = &["oldPath", "path"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AbsolutePath> = None;
         let mut v1: Option<AbsolutePath> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "oldPath" => Some(0),
@@ -5034,56 +4733,47 @@ impl runtime::de::Object for DiffPathPairChange {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "oldPath"),
-                1 => runtime::de::put(map, &mut v1, "path"),
+                0 => de::put(map, &mut v0, "oldPath"),
+                1 => de::put(map, &mut v1, "path"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(DiffPathPairChange {
-            old_path: runtime::de::required(v0, "oldPath")?,
-            path: runtime::de::required(v1, "path")?,
+            old_path: de::required(v0, "oldPath")?,
+            path: de::required(v1, "path")?,
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for DiffPathPairChange {
+impl<'de> fast::FromJson<'de> for DiffPathPairChange {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<AbsolutePath> = None;
         let mut v1: Option<AbsolutePath> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "oldPath" => {
-                    json::fast::put(
-                        &mut v0,
-                        <AbsolutePath as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <AbsolutePath as fast::FromJson<'de>>::read(r))
                 }
                 "path" => {
-                    json::fast::put(
-                        &mut v1,
-                        <AbsolutePath as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <AbsolutePath as fast::FromJson<'de>>::read(r))
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(DiffPathPairChange {
             old_path: v0,
@@ -5147,17 +4837,17 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatch {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for DiffPatch {
+impl de::Object for DiffPatch {
     const NAME: &'static str = "DiffPatch";
     const FIELDS: &'static [&'static str] = &["format", "text", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<DiffPatchFormat> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "format" => Some(0),
@@ -5166,74 +4856,57 @@ impl runtime::de::Object for DiffPatch {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "format"),
-                1 => runtime::de::put(map, &mut v1, "text"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "format"),
+                1 => de::put(map, &mut v1, "text"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(DiffPatch {
-            format: runtime::de::required(v0, "format")?,
-            text: runtime::de::required(v1, "text")?,
+            format: de::required(v0, "format")?,
+            text: de::required(v1, "text")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for DiffPatch {
+impl<'de> fast::FromJson<'de> for DiffPatch {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<DiffPatchFormat> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "format" => {
-                    json::fast::put(
-                        &mut v0,
-                        <DiffPatchFormat as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <DiffPatchFormat as fast::FromJson<'de>>::read(r))
                 }
-                "text" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "text" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(DiffPatch {
             format: v0,
@@ -5390,15 +5063,15 @@ impl From<&str> for DiffPatchFormat {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for DiffPatchFormat {
+impl de::Scalar for DiffPatchFormat {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for DiffPatchFormat {
+impl<'de> fast::FromJson<'de> for DiffPatchFormat {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -5454,17 +5127,17 @@ impl<'de> ::serde::Deserialize<'de> for Diff {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Diff {
+impl de::Object for Diff {
     const NAME: &'static str = "Diff";
     const FIELDS: &'static [&'static str] = &["changes", "patch", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<DiffChange>> = None;
         let mut v1: Option<runtime::Nullable<DiffPatch>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "changes" => Some(0),
@@ -5473,89 +5146,65 @@ impl runtime::de::Object for Diff {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Items,
-                        _,
-                        _,
-                    >(map, &mut v0, "changes")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "patch")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::Items, _, _>(map, &mut v0, "changes"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "patch"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Diff {
-            changes: runtime::de::required(v0, "changes")?,
+            changes: de::required(v0, "changes")?,
             patch: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Diff {
+impl<'de> fast::FromJson<'de> for Diff {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<Vec<DiffChange>> = None;
         let mut v1: Option<runtime::Nullable<DiffPatch>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "changes" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Items as json::fast::Rule<
-                            'de,
-                            Vec<DiffChange>,
-                        >>::read(r),
+                        <read::Items as fast::Rule<'de, Vec<DiffChange>>>::read(r),
                     )
                 }
                 "patch" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<DiffPatch>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Diff {
             changes: v0,
@@ -5620,13 +5269,10 @@ impl ::schemars::JsonSchema for Diff {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct TerminalId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for TerminalId {
+pub struct TerminalId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for TerminalId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl TerminalId {
@@ -5664,10 +5310,10 @@ impl fmt::Display for TerminalId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for TerminalId {
+impl<'de> fast::FromJson<'de> for TerminalId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -5712,16 +5358,16 @@ impl<'de> ::serde::Deserialize<'de> for Terminal {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Terminal {
+impl de::Object for Terminal {
     const NAME: &'static str = "Terminal";
     const FIELDS: &'static [&'static str] = &["terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "terminalId" => Some(0),
@@ -5729,62 +5375,50 @@ impl runtime::de::Object for Terminal {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "terminalId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "terminalId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Terminal {
-            terminal_id: runtime::de::required(v0, "terminalId")?,
+            terminal_id: de::required(v0, "terminalId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Terminal {
+impl<'de> fast::FromJson<'de> for Terminal {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "terminalId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <TerminalId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <TerminalId as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Terminal {
             terminal_id: v0,
@@ -5856,17 +5490,17 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ToolCallLocation {
+impl de::Object for ToolCallLocation {
     const NAME: &'static str = "ToolCallLocation";
     const FIELDS: &'static [&'static str] = &["path", "line", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AbsolutePath> = None;
         let mut v1: Option<runtime::Nullable<u32>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "path" => Some(0),
@@ -5875,10 +5509,10 @@ impl runtime::de::Object for ToolCallLocation {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "path"),
+                0 => de::put(map, &mut v0, "path"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::OptIntInRange<
+                    de::put_with::<
+                        read::OptIntInRange<
                             1,
                             4294967295,
                             true,
@@ -5888,74 +5522,62 @@ impl runtime::de::Object for ToolCallLocation {
                         _,
                     >(map, &mut v1, "line")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ToolCallLocation {
-            path: runtime::de::required(v0, "path")?,
+            path: de::required(v0, "path")?,
             line: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallLocation {
+impl<'de> fast::FromJson<'de> for ToolCallLocation {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<AbsolutePath> = None;
         let mut v1: Option<runtime::Nullable<u32>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "path" => {
-                    json::fast::put(
-                        &mut v0,
-                        <AbsolutePath as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <AbsolutePath as fast::FromJson<'de>>::read(r))
                 }
                 "line" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::OptIntInRange<
+                        <read::OptIntInRange<
                             1,
                             4294967295,
                             true,
                             __Bound__defs_ToolCallLocation_properties_line,
-                        > as json::fast::Rule<'de, runtime::Nullable<u32>>>::read(r),
+                        > as fast::Rule<'de, runtime::Nullable<u32>>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ToolCallLocation {
             path: v0,
@@ -5992,7 +5614,7 @@ impl ToolCallLocation {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_ToolCallLocation_properties_line;
-impl runtime::de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
+impl de::Pointer for __Bound__defs_ToolCallLocation_properties_line {
     const POINTER: &'static str = "#/$defs/ToolCallLocation/properties/line";
 }
 #[cfg(feature = "schemars")]
@@ -6042,16 +5664,16 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ToolCallCapabilities {
+impl de::Object for ToolCallCapabilities {
     const NAME: &'static str = "ToolCallCapabilities";
     const FIELDS: &'static [&'static str] = &["cancel", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<ToolCallCancelCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cancel" => Some(0),
@@ -6059,20 +5681,8 @@ impl runtime::de::Object for ToolCallCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "cancel")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "cancel"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -6083,43 +5693,40 @@ impl runtime::de::Object for ToolCallCapabilities {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallCapabilities {
+impl<'de> fast::FromJson<'de> for ToolCallCapabilities {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<ToolCallCancelCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "cancel" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<ToolCallCancelCapabilities>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(ToolCallCapabilities {
@@ -6196,28 +5803,22 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ToolCallCancelCapabilities {
+impl de::Object for ToolCallCancelCapabilities {
     const NAME: &'static str = "ToolCallCancelCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -6227,33 +5828,30 @@ impl runtime::de::Object for ToolCallCancelCapabilities {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallCancelCapabilities {
+impl<'de> fast::FromJson<'de> for ToolCallCancelCapabilities {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(ToolCallCancelCapabilities {
@@ -6322,16 +5920,16 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ToolCallPermissionSubject {
+impl de::Object for ToolCallPermissionSubject {
     const NAME: &'static str = "ToolCallPermissionSubject";
     const FIELDS: &'static [&'static str] = &["toolCall", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ToolCallUpdate> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "toolCall" => Some(0),
@@ -6339,19 +5937,13 @@ impl runtime::de::Object for ToolCallPermissionSubject {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "toolCall"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "toolCall"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ToolCallPermissionSubject {
-            tool_call: runtime::de::required(v0, "toolCall")?,
+            tool_call: de::required(v0, "toolCall")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -6421,10 +6013,10 @@ impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CommandPermissionSubject {
+impl de::Object for CommandPermissionSubject {
     const NAME: &'static str = "CommandPermissionSubject";
     const FIELDS: &'static [&'static str] = &[
         "command",
@@ -6439,7 +6031,7 @@ impl runtime::de::Object for CommandPermissionSubject {
         let mut v2: Option<runtime::Nullable<ToolCallId>> = None;
         let mut v3: Option<runtime::Nullable<TerminalId>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "command" => Some(0),
@@ -6450,35 +6042,21 @@ impl runtime::de::Object for CommandPermissionSubject {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "command"),
-                1 => runtime::de::put(map, &mut v1, "cwd"),
+                0 => de::put(map, &mut v0, "command"),
+                1 => de::put(map, &mut v1, "cwd"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "toolCallId")
+                    de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "toolCallId")
                 }
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "terminalId")
+                    de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "terminalId")
                 }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CommandPermissionSubject {
-            command: runtime::de::required(v0, "command")?,
-            cwd: runtime::de::required(v1, "cwd")?,
+            command: de::required(v0, "command")?,
+            cwd: de::required(v1, "cwd")?,
             tool_call_id: v2.unwrap_or_default(),
             terminal_id: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
@@ -6566,10 +6144,10 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOption {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PermissionOption {
+impl de::Object for PermissionOption {
     const NAME: &'static str = "PermissionOption";
     const FIELDS: &'static [&'static str] = &["optionId", "name", "kind", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -6577,7 +6155,7 @@ impl runtime::de::Object for PermissionOption {
         let mut v1: Option<String> = None;
         let mut v2: Option<PermissionOptionKind> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "optionId" => Some(0),
@@ -6587,23 +6165,17 @@ impl runtime::de::Object for PermissionOption {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "optionId"),
-                1 => runtime::de::put(map, &mut v1, "name"),
-                2 => runtime::de::put(map, &mut v2, "kind"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "optionId"),
+                1 => de::put(map, &mut v1, "name"),
+                2 => de::put(map, &mut v2, "kind"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PermissionOption {
-            option_id: runtime::de::required(v0, "optionId")?,
-            name: runtime::de::required(v1, "name")?,
-            kind: runtime::de::required(v2, "kind")?,
+            option_id: de::required(v0, "optionId")?,
+            name: de::required(v1, "name")?,
+            kind: de::required(v2, "kind")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -6664,12 +6236,12 @@ impl ::schemars::JsonSchema for PermissionOption {
 )]
 #[serde(transparent)]
 pub struct PermissionOptionId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for PermissionOptionId {
+impl de::Scalar for PermissionOptionId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl PermissionOptionId {
@@ -6856,7 +6428,7 @@ impl From<&str> for PermissionOptionKind {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for PermissionOptionKind {
+impl de::Scalar for PermissionOptionKind {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -6910,7 +6482,7 @@ pub struct CreateElicitationRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationRequestMode`]).
@@ -7000,7 +6572,7 @@ impl ::serde::Serialize for CreateElicitationRequestMode {
         }
     }
 }
-impl runtime::de::Tagged for CreateElicitationRequestMode {
+impl de::Tagged for CreateElicitationRequestMode {
     const NAME: &'static str = "CreateElicitationRequestMode";
     const KEY: &'static str = "mode";
     fn is_known(tag: &str) -> bool {
@@ -7011,8 +6583,8 @@ impl runtime::de::Tagged for CreateElicitationRequestMode {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "form" => runtime::de::variant(payload, tag, Self::Form),
-            "url" => runtime::de::variant(payload, tag, Self::Url),
+            "form" => de::variant(payload, tag, Self::Form),
+            "url" => de::variant(payload, tag, Self::Url),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -7024,22 +6596,15 @@ impl runtime::de::Tagged for CreateElicitationRequestMode {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["form", "url"];
-        match runtime::de::tag(&object, "mode") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "CreateElicitationRequestMode", &[])?;
+        match de::tag(&object, "mode") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "CreateElicitationRequestMode", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
-                        "CreateElicitationRequestMode",
-                        "mode",
-                        other,
-                        KNOWN,
-                    ),
+                    de::unknown_tag("CreateElicitationRequestMode", "mode", other, KNOWN),
                 )
             }
         }
@@ -7049,7 +6614,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl CreateElicitationRequestMode {
@@ -7131,16 +6696,16 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationSessionScope {
+impl de::Object for ElicitationSessionScope {
     const NAME: &'static str = "ElicitationSessionScope";
     const FIELDS: &'static [&'static str] = &["sessionId", "toolCallId"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<ToolCallId>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -7148,19 +6713,15 @@ impl runtime::de::Object for ElicitationSessionScope {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                0 => de::put(map, &mut v0, "sessionId"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "toolCallId")
+                    de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "toolCallId")
                 }
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ElicitationSessionScope {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             tool_call_id: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -7220,27 +6781,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationRequestScope {
+impl de::Object for ElicitationRequestScope {
     const NAME: &'static str = "ElicitationRequestScope";
     const FIELDS: &'static [&'static str] = &["requestId"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "requestId" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "requestId"),
+                0 => de::put(map, &mut v0, "requestId"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ElicitationRequestScope {
-            request_id: runtime::de::required(v0, "requestId")?,
+            request_id: de::required(v0, "requestId")?,
             additional_properties: rest,
         })
     }
@@ -7315,10 +6876,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationSchema {
+impl de::Object for ElicitationSchema {
     const NAME: &'static str = "ElicitationSchema";
     const FIELDS: &'static [&'static str] = &[
         "type",
@@ -7337,7 +6898,7 @@ impl runtime::de::Object for ElicitationSchema {
         let mut v3: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v4: Option<runtime::Nullable<String>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "type" => Some(0),
@@ -7349,37 +6910,25 @@ impl runtime::de::Object for ElicitationSchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "type"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "title")
-                }
-                2 => runtime::de::put(map, &mut v2, "properties"),
-                3 => runtime::de::put(map, &mut v3, "required"),
+                0 => de::put(map, &mut v0, "type"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
+                2 => de::put(map, &mut v2, "properties"),
+                3 => de::put(map, &mut v3, "required"),
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v4, "description")
                 }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ElicitationSchema {
-            r#type: runtime::de::required(v0, "type")?,
+            r#type: de::required(v0, "type")?,
             title: v1.unwrap_or_default(),
-            properties: runtime::de::required(v2, "properties")?,
+            properties: de::required(v2, "properties")?,
             required: v3.unwrap_or_default(),
             description: v4.unwrap_or_default(),
             meta: v5.unwrap_or_default(),
@@ -7516,7 +7065,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
         deserializer.deserialize_str(Visitor)
     }
 }
-impl runtime::de::Scalar for ElicitationSchemaType {
+impl de::Scalar for ElicitationSchemaType {
     fn from_str(v: &str) -> Option<Self> {
         v.parse().ok()
     }
@@ -7581,7 +7130,7 @@ impl ::serde::Serialize for ElicitationPropertySchema {
         }
     }
 }
-impl runtime::de::Tagged for ElicitationPropertySchema {
+impl de::Tagged for ElicitationPropertySchema {
     const NAME: &'static str = "ElicitationPropertySchema";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -7592,11 +7141,11 @@ impl runtime::de::Tagged for ElicitationPropertySchema {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "string" => runtime::de::variant(payload, tag, Self::String),
-            "number" => runtime::de::variant(payload, tag, Self::Number),
-            "integer" => runtime::de::variant(payload, tag, Self::Integer),
-            "boolean" => runtime::de::variant(payload, tag, Self::Boolean),
-            "array" => runtime::de::variant(payload, tag, Self::Array),
+            "string" => de::variant(payload, tag, Self::String),
+            "number" => de::variant(payload, tag, Self::Number),
+            "integer" => de::variant(payload, tag, Self::Integer),
+            "boolean" => de::variant(payload, tag, Self::Boolean),
+            "array" => de::variant(payload, tag, Self::Array),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -7608,23 +7157,14 @@ impl runtime::de::Tagged for ElicitationPropertySchema {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["string", "number", "integer", "boolean", "array"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "ElicitationPropertySchema", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "ElicitationPropertySchema", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "ElicitationPropertySchema",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
+                Err(de::unknown_tag("ElicitationPropertySchema", "type", other, KNOWN))
             }
         }
     }
@@ -7633,7 +7173,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl ElicitationPropertySchema {
@@ -7829,7 +7369,7 @@ impl From<&str> for StringFormat {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for StringFormat {
+impl de::Scalar for StringFormat {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -7880,10 +7420,10 @@ impl<'de> ::serde::Deserialize<'de> for EnumOption {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for EnumOption {
+impl de::Object for EnumOption {
     const NAME: &'static str = "EnumOption";
     const FIELDS: &'static [&'static str] = &["const", "title", "description", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -7891,7 +7431,7 @@ impl runtime::de::Object for EnumOption {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "const" => Some(0),
@@ -7901,28 +7441,22 @@ impl runtime::de::Object for EnumOption {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "const"),
-                1 => runtime::de::put(map, &mut v1, "title"),
+                0 => de::put(map, &mut v0, "const"),
+                1 => de::put(map, &mut v1, "title"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(EnumOption {
-            r#const: runtime::de::required(v0, "const")?,
-            title: runtime::de::required(v1, "title")?,
+            r#const: de::required(v0, "const")?,
+            title: de::required(v1, "title")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -8045,10 +7579,10 @@ impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for StringPropertySchema {
+impl de::Object for StringPropertySchema {
     const NAME: &'static str = "StringPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -8073,7 +7607,7 @@ impl runtime::de::Object for StringPropertySchema {
         let mut v7: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v8: Option<runtime::Nullable<Vec<EnumOption>>> = None;
         let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -8089,64 +7623,46 @@ impl runtime::de::Object for StringPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => runtime::de::put(map, &mut v2, "minLength"),
-                3 => runtime::de::put(map, &mut v3, "maxLength"),
-                4 => runtime::de::put(map, &mut v4, "pattern"),
-                5 => runtime::de::put(map, &mut v5, "format"),
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v6, "default")
-                }
+                2 => de::put(map, &mut v2, "minLength"),
+                3 => de::put(map, &mut v3, "maxLength"),
+                4 => de::put(map, &mut v4, "pattern"),
+                5 => de::put(map, &mut v5, "format"),
+                6 => de::put_with::<read::LenientScalar, _, _>(map, &mut v6, "default"),
                 7 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             false,
                             __Items__defs_StringPropertySchema_properties_enum,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v7, "enum")
                 }
                 8 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             false,
                             __Items__defs_StringPropertySchema_properties_oneOf,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v8, "oneOf")
                 }
-                9 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v9, "_meta")
-                }
+                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -8247,14 +7763,14 @@ impl StringPropertySchema {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_StringPropertySchema_properties_enum;
-impl runtime::de::Pointer for __Items__defs_StringPropertySchema_properties_enum {
+impl de::Pointer for __Items__defs_StringPropertySchema_properties_enum {
     const POINTER: &'static str = "#/$defs/StringPropertySchema/properties/enum";
 }
 /// Where the rules of `oneOf` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_StringPropertySchema_properties_oneOf;
-impl runtime::de::Pointer for __Items__defs_StringPropertySchema_properties_oneOf {
+impl de::Pointer for __Items__defs_StringPropertySchema_properties_oneOf {
     const POINTER: &'static str = "#/$defs/StringPropertySchema/properties/oneOf";
 }
 #[cfg(feature = "schemars")]
@@ -8323,10 +7839,10 @@ impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for NumberPropertySchema {
+impl de::Object for NumberPropertySchema {
     const NAME: &'static str = "NumberPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -8343,7 +7859,7 @@ impl runtime::de::Object for NumberPropertySchema {
         let mut v3: Option<runtime::Nullable<runtime::Number>> = None;
         let mut v4: Option<runtime::Nullable<runtime::Number>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -8355,36 +7871,18 @@ impl runtime::de::Object for NumberPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => runtime::de::put(map, &mut v2, "minimum"),
-                3 => runtime::de::put(map, &mut v3, "maximum"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "default")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                2 => de::put(map, &mut v2, "minimum"),
+                3 => de::put(map, &mut v3, "maximum"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "default"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -8512,10 +8010,10 @@ impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for IntegerPropertySchema {
+impl de::Object for IntegerPropertySchema {
     const NAME: &'static str = "IntegerPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -8532,7 +8030,7 @@ impl runtime::de::Object for IntegerPropertySchema {
         let mut v3: Option<runtime::Nullable<i64>> = None;
         let mut v4: Option<runtime::Nullable<i64>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -8544,36 +8042,18 @@ impl runtime::de::Object for IntegerPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => runtime::de::put(map, &mut v2, "minimum"),
-                3 => runtime::de::put(map, &mut v3, "maximum"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "default")
-                }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                2 => de::put(map, &mut v2, "minimum"),
+                3 => de::put(map, &mut v3, "maximum"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "default"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -8691,10 +8171,10 @@ impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for BooleanPropertySchema {
+impl de::Object for BooleanPropertySchema {
     const NAME: &'static str = "BooleanPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -8707,7 +8187,7 @@ impl runtime::de::Object for BooleanPropertySchema {
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<bool>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -8717,34 +8197,16 @@ impl runtime::de::Object for BooleanPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "default")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "default"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -8834,7 +8296,7 @@ impl ::serde::Serialize for MultiSelectItems {
         }
     }
 }
-impl runtime::de::Tagged for MultiSelectItems {
+impl de::Tagged for MultiSelectItems {
     const NAME: &'static str = "MultiSelectItems";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -8845,7 +8307,7 @@ impl runtime::de::Tagged for MultiSelectItems {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "string" => runtime::de::variant(payload, tag, Self::String),
+            "string" => de::variant(payload, tag, Self::String),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -8857,7 +8319,7 @@ impl runtime::de::Tagged for MultiSelectItems {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["string"];
-        match runtime::de::tag(&object, "type") {
+        match de::tag(&object, "type") {
             other => {
                 let unknown_string = ::core::matches!(
                     other, crate ::runtime::de::Tag::Str(_)
@@ -8866,14 +8328,14 @@ impl runtime::de::Tagged for MultiSelectItems {
                 let tag_error = if missing {
                     String::new()
                 } else {
-                    runtime::de::unknown_tag::<
+                    de::unknown_tag::<
                         ::serde_json::Error,
                     >("MultiSelectItems", "type", other, KNOWN)
                         .to_string()
                 };
                 let value = ::serde_json::Value::Object(object);
                 let mut errors = Vec::new();
-                if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Titled") {
+                if let Some(v) = de::try_arm(&value, &mut errors, "Titled") {
                     return Ok(Self::Titled(v));
                 }
                 if let (true, ::serde_json::Value::Object(object)) = (
@@ -8881,25 +8343,14 @@ impl runtime::de::Tagged for MultiSelectItems {
                     value,
                 ) {
                     return {
-                        runtime::de::check_catch_all::<
-                            E,
-                        >(&object, "MultiSelectItems", &[])?;
+                        de::check_catch_all::<E>(&object, "MultiSelectItems", &[])?;
                         Ok(Self::Other(runtime::UnknownVariant::__new(object)))
                     };
                 }
-                Err(
-                    runtime::de::no_open_arm(
-                        "MultiSelectItems",
-                        &tag_error,
-                        missing,
-                        &errors,
-                    ),
-                )
+                Err(de::no_open_arm("MultiSelectItems", &tag_error, missing, &errors))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                Err(runtime::de::unknown_tag("MultiSelectItems", "type", other, KNOWN))
-            }
+            other => Err(de::unknown_tag("MultiSelectItems", "type", other, KNOWN)),
         }
     }
 }
@@ -8907,7 +8358,7 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl MultiSelectItems {
@@ -8984,16 +8435,16 @@ impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for StringMultiSelectItems {
+impl de::Object for StringMultiSelectItems {
     const NAME: &'static str = "StringMultiSelectItems";
     const FIELDS: &'static [&'static str] = &["enum", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<String>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "enum" => Some(0),
@@ -9002,30 +8453,24 @@ impl runtime::de::Object for StringMultiSelectItems {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             false,
                             __Items__defs_StringMultiSelectItems_properties_enum,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v0, "enum")
                 }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(StringMultiSelectItems {
-            r#enum: runtime::de::required(v0, "enum")?,
+            r#enum: de::required(v0, "enum")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -9051,7 +8496,7 @@ impl StringMultiSelectItems {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_StringMultiSelectItems_properties_enum;
-impl runtime::de::Pointer for __Items__defs_StringMultiSelectItems_properties_enum {
+impl de::Pointer for __Items__defs_StringMultiSelectItems_properties_enum {
     const POINTER: &'static str = "#/$defs/StringMultiSelectItems/properties/enum";
 }
 #[cfg(feature = "schemars")]
@@ -9097,16 +8542,16 @@ impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TitledMultiSelectItems {
+impl de::Object for TitledMultiSelectItems {
     const NAME: &'static str = "TitledMultiSelectItems";
     const FIELDS: &'static [&'static str] = &["anyOf", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<EnumOption>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "anyOf" => Some(0),
@@ -9115,30 +8560,24 @@ impl runtime::de::Object for TitledMultiSelectItems {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             false,
                             __Items__defs_TitledMultiSelectItems_properties_anyOf,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v0, "anyOf")
                 }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TitledMultiSelectItems {
-            any_of: runtime::de::required(v0, "anyOf")?,
+            any_of: de::required(v0, "anyOf")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -9164,7 +8603,7 @@ impl TitledMultiSelectItems {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_TitledMultiSelectItems_properties_anyOf;
-impl runtime::de::Pointer for __Items__defs_TitledMultiSelectItems_properties_anyOf {
+impl de::Pointer for __Items__defs_TitledMultiSelectItems_properties_anyOf {
     const POINTER: &'static str = "#/$defs/TitledMultiSelectItems/properties/anyOf";
 }
 #[cfg(feature = "schemars")]
@@ -9232,10 +8671,10 @@ impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for MultiSelectPropertySchema {
+impl de::Object for MultiSelectPropertySchema {
     const NAME: &'static str = "MultiSelectPropertySchema";
     const FIELDS: &'static [&'static str] = &[
         "title",
@@ -9254,7 +8693,7 @@ impl runtime::de::Object for MultiSelectPropertySchema {
         let mut v4: Option<MultiSelectItems> = None;
         let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -9267,37 +8706,19 @@ impl runtime::de::Object for MultiSelectPropertySchema {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "title")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v1, "description")
                 }
-                2 => runtime::de::put(map, &mut v2, "minItems"),
-                3 => runtime::de::put(map, &mut v3, "maxItems"),
-                4 => runtime::de::put(map, &mut v4, "items"),
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v5, "default")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                2 => de::put(map, &mut v2, "minItems"),
+                3 => de::put(map, &mut v3, "maxItems"),
+                4 => de::put(map, &mut v4, "items"),
+                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "default"),
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -9306,7 +8727,7 @@ impl runtime::de::Object for MultiSelectPropertySchema {
             description: v1.unwrap_or_default(),
             min_items: v2.unwrap_or_default(),
             max_items: v3.unwrap_or_default(),
-            items: runtime::de::required(v4, "items")?,
+            items: de::required(v4, "items")?,
             default: v5.unwrap_or_default(),
             meta: v6.unwrap_or_default(),
             additional_properties: rest,
@@ -9455,15 +8876,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Session") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Request") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
             return Ok(Self::Request(v));
         }
-        Err(runtime::de::no_arm("ElicitationFormModeScope", &errors))
+        Err(de::no_arm("ElicitationFormModeScope", &errors))
     }
 }
 impl From<ElicitationSessionScope> for ElicitationFormModeScope {
@@ -9518,13 +8939,10 @@ impl ::schemars::JsonSchema for ElicitationFormModeScope {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ElicitationId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for ElicitationId {
+pub struct ElicitationId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for ElicitationId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl ElicitationId {
@@ -9657,15 +9075,15 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Session") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Request") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Request") {
             return Ok(Self::Request(v));
         }
-        Err(runtime::de::no_arm("ElicitationUrlModeScope", &errors))
+        Err(de::no_arm("ElicitationUrlModeScope", &errors))
     }
 }
 impl From<ElicitationSessionScope> for ElicitationUrlModeScope {
@@ -9759,15 +9177,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("AgentResponse", &errors))
+        Err(de::no_arm("AgentResponse", &errors))
     }
 }
 impl From<AgentResponseResult> for AgentResponse {
@@ -9799,16 +9217,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentResponseResult {
+impl de::Object for AgentResponseResult {
     const NAME: &'static str = "AgentResponseResult";
     const FIELDS: &'static [&'static str] = &["id", "result"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<AgentResponseResultResult> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -9816,14 +9234,14 @@ impl runtime::de::Object for AgentResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "result"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "result"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AgentResponseResult {
-            id: runtime::de::required(v0, "id")?,
-            result: runtime::de::required(v1, "result")?,
+            id: de::required(v0, "id")?,
+            result: de::required(v1, "result")?,
             additional_properties: rest,
         })
     }
@@ -9942,160 +9360,88 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeResponse") {
             return Ok(Self::InitializeResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LoginAuthResponse") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LoginAuthResponse") {
             return Ok(Self::LoginAuthResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListProvidersResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ListProvidersResponse") {
             return Ok(Self::ListProvidersResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetProviderResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetProviderResponse") {
             return Ok(Self::SetProviderResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DisableProviderResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "DisableProviderResponse") {
             return Ok(Self::DisableProviderResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "LogoutAuthResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutAuthResponse") {
             return Ok(Self::LogoutAuthResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "AuthStatusResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "AuthStatusResponse") {
             return Ok(Self::AuthStatusResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "NewSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "NewSessionResponse") {
             return Ok(Self::NewSessionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListSessionsResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ListSessionsResponse") {
             return Ok(Self::ListSessionsResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DeleteSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "DeleteSessionResponse") {
             return Ok(Self::DeleteSessionResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ForkSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ForkSessionResponse") {
             return Ok(Self::ForkSessionResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ArchiveSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ArchiveSessionResponse") {
             return Ok(Self::ArchiveSessionResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UnarchiveSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "UnarchiveSessionResponse") {
             return Ok(Self::UnarchiveSessionResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionStatusResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SessionStatusResponse") {
             return Ok(Self::SessionStatusResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionTitleResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionTitleResponse") {
             return Ok(Self::SetSessionTitleResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ResumeSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ResumeSessionResponse") {
             return Ok(Self::ResumeSessionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CloseSessionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CloseSessionResponse") {
             return Ok(Self::CloseSessionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelToolCallResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CancelToolCallResponse") {
             return Ok(Self::CancelToolCallResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelTerminalResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CancelTerminalResponse") {
             return Ok(Self::CancelTerminalResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "SetSessionConfigOptionResponse",
         ) {
             return Ok(Self::SetSessionConfigOptionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "PromptResponse") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "PromptResponse") {
             return Ok(Self::PromptResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodResponse") {
             return Ok(Self::ExtMethodResponse(v));
         }
-        Err(runtime::de::no_arm("AgentResponseResultResult", &errors))
+        Err(de::no_arm("AgentResponseResultResult", &errors))
     }
 }
 impl From<InitializeResponse> for AgentResponseResultResult {
@@ -10259,16 +9605,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentResponseError {
+impl de::Object for AgentResponseError {
     const NAME: &'static str = "AgentResponseError";
     const FIELDS: &'static [&'static str] = &["id", "error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Option<AgentResponseErrorId>> = None;
         let mut v1: Option<Error> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -10276,20 +9622,14 @@ impl runtime::de::Object for AgentResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Present,
-                        _,
-                        _,
-                    >(map, &mut v0, "id")
-                }
-                1 => runtime::de::put(map, &mut v1, "error"),
+                0 => de::put_with::<read::Present, _, _>(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AgentResponseError {
-            id: runtime::de::required(v0, "id")?,
-            error: runtime::de::required(v1, "error")?,
+            id: de::required(v0, "id")?,
+            error: de::required(v1, "error")?,
             additional_properties: rest,
         })
     }
@@ -10331,15 +9671,15 @@ impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
             return Ok(Self::Str(v));
         }
-        Err(runtime::de::no_arm("AgentResponseErrorId", &errors))
+        Err(de::no_arm("AgentResponseErrorId", &errors))
     }
 }
 impl From<i64> for AgentResponseErrorId {
@@ -10759,10 +10099,10 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for InitializeResponse {
+impl de::Object for InitializeResponse {
     const NAME: &'static str = "InitializeResponse";
     const FIELDS: &'static [&'static str] = &[
         "protocolVersion",
@@ -10777,7 +10117,7 @@ impl runtime::de::Object for InitializeResponse {
         let mut v2: Option<Option<AgentCapabilities>> = None;
         let mut v3: Option<Option<Vec<AuthMethod>>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "protocolVersion" => Some(0),
@@ -10788,35 +10128,19 @@ impl runtime::de::Object for InitializeResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "protocolVersion"),
-                1 => runtime::de::put(map, &mut v1, "info"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "capabilities")
-                }
+                0 => de::put(map, &mut v0, "protocolVersion"),
+                1 => de::put(map, &mut v1, "info"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "capabilities"),
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v3, "authMethods")
+                    de::put_with::<read::LenientItems, _, _>(map, &mut v3, "authMethods")
                 }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(InitializeResponse {
-            protocol_version: runtime::de::required(v0, "protocolVersion")?,
-            info: runtime::de::required(v1, "info")?,
+            protocol_version: de::required(v0, "protocolVersion")?,
+            info: de::required(v1, "info")?,
             capabilities: v2.unwrap_or_default(),
             auth_methods: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
@@ -10915,7 +10239,7 @@ impl fmt::Display for ProtocolVersion {
         fmt::Display::fmt(&self.0, f)
     }
 }
-impl<'de> json::fast::FromJson<'de> for ProtocolVersion {}
+impl<'de> fast::FromJson<'de> for ProtocolVersion {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ProtocolVersion {
     fn schema_name() -> Cow<'static, str> {
@@ -10968,10 +10292,10 @@ impl<'de> ::serde::Deserialize<'de> for Implementation {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for Implementation {
+impl de::Object for Implementation {
     const NAME: &'static str = "Implementation";
     const FIELDS: &'static [&'static str] = &["name", "title", "version", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -10979,7 +10303,7 @@ impl runtime::de::Object for Implementation {
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -10989,29 +10313,17 @@ impl runtime::de::Object for Implementation {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "title")
-                }
-                2 => runtime::de::put(map, &mut v2, "version"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
+                2 => de::put(map, &mut v2, "version"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Implementation {
-            name: runtime::de::required(v0, "name")?,
+            name: de::required(v0, "name")?,
             title: v1.unwrap_or_default(),
-            version: runtime::de::required(v2, "version")?,
+            version: de::required(v2, "version")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -11110,10 +10422,10 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentCapabilities {
+impl de::Object for AgentCapabilities {
     const NAME: &'static str = "AgentCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "session",
@@ -11128,7 +10440,7 @@ impl runtime::de::Object for AgentCapabilities {
         #[cfg(feature = "unstable")]
         let mut v2: Option<runtime::Nullable<ProvidersCapabilities>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "session" => Some(0),
@@ -11139,35 +10451,11 @@ impl runtime::de::Object for AgentCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "session")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "auth")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "session"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "auth"),
                 #[cfg(feature = "unstable")]
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "providers")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "providers"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11386,10 +10674,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionCapabilities {
+impl de::Object for SessionCapabilities {
     const NAME: &'static str = "SessionCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "prompt",
@@ -11426,7 +10714,7 @@ impl runtime::de::Object for SessionCapabilities {
         #[cfg(feature = "unstable")]
         let mut v8: Option<runtime::Nullable<SessionTitleCapabilities>> = None;
         let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "prompt" => Some(0),
@@ -11447,81 +10735,27 @@ impl runtime::de::Object for SessionCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "prompt")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "mcp")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "delete")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "prompt"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "mcp"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "delete"),
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
+                    de::put_with::<
+                        read::Lenient,
                         _,
                         _,
                     >(map, &mut v3, "additionalDirectories")
                 }
                 #[cfg(feature = "unstable")]
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v4, "systemPrompt")
-                }
+                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "systemPrompt"),
                 #[cfg(feature = "unstable")]
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v5, "fork")
-                }
+                5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "fork"),
                 #[cfg(feature = "unstable")]
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v6, "archive")
-                }
+                6 => de::put_with::<read::Lenient, _, _>(map, &mut v6, "archive"),
                 #[cfg(feature = "unstable")]
-                7 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v7, "status")
-                }
+                7 => de::put_with::<read::Lenient, _, _>(map, &mut v7, "status"),
                 #[cfg(feature = "unstable")]
-                8 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v8, "title")
-                }
-                9 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v9, "_meta")
-                }
+                8 => de::put_with::<read::Lenient, _, _>(map, &mut v8, "title"),
+                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11774,10 +11008,10 @@ impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptCapabilities {
+impl de::Object for PromptCapabilities {
     const NAME: &'static str = "PromptCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "image",
@@ -11790,7 +11024,7 @@ impl runtime::de::Object for PromptCapabilities {
         let mut v1: Option<runtime::Nullable<PromptAudioCapabilities>> = None;
         let mut v2: Option<runtime::Nullable<PromptEmbeddedContextCapabilities>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "image" => Some(0),
@@ -11800,34 +11034,10 @@ impl runtime::de::Object for PromptCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "image")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "audio")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "embeddedContext")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "image"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "audio"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "embeddedContext"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -11932,28 +11142,22 @@ impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptImageCapabilities {
+impl de::Object for PromptImageCapabilities {
     const NAME: &'static str = "PromptImageCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12018,28 +11222,22 @@ impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptAudioCapabilities {
+impl de::Object for PromptAudioCapabilities {
     const NAME: &'static str = "PromptAudioCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12104,28 +11302,22 @@ impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptEmbeddedContextCapabilities {
+impl de::Object for PromptEmbeddedContextCapabilities {
     const NAME: &'static str = "PromptEmbeddedContextCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12213,10 +11405,10 @@ impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpCapabilities {
+impl de::Object for McpCapabilities {
     const NAME: &'static str = "McpCapabilities";
     const FIELDS: &'static [&'static str] = &[
         "stdio",
@@ -12231,7 +11423,7 @@ impl runtime::de::Object for McpCapabilities {
         #[cfg(feature = "unstable")]
         let mut v2: Option<runtime::Nullable<McpAcpCapabilities>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "stdio" => Some(0),
@@ -12242,35 +11434,11 @@ impl runtime::de::Object for McpCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "stdio")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "http")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "stdio"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "http"),
                 #[cfg(feature = "unstable")]
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "acp")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "acp"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12385,28 +11553,22 @@ impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpStdioCapabilities {
+impl de::Object for McpStdioCapabilities {
     const NAME: &'static str = "McpStdioCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12471,28 +11633,22 @@ impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpHttpCapabilities {
+impl de::Object for McpHttpCapabilities {
     const NAME: &'static str = "McpHttpCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12557,28 +11713,22 @@ impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionDeleteCapabilities {
+impl de::Object for SessionDeleteCapabilities {
     const NAME: &'static str = "SessionDeleteCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12646,28 +11796,22 @@ impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionAdditionalDirectoriesCapabilities {
+impl de::Object for SessionAdditionalDirectoriesCapabilities {
     const NAME: &'static str = "SessionAdditionalDirectoriesCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12747,10 +11891,10 @@ impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentAuthCapabilities {
+impl de::Object for AgentAuthCapabilities {
     const NAME: &'static str = "AgentAuthCapabilities";
     const FIELDS: &'static [&'static str] = &[
         #[cfg(feature = "unstable")]
@@ -12761,7 +11905,7 @@ impl runtime::de::Object for AgentAuthCapabilities {
         #[cfg(feature = "unstable")]
         let mut v0: Option<runtime::Nullable<AuthStatusCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 #[cfg(feature = "unstable")]
@@ -12771,20 +11915,8 @@ impl runtime::de::Object for AgentAuthCapabilities {
             },
             |i, map| match i {
                 #[cfg(feature = "unstable")]
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "status")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "status"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -12892,7 +12024,7 @@ impl ::serde::Serialize for AuthMethod {
         }
     }
 }
-impl runtime::de::Tagged for AuthMethod {
+impl de::Tagged for AuthMethod {
     const NAME: &'static str = "AuthMethod";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -12903,8 +12035,8 @@ impl runtime::de::Tagged for AuthMethod {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "terminal" => runtime::de::variant(payload, tag, Self::Terminal),
-            "agent" => runtime::de::variant(payload, tag, Self::Agent),
+            "terminal" => de::variant(payload, tag, Self::Terminal),
+            "agent" => de::variant(payload, tag, Self::Agent),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -12916,23 +12048,18 @@ impl runtime::de::Tagged for AuthMethod {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["terminal", "agent"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "AuthMethod", &["methodId", "name"])?;
-                runtime::de::check_catch_all_field::<
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "AuthMethod", &["methodId", "name"])?;
+                de::check_catch_all_field::<
                     AuthMethodId,
                     E,
                 >(&object, "AuthMethod", "methodId")?;
-                runtime::de::check_catch_all_field::<
-                    String,
-                    E,
-                >(&object, "AuthMethod", "name")?;
+                de::check_catch_all_field::<String, E>(&object, "AuthMethod", "name")?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("AuthMethod", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("AuthMethod", "type", other, KNOWN)),
         }
     }
 }
@@ -12940,7 +12067,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethod {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl AuthMethod {
@@ -13000,13 +12127,10 @@ impl ::schemars::JsonSchema for AuthMethod {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct AuthMethodId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for AuthMethodId {
+pub struct AuthMethodId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for AuthMethodId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl AuthMethodId {
@@ -13084,17 +12208,17 @@ impl<'de> ::serde::Deserialize<'de> for EnvVariable {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for EnvVariable {
+impl de::Object for EnvVariable {
     const NAME: &'static str = "EnvVariable";
     const FIELDS: &'static [&'static str] = &["name", "value", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -13103,21 +12227,15 @@ impl runtime::de::Object for EnvVariable {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "value"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "value"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(EnvVariable {
-            name: runtime::de::required(v0, "name")?,
-            value: runtime::de::required(v1, "value")?,
+            name: de::required(v0, "name")?,
+            value: de::required(v1, "value")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -13200,10 +12318,10 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AuthMethodTerminal {
+impl de::Object for AuthMethodTerminal {
     const NAME: &'static str = "AuthMethodTerminal";
     const FIELDS: &'static [&'static str] = &[
         "methodId",
@@ -13220,7 +12338,7 @@ impl runtime::de::Object for AuthMethodTerminal {
         let mut v3: Option<Option<Vec<String>>> = None;
         let mut v4: Option<Option<Vec<EnvVariable>>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "methodId" => Some(0),
@@ -13232,30 +12350,24 @@ impl runtime::de::Object for AuthMethodTerminal {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "methodId"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "methodId"),
+                1 => de::put(map, &mut v1, "name"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => runtime::de::put(map, &mut v3, "args"),
-                4 => runtime::de::put(map, &mut v4, "env"),
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                3 => de::put(map, &mut v3, "args"),
+                4 => de::put(map, &mut v4, "env"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthMethodTerminal {
-            method_id: runtime::de::required(v0, "methodId")?,
-            name: runtime::de::required(v1, "name")?,
+            method_id: de::required(v0, "methodId")?,
+            name: de::required(v1, "name")?,
             description: v2.unwrap_or_default(),
             args: v3.unwrap_or_default(),
             env: v4.unwrap_or_default(),
@@ -13355,10 +12467,10 @@ impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AuthMethodAgent {
+impl de::Object for AuthMethodAgent {
     const NAME: &'static str = "AuthMethodAgent";
     const FIELDS: &'static [&'static str] = &[
         "methodId",
@@ -13371,7 +12483,7 @@ impl runtime::de::Object for AuthMethodAgent {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "methodId" => Some(0),
@@ -13381,28 +12493,22 @@ impl runtime::de::Object for AuthMethodAgent {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "methodId"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "methodId"),
+                1 => de::put(map, &mut v1, "name"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthMethodAgent {
-            method_id: runtime::de::required(v0, "methodId")?,
-            name: runtime::de::required(v1, "name")?,
+            method_id: de::required(v0, "methodId")?,
+            name: de::required(v1, "name")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -13469,28 +12575,22 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LoginAuthResponse {
+impl de::Object for LoginAuthResponse {
     const NAME: &'static str = "LoginAuthResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -13557,28 +12657,22 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LogoutAuthResponse {
+impl de::Object for LogoutAuthResponse {
     const NAME: &'static str = "LogoutAuthResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -13672,10 +12766,10 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for NewSessionResponse {
+impl de::Object for NewSessionResponse {
     const NAME: &'static str = "NewSessionResponse";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -13688,7 +12782,7 @@ impl runtime::de::Object for NewSessionResponse {
         let mut v1: Option<Option<Vec<SessionConfigOption>>> = None;
         let mut v2: Option<Option<Vec<AvailableCommand>>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -13698,33 +12792,27 @@ impl runtime::de::Object for NewSessionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                0 => de::put(map, &mut v0, "sessionId"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v1, "configOptions")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v2, "availableCommands")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(NewSessionResponse {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             config_options: v1.unwrap_or_default(),
             available_commands: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
@@ -13808,7 +12896,7 @@ pub struct SessionConfigOption {
     #[serde(
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
+        deserialize_with = "read::with::<read::LenientScalar,_,_>"
     )]
     pub description: runtime::Nullable<String>,
     /// Optional semantic category for this option (UX only).
@@ -13817,7 +12905,7 @@ pub struct SessionConfigOption {
     #[serde(
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientScalar,_,_>"
+        deserialize_with = "read::with::<read::LenientScalar,_,_>"
     )]
     pub category: runtime::Nullable<SessionConfigOptionCategory>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13829,7 +12917,7 @@ pub struct SessionConfigOption {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`SessionConfigOptionType`]).
@@ -13871,7 +12959,7 @@ impl SessionConfigOption {
         self
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigOption {}
+impl<'de> fast::FromJson<'de> for SessionConfigOption {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigOption {
     fn schema_name() -> Cow<'static, str> {
@@ -13927,7 +13015,7 @@ impl ::serde::Serialize for SessionConfigOptionType {
         }
     }
 }
-impl runtime::de::Tagged for SessionConfigOptionType {
+impl de::Tagged for SessionConfigOptionType {
     const NAME: &'static str = "SessionConfigOptionType";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -13938,8 +13026,8 @@ impl runtime::de::Tagged for SessionConfigOptionType {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "select" => runtime::de::variant(payload, tag, Self::Select),
-            "boolean" => runtime::de::variant(payload, tag, Self::Boolean),
+            "select" => de::variant(payload, tag, Self::Select),
+            "boolean" => de::variant(payload, tag, Self::Boolean),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -13951,23 +13039,14 @@ impl runtime::de::Tagged for SessionConfigOptionType {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["select", "boolean"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "SessionConfigOptionType", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "SessionConfigOptionType", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "SessionConfigOptionType",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
+                Err(de::unknown_tag("SessionConfigOptionType", "type", other, KNOWN))
             }
         }
     }
@@ -13976,7 +13055,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl SessionConfigOptionType {
@@ -14003,32 +13082,29 @@ impl From<SessionConfigBoolean> for SessionConfigOptionType {
         Self::Boolean(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigOptionType {
+impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "select" => {
-                <SessionConfigSelect as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionConfigSelect as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Select)
             }
             "boolean" => {
-                <SessionConfigBoolean as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionConfigBoolean as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Boolean)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -14067,12 +13143,12 @@ impl ::schemars::JsonSchema for SessionConfigOptionType {
 )]
 #[serde(transparent)]
 pub struct SessionConfigId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for SessionConfigId {
+impl de::Scalar for SessionConfigId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionConfigId {
@@ -14110,10 +13186,10 @@ impl fmt::Display for SessionConfigId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigId {
+impl<'de> fast::FromJson<'de> for SessionConfigId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -14271,15 +13347,15 @@ impl From<&str> for SessionConfigOptionCategory {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for SessionConfigOptionCategory {
+impl de::Scalar for SessionConfigOptionCategory {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigOptionCategory {
+impl<'de> fast::FromJson<'de> for SessionConfigOptionCategory {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -14314,12 +13390,12 @@ impl ::schemars::JsonSchema for SessionConfigOptionCategory {
 )]
 #[serde(transparent)]
 pub struct SessionConfigValueId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for SessionConfigValueId {
+impl de::Scalar for SessionConfigValueId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionConfigValueId {
@@ -14357,10 +13433,10 @@ impl fmt::Display for SessionConfigValueId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigValueId {
+impl<'de> fast::FromJson<'de> for SessionConfigValueId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -14402,15 +13478,15 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Ungrouped") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Ungrouped") {
             return Ok(Self::Ungrouped(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Grouped") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Grouped") {
             return Ok(Self::Grouped(v));
         }
-        Err(runtime::de::no_arm("SessionConfigSelectOptions", &errors))
+        Err(de::no_arm("SessionConfigSelectOptions", &errors))
     }
 }
 impl From<Vec<SessionConfigSelectOption>> for SessionConfigSelectOptions {
@@ -14425,7 +13501,7 @@ impl From<Vec<SessionConfigSelectGroup>> for SessionConfigSelectOptions {
         Self::Grouped(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigSelectOptions {}
+impl<'de> fast::FromJson<'de> for SessionConfigSelectOptions {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for SessionConfigSelectOptions {
     fn schema_name() -> Cow<'static, str> {
@@ -14482,10 +13558,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigSelectOption {
+impl de::Object for SessionConfigSelectOption {
     const NAME: &'static str = "SessionConfigSelectOption";
     const FIELDS: &'static [&'static str] = &["value", "name", "description", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -14493,7 +13569,7 @@ impl runtime::de::Object for SessionConfigSelectOption {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
@@ -14503,92 +13579,78 @@ impl runtime::de::Object for SessionConfigSelectOption {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "value"),
+                1 => de::put(map, &mut v1, "name"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionConfigSelectOption {
-            value: runtime::de::required(v0, "value")?,
-            name: runtime::de::required(v1, "name")?,
+            value: de::required(v0, "value")?,
+            name: de::required(v1, "name")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigSelectOption {
+impl<'de> fast::FromJson<'de> for SessionConfigSelectOption {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionConfigValueId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "value" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <SessionConfigValueId as json::fast::FromJson<'de>>::read(r),
+                        <SessionConfigValueId as fast::FromJson<'de>>::read(r),
                     )
                 }
-                "name" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "name" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "description" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionConfigSelectOption {
             value: v0,
@@ -14670,10 +13732,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigSelectGroup {
+impl de::Object for SessionConfigSelectGroup {
     const NAME: &'static str = "SessionConfigSelectGroup";
     const FIELDS: &'static [&'static str] = &["groupId", "name", "options", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -14681,7 +13743,7 @@ impl runtime::de::Object for SessionConfigSelectGroup {
         let mut v1: Option<String> = None;
         let mut v2: Option<Vec<SessionConfigSelectOption>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "groupId" => Some(0),
@@ -14691,107 +13753,90 @@ impl runtime::de::Object for SessionConfigSelectGroup {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "groupId"),
-                1 => runtime::de::put(map, &mut v1, "name"),
+                0 => de::put(map, &mut v0, "groupId"),
+                1 => de::put(map, &mut v1, "name"),
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             true,
                             __Items__defs_SessionConfigSelectGroup_properties_options,
-                            runtime::read::LenientItems,
+                            read::LenientItems,
                         >,
                         _,
                         _,
                     >(map, &mut v2, "options")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionConfigSelectGroup {
-            group_id: runtime::de::required(v0, "groupId")?,
-            name: runtime::de::required(v1, "name")?,
-            options: runtime::de::required(v2, "options")?,
+            group_id: de::required(v0, "groupId")?,
+            name: de::required(v1, "name")?,
+            options: de::required(v2, "options")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigSelectGroup {
+impl<'de> fast::FromJson<'de> for SessionConfigSelectGroup {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionConfigGroupId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<Vec<SessionConfigSelectOption>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "groupId" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <SessionConfigGroupId as json::fast::FromJson<'de>>::read(r),
+                        <SessionConfigGroupId as fast::FromJson<'de>>::read(r),
                     )
                 }
-                "name" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "name" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "options" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::ItemCount<
+                        <read::ItemCount<
                             1,
                             { usize::MAX },
                             true,
                             __Items__defs_SessionConfigSelectGroup_properties_options,
-                            runtime::read::LenientItems,
-                        > as json::fast::Rule<
-                            'de,
-                            Vec<SessionConfigSelectOption>,
-                        >>::read(r),
+                            read::LenientItems,
+                        > as fast::Rule<'de, Vec<SessionConfigSelectOption>>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionConfigSelectGroup {
             group_id: v0,
@@ -14828,7 +13873,7 @@ impl SessionConfigSelectGroup {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_SessionConfigSelectGroup_properties_options;
-impl runtime::de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_options {
+impl de::Pointer for __Items__defs_SessionConfigSelectGroup_properties_options {
     const POINTER: &'static str = "#/$defs/SessionConfigSelectGroup/properties/options";
 }
 #[cfg(feature = "schemars")]
@@ -14869,12 +13914,12 @@ impl ::schemars::JsonSchema for SessionConfigSelectGroup {
 )]
 #[serde(transparent)]
 pub struct SessionConfigGroupId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for SessionConfigGroupId {
+impl de::Scalar for SessionConfigGroupId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionConfigGroupId {
@@ -14912,10 +13957,10 @@ impl fmt::Display for SessionConfigGroupId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigGroupId {
+impl<'de> fast::FromJson<'de> for SessionConfigGroupId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -14955,16 +14000,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigSelect {
+impl de::Object for SessionConfigSelect {
     const NAME: &'static str = "SessionConfigSelect";
     const FIELDS: &'static [&'static str] = &["currentValue", "options"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionConfigValueId> = None;
         let mut v1: Option<SessionConfigSelectOptions> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "currentValue" => Some(0),
@@ -14972,58 +14017,53 @@ impl runtime::de::Object for SessionConfigSelect {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "currentValue"),
-                1 => runtime::de::put(map, &mut v1, "options"),
+                0 => de::put(map, &mut v0, "currentValue"),
+                1 => de::put(map, &mut v1, "options"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionConfigSelect {
-            current_value: runtime::de::required(v0, "currentValue")?,
-            options: runtime::de::required(v1, "options")?,
+            current_value: de::required(v0, "currentValue")?,
+            options: de::required(v1, "options")?,
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigSelect {
+impl<'de> fast::FromJson<'de> for SessionConfigSelect {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionConfigValueId> = None;
         let mut v1: Option<SessionConfigSelectOptions> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "currentValue" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <SessionConfigValueId as json::fast::FromJson<'de>>::read(r),
+                        <SessionConfigValueId as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "options" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <SessionConfigSelectOptions as json::fast::FromJson<
-                            'de,
-                        >>::read(r),
+                        <SessionConfigSelectOptions as fast::FromJson<'de>>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionConfigSelect {
             current_value: v0,
@@ -15085,59 +14125,53 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionConfigBoolean {
+impl de::Object for SessionConfigBoolean {
     const NAME: &'static str = "SessionConfigBoolean";
     const FIELDS: &'static [&'static str] = &["currentValue"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<bool> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "currentValue" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "currentValue"),
+                0 => de::put(map, &mut v0, "currentValue"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionConfigBoolean {
-            current_value: runtime::de::required(v0, "currentValue")?,
+            current_value: de::required(v0, "currentValue")?,
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionConfigBoolean {
+impl<'de> fast::FromJson<'de> for SessionConfigBoolean {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<bool> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "currentValue" => {
-                    json::fast::put(
-                        &mut v0,
-                        <bool as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <bool as fast::FromJson<'de>>::read(r))
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionConfigBoolean {
             current_value: v0,
@@ -15201,7 +14235,7 @@ impl ::serde::Serialize for AvailableCommand {
         }
     }
 }
-impl runtime::de::Tagged for AvailableCommand {
+impl de::Tagged for AvailableCommand {
     const NAME: &'static str = "AvailableCommand";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -15212,7 +14246,7 @@ impl runtime::de::Tagged for AvailableCommand {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "command" => runtime::de::variant(payload, tag, Self::Command),
+            "command" => de::variant(payload, tag, Self::Command),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -15224,25 +14258,23 @@ impl runtime::de::Tagged for AvailableCommand {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["command"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<
                     E,
                 >(&object, "AvailableCommand", &["description", "name"])?;
-                runtime::de::check_catch_all_field::<
+                de::check_catch_all_field::<
                     String,
                     E,
                 >(&object, "AvailableCommand", "name")?;
-                runtime::de::check_catch_all_field::<
+                de::check_catch_all_field::<
                     String,
                     E,
                 >(&object, "AvailableCommand", "description")?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                Err(runtime::de::unknown_tag("AvailableCommand", "type", other, KNOWN))
-            }
+            other => Err(de::unknown_tag("AvailableCommand", "type", other, KNOWN)),
         }
     }
 }
@@ -15250,7 +14282,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl AvailableCommand {
@@ -15270,27 +14302,24 @@ impl From<Command> for AvailableCommand {
         Self::Command(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for AvailableCommand {
+impl<'de> fast::FromJson<'de> for AvailableCommand {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "command" => {
-                <Command as json::fast::FromJson<'de>>::rest(r, more).map(Self::Command)
+                <Command as fast::FromJson<'de>>::rest(r, more).map(Self::Command)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -15337,7 +14366,7 @@ impl ::serde::Serialize for AvailableCommandInput {
         }
     }
 }
-impl runtime::de::Tagged for AvailableCommandInput {
+impl de::Tagged for AvailableCommandInput {
     const NAME: &'static str = "AvailableCommandInput";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -15348,7 +14377,7 @@ impl runtime::de::Tagged for AvailableCommandInput {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "text" => runtime::de::variant(payload, tag, Self::Text),
+            "text" => de::variant(payload, tag, Self::Text),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -15360,24 +14389,13 @@ impl runtime::de::Tagged for AvailableCommandInput {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["text"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "AvailableCommandInput", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "AvailableCommandInput", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "AvailableCommandInput",
-                        "type",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
+            other => Err(de::unknown_tag("AvailableCommandInput", "type", other, KNOWN)),
         }
     }
 }
@@ -15385,7 +14403,7 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl AvailableCommandInput {
@@ -15405,28 +14423,24 @@ impl From<TextCommandInput> for AvailableCommandInput {
         Self::Text(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for AvailableCommandInput {
+impl<'de> fast::FromJson<'de> for AvailableCommandInput {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "text" => {
-                <TextCommandInput as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Text)
+                <TextCommandInput as fast::FromJson<'de>>::rest(r, more).map(Self::Text)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -15470,16 +14484,16 @@ impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TextCommandInput {
+impl de::Object for TextCommandInput {
     const NAME: &'static str = "TextCommandInput";
     const FIELDS: &'static [&'static str] = &["hint", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "hint" => Some(0),
@@ -15487,62 +14501,48 @@ impl runtime::de::Object for TextCommandInput {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "hint"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "hint"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TextCommandInput {
-            hint: runtime::de::required(v0, "hint")?,
+            hint: de::required(v0, "hint")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TextCommandInput {
+impl<'de> fast::FromJson<'de> for TextCommandInput {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "hint" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "hint" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(TextCommandInput {
             hint: v0,
@@ -15616,10 +14616,10 @@ impl<'de> ::serde::Deserialize<'de> for Command {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Command {
+impl de::Object for Command {
     const NAME: &'static str = "Command";
     const FIELDS: &'static [&'static str] = &["name", "description", "input", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -15627,7 +14627,7 @@ impl runtime::de::Object for Command {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<AvailableCommandInput>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -15637,92 +14637,69 @@ impl runtime::de::Object for Command {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "description"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "input")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "description"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "input"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Command {
-            name: runtime::de::required(v0, "name")?,
-            description: runtime::de::required(v1, "description")?,
+            name: de::required(v0, "name")?,
+            description: de::required(v1, "description")?,
             input: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Command {
+impl<'de> fast::FromJson<'de> for Command {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<AvailableCommandInput>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "name" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "name" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "description" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r))
                 }
                 "input" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<AvailableCommandInput>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Command {
             name: v0,
@@ -15800,17 +14777,17 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ListSessionsResponse {
+impl de::Object for ListSessionsResponse {
     const NAME: &'static str = "ListSessionsResponse";
     const FIELDS: &'static [&'static str] = &["sessions", "nextCursor", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<SessionInfo>> = None;
         let mut v1: Option<runtime::Nullable<SessionListCursor>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessions" => Some(0),
@@ -15819,26 +14796,14 @@ impl runtime::de::Object for ListSessionsResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "sessions")
-                }
-                1 => runtime::de::put(map, &mut v1, "nextCursor"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "sessions"),
+                1 => de::put(map, &mut v1, "nextCursor"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ListSessionsResponse {
-            sessions: runtime::de::required(v0, "sessions")?,
+            sessions: de::required(v0, "sessions")?,
             next_cursor: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -15950,10 +14915,10 @@ impl<'de> ::serde::Deserialize<'de> for SessionInfo {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SessionInfo {
+impl de::Object for SessionInfo {
     const NAME: &'static str = "SessionInfo";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -15974,7 +14939,7 @@ impl runtime::de::Object for SessionInfo {
         #[cfg(feature = "unstable")]
         let mut v5: Option<runtime::Nullable<bool>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -15988,44 +14953,20 @@ impl runtime::de::Object for SessionInfo {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "cwd"),
-                2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "title")
-                }
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "updatedAt")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "cwd"),
+                2 => de::put(map, &mut v2, "additionalDirectories"),
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "title"),
+                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "updatedAt"),
                 #[cfg(feature = "unstable")]
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v5, "archived")
-                }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                5 => de::put_with::<read::LenientScalar, _, _>(map, &mut v5, "archived"),
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionInfo {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            cwd: runtime::de::required(v1, "cwd")?,
+            session_id: de::required(v0, "sessionId")?,
+            cwd: de::required(v1, "cwd")?,
             additional_directories: v2.unwrap_or_default(),
             title: v3.unwrap_or_default(),
             updated_at: v4.unwrap_or_default(),
@@ -16140,12 +15081,12 @@ impl ::schemars::JsonSchema for SessionInfo {
 )]
 #[serde(transparent)]
 pub struct SessionListCursor(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
-impl runtime::de::Scalar for SessionListCursor {
+impl de::Scalar for SessionListCursor {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl SessionListCursor {
@@ -16219,28 +15160,22 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for DeleteSessionResponse {
+impl de::Object for DeleteSessionResponse {
     const NAME: &'static str = "DeleteSessionResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -16329,10 +15264,10 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ResumeSessionResponse {
+impl de::Object for ResumeSessionResponse {
     const NAME: &'static str = "ResumeSessionResponse";
     const FIELDS: &'static [&'static str] = &[
         "configOptions",
@@ -16343,7 +15278,7 @@ impl runtime::de::Object for ResumeSessionResponse {
         let mut v0: Option<Option<Vec<SessionConfigOption>>> = None;
         let mut v1: Option<Option<Vec<AvailableCommand>>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "configOptions" => Some(0),
@@ -16353,26 +15288,20 @@ impl runtime::de::Object for ResumeSessionResponse {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v0, "configOptions")
                 }
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v1, "availableCommands")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -16463,28 +15392,22 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CloseSessionResponse {
+impl de::Object for CloseSessionResponse {
     const NAME: &'static str = "CloseSessionResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -16553,28 +15476,22 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelToolCallResponse {
+impl de::Object for CancelToolCallResponse {
     const NAME: &'static str = "CancelToolCallResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -16643,28 +15560,22 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelTerminalResponse {
+impl de::Object for CancelTerminalResponse {
     const NAME: &'static str = "CancelTerminalResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -16736,16 +15647,16 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetSessionConfigOptionResponse {
+impl de::Object for SetSessionConfigOptionResponse {
     const NAME: &'static str = "SetSessionConfigOptionResponse";
     const FIELDS: &'static [&'static str] = &["configOptions", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<SessionConfigOption>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "configOptions" => Some(0),
@@ -16753,25 +15664,13 @@ impl runtime::de::Object for SetSessionConfigOptionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Items,
-                        _,
-                        _,
-                    >(map, &mut v0, "configOptions")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Items, _, _>(map, &mut v0, "configOptions"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionConfigOptionResponse {
-            config_options: runtime::de::required(v0, "configOptions")?,
+            config_options: de::required(v0, "configOptions")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -16857,16 +15756,16 @@ impl<'de> ::serde::Deserialize<'de> for PromptResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptResponse {
+impl de::Object for PromptResponse {
     const NAME: &'static str = "PromptResponse";
     const FIELDS: &'static [&'static str] = &["messageId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<MessageId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "messageId" => Some(0),
@@ -16874,19 +15773,13 @@ impl runtime::de::Object for PromptResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "messageId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "messageId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PromptResponse {
-            message_id: runtime::de::required(v0, "messageId")?,
+            message_id: de::required(v0, "messageId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -16947,13 +15840,10 @@ impl ::schemars::JsonSchema for PromptResponse {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct MessageId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for MessageId {
+pub struct MessageId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for MessageId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl MessageId {
@@ -16991,10 +15881,10 @@ impl fmt::Display for MessageId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for MessageId {
+impl<'de> fast::FromJson<'de> for MessageId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -17076,17 +15966,17 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Error {
+impl de::Object for Error {
     const NAME: &'static str = "Error";
     const FIELDS: &'static [&'static str] = &["code", "message", "data"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ErrorCode> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<ErrorData>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "code" => Some(0),
@@ -17095,74 +15985,55 @@ impl runtime::de::Object for Error {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "code"),
-                1 => runtime::de::put(map, &mut v1, "message"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "data")
-                }
+                0 => de::put(map, &mut v0, "code"),
+                1 => de::put(map, &mut v1, "message"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "data"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Error {
-            code: runtime::de::required(v0, "code")?,
-            message: runtime::de::required(v1, "message")?,
+            code: de::required(v0, "code")?,
+            message: de::required(v1, "message")?,
             data: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Error {
+impl<'de> fast::FromJson<'de> for Error {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ErrorCode> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<ErrorData>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "code" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ErrorCode as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "message" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "code" => fast::put(&mut v0, <ErrorCode as fast::FromJson<'de>>::read(r)),
+                "message" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "data" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<ErrorData>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Error {
             code: v0,
@@ -17307,7 +16178,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
             ))
     }
 }
-impl<'de> json::fast::FromJson<'de> for ErrorCode {}
+impl<'de> fast::FromJson<'de> for ErrorCode {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorCode {
     fn schema_name() -> Cow<'static, str> {
@@ -17348,22 +16219,18 @@ impl<'de> ::serde::Deserialize<'de> for ErrorData {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UnsupportedProtocolVersion",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "UnsupportedProtocolVersion") {
             return Ok(Self::UnsupportedProtocolVersion(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "SessionNotFound") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SessionNotFound") {
             return Ok(Self::SessionNotFound(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Other") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Other") {
             return Ok(Self::Other(v));
         }
-        Err(runtime::de::no_arm("ErrorData", &errors))
+        Err(de::no_arm("ErrorData", &errors))
     }
 }
 impl From<UnsupportedProtocolVersionErrorData> for ErrorData {
@@ -17384,7 +16251,7 @@ impl From<::serde_json::Value> for ErrorData {
         Self::Other(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for ErrorData {}
+impl<'de> fast::FromJson<'de> for ErrorData {}
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorData {
     fn schema_name() -> Cow<'static, str> {
@@ -17436,17 +16303,17 @@ impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for UnsupportedProtocolVersionErrorData {
+impl de::Object for UnsupportedProtocolVersionErrorData {
     const NAME: &'static str = "UnsupportedProtocolVersionErrorData";
     const FIELDS: &'static [&'static str] = &["requested", "supported", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ProtocolVersion> = None;
         let mut v1: Option<Vec<ProtocolVersion>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "requested" => Some(0),
@@ -17455,74 +16322,62 @@ impl runtime::de::Object for UnsupportedProtocolVersionErrorData {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "requested"),
-                1 => runtime::de::put(map, &mut v1, "supported"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "requested"),
+                1 => de::put(map, &mut v1, "supported"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(UnsupportedProtocolVersionErrorData {
-            requested: runtime::de::required(v0, "requested")?,
-            supported: runtime::de::required(v1, "supported")?,
+            requested: de::required(v0, "requested")?,
+            supported: de::required(v1, "supported")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for UnsupportedProtocolVersionErrorData {
+impl<'de> fast::FromJson<'de> for UnsupportedProtocolVersionErrorData {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ProtocolVersion> = None;
         let mut v1: Option<Vec<ProtocolVersion>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "requested" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ProtocolVersion as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <ProtocolVersion as fast::FromJson<'de>>::read(r))
                 }
                 "supported" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <Vec<ProtocolVersion> as json::fast::FromJson<'de>>::read(r),
+                        <Vec<ProtocolVersion> as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(UnsupportedProtocolVersionErrorData {
             requested: v0,
@@ -17598,16 +16453,16 @@ impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for SessionNotFoundErrorData {
+impl de::Object for SessionNotFoundErrorData {
     const NAME: &'static str = "SessionNotFoundErrorData";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -17615,62 +16470,50 @@ impl runtime::de::Object for SessionNotFoundErrorData {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionNotFoundErrorData {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionNotFoundErrorData {
+impl<'de> fast::FromJson<'de> for SessionNotFoundErrorData {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "sessionId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <SessionId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionNotFoundErrorData {
             session_id: v0,
@@ -17731,16 +16574,16 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for AgentNotification {
+impl de::Object for AgentNotification {
     const NAME: &'static str = "AgentNotification";
     const FIELDS: &'static [&'static str] = &["method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<AgentNotificationParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -17748,13 +16591,13 @@ impl runtime::de::Object for AgentNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => runtime::de::put(map, &mut v1, "params"),
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put(map, &mut v1, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AgentNotification {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -17837,16 +16680,12 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UpdateSessionNotification",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "UpdateSessionNotification") {
             return Ok(Self::UpdateSessionNotification(v));
         }
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "CompleteElicitationNotification",
@@ -17854,17 +16693,17 @@ impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
             return Ok(Self::CompleteElicitationNotification(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "AuthStatusUpdateNotification",
         ) {
             return Ok(Self::AuthStatusUpdateNotification(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtNotification") {
             return Ok(Self::ExtNotification(v));
         }
-        Err(runtime::de::no_arm("AgentNotificationParams", &errors))
+        Err(de::no_arm("AgentNotificationParams", &errors))
     }
 }
 impl From<UpdateSessionNotification> for AgentNotificationParams {
@@ -18041,17 +16880,17 @@ impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for UpdateSessionNotification {
+impl de::Object for UpdateSessionNotification {
     const NAME: &'static str = "UpdateSessionNotification";
     const FIELDS: &'static [&'static str] = &["sessionId", "update", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<SessionUpdate> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -18060,74 +16899,59 @@ impl runtime::de::Object for UpdateSessionNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "update"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "update"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(UpdateSessionNotification {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            update: runtime::de::required(v1, "update")?,
+            session_id: de::required(v0, "sessionId")?,
+            update: de::required(v1, "update")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for UpdateSessionNotification {
+impl<'de> fast::FromJson<'de> for UpdateSessionNotification {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<SessionUpdate> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "sessionId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <SessionId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
                 }
                 "update" => {
-                    json::fast::put(
-                        &mut v1,
-                        <SessionUpdate as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <SessionUpdate as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(UpdateSessionNotification {
             session_id: v0,
@@ -18352,7 +17176,7 @@ impl ::serde::Serialize for SessionUpdate {
         }
     }
 }
-impl runtime::de::Tagged for SessionUpdate {
+impl de::Tagged for SessionUpdate {
     const NAME: &'static str = "SessionUpdate";
     const KEY: &'static str = "sessionUpdate";
     fn is_known(tag: &str) -> bool {
@@ -18375,56 +17199,42 @@ impl runtime::de::Tagged for SessionUpdate {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "user_message_chunk" => {
-                runtime::de::variant(payload, tag, Self::UserMessageChunk)
-            }
-            "user_message" => runtime::de::variant(payload, tag, Self::UserMessage),
-            "agent_message_chunk" => {
-                runtime::de::variant(payload, tag, Self::AgentMessageChunk)
-            }
-            "agent_message" => runtime::de::variant(payload, tag, Self::AgentMessage),
-            "agent_thought_chunk" => {
-                runtime::de::variant(payload, tag, Self::AgentThoughtChunk)
-            }
-            "agent_thought" => runtime::de::variant(payload, tag, Self::AgentThought),
-            "state_update" => runtime::de::variant(payload, tag, Self::StateUpdate),
+            "user_message_chunk" => de::variant(payload, tag, Self::UserMessageChunk),
+            "user_message" => de::variant(payload, tag, Self::UserMessage),
+            "agent_message_chunk" => de::variant(payload, tag, Self::AgentMessageChunk),
+            "agent_message" => de::variant(payload, tag, Self::AgentMessage),
+            "agent_thought_chunk" => de::variant(payload, tag, Self::AgentThoughtChunk),
+            "agent_thought" => de::variant(payload, tag, Self::AgentThought),
+            "state_update" => de::variant(payload, tag, Self::StateUpdate),
             "tool_call_content_chunk" => {
-                runtime::de::variant(payload, tag, Self::ToolCallContentChunk)
+                de::variant(payload, tag, Self::ToolCallContentChunk)
             }
-            "tool_call_update" => {
-                runtime::de::variant(payload, tag, Self::ToolCallUpdate)
-            }
-            "terminal_update" => runtime::de::variant(payload, tag, Self::TerminalUpdate),
+            "tool_call_update" => de::variant(payload, tag, Self::ToolCallUpdate),
+            "terminal_update" => de::variant(payload, tag, Self::TerminalUpdate),
             "terminal_output_chunk" => {
-                runtime::de::variant(payload, tag, Self::TerminalOutputChunk)
+                de::variant(payload, tag, Self::TerminalOutputChunk)
             }
-            "plan_update" => runtime::de::variant(payload, tag, Self::PlanUpdate),
+            "plan_update" => de::variant(payload, tag, Self::PlanUpdate),
             #[cfg(feature = "unstable")]
-            "plan_removed" => runtime::de::variant(payload, tag, Self::PlanRemoved),
+            "plan_removed" => de::variant(payload, tag, Self::PlanRemoved),
             "available_commands_update" => {
-                runtime::de::variant(payload, tag, Self::AvailableCommandsUpdate)
+                de::variant(payload, tag, Self::AvailableCommandsUpdate)
             }
-            "config_option_update" => {
-                runtime::de::variant(payload, tag, Self::ConfigOptionUpdate)
-            }
-            "session_info_update" => {
-                runtime::de::variant(payload, tag, Self::SessionInfoUpdate)
-            }
-            "usage_update" => runtime::de::variant(payload, tag, Self::UsageUpdate),
-            "notice" => runtime::de::variant(payload, tag, Self::Notice),
-            "compaction_update" => {
-                runtime::de::variant(payload, tag, Self::CompactionUpdate)
-            }
+            "config_option_update" => de::variant(payload, tag, Self::ConfigOptionUpdate),
+            "session_info_update" => de::variant(payload, tag, Self::SessionInfoUpdate),
+            "usage_update" => de::variant(payload, tag, Self::UsageUpdate),
+            "notice" => de::variant(payload, tag, Self::Notice),
+            "compaction_update" => de::variant(payload, tag, Self::CompactionUpdate),
             "compaction_summary_chunk" => {
-                runtime::de::variant(payload, tag, Self::CompactionSummaryChunk)
+                de::variant(payload, tag, Self::CompactionSummaryChunk)
             }
             #[cfg(feature = "unstable")]
-            "subagent_update" => runtime::de::variant(payload, tag, Self::SubagentUpdate),
+            "subagent_update" => de::variant(payload, tag, Self::SubagentUpdate),
             #[cfg(feature = "unstable")]
-            "session_message" => runtime::de::variant(payload, tag, Self::SessionMessage),
+            "session_message" => de::variant(payload, tag, Self::SessionMessage),
             #[cfg(feature = "unstable")]
             "session_message_chunk" => {
-                runtime::de::variant(payload, tag, Self::SessionMessageChunk)
+                de::variant(payload, tag, Self::SessionMessageChunk)
             }
             _ => {
                 Err(
@@ -18465,22 +17275,13 @@ impl runtime::de::Tagged for SessionUpdate {
             #[cfg(feature = "unstable")]
             "session_message_chunk",
         ];
-        match runtime::de::tag(&object, "sessionUpdate") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "SessionUpdate", &[])?;
+        match de::tag(&object, "sessionUpdate") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "SessionUpdate", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "SessionUpdate",
-                        "sessionUpdate",
-                        other,
-                        KNOWN,
-                    ),
-                )
-            }
+            other => Err(de::unknown_tag("SessionUpdate", "sessionUpdate", other, KNOWN)),
         }
     }
 }
@@ -18488,7 +17289,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl SessionUpdate {
@@ -18652,119 +17453,113 @@ impl From<SessionMessageChunk> for SessionUpdate {
         Self::SessionMessageChunk(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for SessionUpdate {
+impl<'de> fast::FromJson<'de> for SessionUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "sessionUpdate" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "user_message_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::UserMessageChunk)
             }
             "user_message" => {
-                <UserMessage as json::fast::FromJson<'de>>::rest(r, more)
+                <UserMessage as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::UserMessage)
             }
             "agent_message_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::AgentMessageChunk)
             }
             "agent_message" => {
-                <AgentMessage as json::fast::FromJson<'de>>::rest(r, more)
+                <AgentMessage as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::AgentMessage)
             }
             "agent_thought_chunk" => {
-                <ContentChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::AgentThoughtChunk)
             }
             "agent_thought" => {
-                <AgentThought as json::fast::FromJson<'de>>::rest(r, more)
+                <AgentThought as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::AgentThought)
             }
             "state_update" => {
-                <StateUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <StateUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::StateUpdate)
             }
             "tool_call_content_chunk" => {
-                <ToolCallContentChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <ToolCallContentChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ToolCallContentChunk)
             }
             "tool_call_update" => {
-                <ToolCallUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <ToolCallUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ToolCallUpdate)
             }
             "terminal_update" => {
-                <TerminalUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <TerminalUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::TerminalUpdate)
             }
             "terminal_output_chunk" => {
-                <TerminalOutputChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <TerminalOutputChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::TerminalOutputChunk)
             }
             "plan_update" => {
-                <PlanUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::PlanUpdate)
+                <PlanUpdate as fast::FromJson<'de>>::rest(r, more).map(Self::PlanUpdate)
             }
             #[cfg(feature = "unstable")]
             "plan_removed" => {
-                <PlanRemoved as json::fast::FromJson<'de>>::rest(r, more)
+                <PlanRemoved as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::PlanRemoved)
             }
             "available_commands_update" => {
-                <AvailableCommandsUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <AvailableCommandsUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::AvailableCommandsUpdate)
             }
             "config_option_update" => {
-                <ConfigOptionUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <ConfigOptionUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ConfigOptionUpdate)
             }
             "session_info_update" => {
-                <SessionInfoUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionInfoUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionInfoUpdate)
             }
             "usage_update" => {
-                <UsageUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <UsageUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::UsageUpdate)
             }
-            "notice" => {
-                <Notice as json::fast::FromJson<'de>>::rest(r, more).map(Self::Notice)
-            }
+            "notice" => <Notice as fast::FromJson<'de>>::rest(r, more).map(Self::Notice),
             "compaction_update" => {
-                <CompactionUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <CompactionUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::CompactionUpdate)
             }
             "compaction_summary_chunk" => {
-                <CompactionSummaryChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <CompactionSummaryChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::CompactionSummaryChunk)
             }
             #[cfg(feature = "unstable")]
             "subagent_update" => {
-                <Box<SubagentUpdate> as json::fast::FromJson<'de>>::rest(r, more)
+                <Box<SubagentUpdate> as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SubagentUpdate)
             }
             #[cfg(feature = "unstable")]
             "session_message" => {
-                <SessionMessage as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionMessage as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionMessage)
             }
             #[cfg(feature = "unstable")]
             "session_message_chunk" => {
-                <SessionMessageChunk as json::fast::FromJson<'de>>::rest(r, more)
+                <SessionMessageChunk as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::SessionMessageChunk)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -18883,17 +17678,17 @@ impl<'de> ::serde::Deserialize<'de> for ContentChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ContentChunk {
+impl de::Object for ContentChunk {
     const NAME: &'static str = "ContentChunk";
     const FIELDS: &'static [&'static str] = &["messageId", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<MessageId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "messageId" => Some(0),
@@ -18902,74 +17697,59 @@ impl runtime::de::Object for ContentChunk {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "messageId"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "messageId"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ContentChunk {
-            message_id: runtime::de::required(v0, "messageId")?,
-            content: runtime::de::required(v1, "content")?,
+            message_id: de::required(v0, "messageId")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ContentChunk {
+impl<'de> fast::FromJson<'de> for ContentChunk {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<MessageId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "messageId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <MessageId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <MessageId as fast::FromJson<'de>>::read(r))
                 }
                 "content" => {
-                    json::fast::put(
-                        &mut v1,
-                        <ContentBlock as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ContentChunk {
             message_id: v0,
@@ -19348,7 +18128,7 @@ impl ::serde::Serialize for BackgroundWork {
         }
     }
 }
-impl runtime::de::Tagged for BackgroundWork {
+impl de::Tagged for BackgroundWork {
     const NAME: &'static str = "BackgroundWork";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -19360,10 +18140,10 @@ impl runtime::de::Tagged for BackgroundWork {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "terminal" => runtime::de::variant(payload, tag, Self::Terminal),
-            "tool_call" => runtime::de::variant(payload, tag, Self::ToolCall),
+            "terminal" => de::variant(payload, tag, Self::Terminal),
+            "tool_call" => de::variant(payload, tag, Self::ToolCall),
             #[cfg(feature = "unstable")]
-            "subagent" => runtime::de::variant(payload, tag, Self::Subagent),
+            "subagent" => de::variant(payload, tag, Self::Subagent),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -19380,15 +18160,13 @@ impl runtime::de::Tagged for BackgroundWork {
             #[cfg(feature = "unstable")]
             "subagent",
         ];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "BackgroundWork", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "BackgroundWork", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                Err(runtime::de::unknown_tag("BackgroundWork", "type", other, KNOWN))
-            }
+            other => Err(de::unknown_tag("BackgroundWork", "type", other, KNOWN)),
         }
     }
 }
@@ -19396,7 +18174,7 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl BackgroundWork {
@@ -19432,37 +18210,34 @@ impl From<BackgroundSubagent> for BackgroundWork {
         Self::Subagent(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for BackgroundWork {
+impl<'de> fast::FromJson<'de> for BackgroundWork {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "terminal" => {
-                <BackgroundTerminal as json::fast::FromJson<'de>>::rest(r, more)
+                <BackgroundTerminal as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Terminal)
             }
             "tool_call" => {
-                <BackgroundToolCall as json::fast::FromJson<'de>>::rest(r, more)
+                <BackgroundToolCall as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::ToolCall)
             }
             #[cfg(feature = "unstable")]
             "subagent" => {
-                <BackgroundSubagent as json::fast::FromJson<'de>>::rest(r, more)
+                <BackgroundSubagent as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Subagent)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -19530,16 +18305,16 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for BackgroundTerminal {
+impl de::Object for BackgroundTerminal {
     const NAME: &'static str = "BackgroundTerminal";
     const FIELDS: &'static [&'static str] = &["terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "terminalId" => Some(0),
@@ -19547,62 +18322,50 @@ impl runtime::de::Object for BackgroundTerminal {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "terminalId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "terminalId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(BackgroundTerminal {
-            terminal_id: runtime::de::required(v0, "terminalId")?,
+            terminal_id: de::required(v0, "terminalId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for BackgroundTerminal {
+impl<'de> fast::FromJson<'de> for BackgroundTerminal {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "terminalId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <TerminalId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <TerminalId as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(BackgroundTerminal {
             terminal_id: v0,
@@ -19668,16 +18431,16 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for BackgroundToolCall {
+impl de::Object for BackgroundToolCall {
     const NAME: &'static str = "BackgroundToolCall";
     const FIELDS: &'static [&'static str] = &["toolCallId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ToolCallId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "toolCallId" => Some(0),
@@ -19685,62 +18448,50 @@ impl runtime::de::Object for BackgroundToolCall {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "toolCallId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "toolCallId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(BackgroundToolCall {
-            tool_call_id: runtime::de::required(v0, "toolCallId")?,
+            tool_call_id: de::required(v0, "toolCallId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for BackgroundToolCall {
+impl<'de> fast::FromJson<'de> for BackgroundToolCall {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ToolCallId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "toolCallId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ToolCallId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <ToolCallId as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(BackgroundToolCall {
             tool_call_id: v0,
@@ -19813,16 +18564,16 @@ impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for RunningStateUpdate {
+impl de::Object for RunningStateUpdate {
     const NAME: &'static str = "RunningStateUpdate";
     const FIELDS: &'static [&'static str] = &["background", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "background" => Some(0),
@@ -19830,20 +18581,8 @@ impl runtime::de::Object for RunningStateUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "background")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "background"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -19854,43 +18593,40 @@ impl runtime::de::Object for RunningStateUpdate {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for RunningStateUpdate {
+impl<'de> fast::FromJson<'de> for RunningStateUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "background" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<BackgroundWork>>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(RunningStateUpdate {
@@ -19959,28 +18695,22 @@ impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ErrorStopReason {
+impl de::Object for ErrorStopReason {
     const NAME: &'static str = "ErrorStopReason";
     const FIELDS: &'static [&'static str] = &["error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Error>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "error" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "error")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -19990,33 +18720,30 @@ impl runtime::de::Object for ErrorStopReason {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ErrorStopReason {
+impl<'de> fast::FromJson<'de> for ErrorStopReason {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Error>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "error" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Error>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(ErrorStopReason {
@@ -20079,7 +18806,7 @@ pub struct IdleStateUpdate {
     #[serde(
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+        deserialize_with = "read::with::<read::Lenient,_,_>"
     )]
     pub usage: runtime::Nullable<Usage>,
     /// Work running independently of foreground work, as a complete snapshot.
@@ -20093,7 +18820,7 @@ pub struct IdleStateUpdate {
     #[serde(
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::Lenient,_,_>"
+        deserialize_with = "read::with::<read::Lenient,_,_>"
     )]
     pub background: runtime::Nullable<Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -20105,7 +18832,7 @@ pub struct IdleStateUpdate {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
@@ -20147,7 +18874,7 @@ impl IdleStateUpdate {
         self
     }
 }
-impl<'de> json::fast::FromJson<'de> for IdleStateUpdate {}
+impl<'de> fast::FromJson<'de> for IdleStateUpdate {}
 /// The part of [`IdleStateUpdate`] chosen by its `stopReason` property.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -20219,7 +18946,7 @@ impl ::serde::Serialize for IdleStateUpdateStopReason {
         }
     }
 }
-impl runtime::de::Tagged for IdleStateUpdateStopReason {
+impl de::Tagged for IdleStateUpdateStopReason {
     const NAME: &'static str = "IdleStateUpdateStopReason";
     const KEY: &'static str = "stopReason";
     fn is_known(tag: &str) -> bool {
@@ -20253,7 +18980,7 @@ impl runtime::de::Tagged for IdleStateUpdateStopReason {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Cancelled)
             }
-            "error" => runtime::de::variant(payload, tag, Self::Error),
+            "error" => de::variant(payload, tag, Self::Error),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -20272,21 +18999,19 @@ impl runtime::de::Tagged for IdleStateUpdateStopReason {
             "cancelled",
             "error",
         ];
-        match runtime::de::tag(&object, "stopReason") {
-            runtime::de::Tag::Missing | runtime::de::Tag::Invalid => {
+        match de::tag(&object, "stopReason") {
+            de::Tag::Missing | de::Tag::Invalid => {
                 Ok(Self::None { explicit_null: false })
             }
-            runtime::de::Tag::Null => Ok(Self::None { explicit_null: true }),
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "IdleStateUpdateStopReason", &[])?;
+            de::Tag::Null => Ok(Self::None { explicit_null: true }),
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "IdleStateUpdateStopReason", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
+                    de::unknown_tag(
                         "IdleStateUpdateStopReason",
                         "stopReason",
                         other,
@@ -20301,7 +19026,7 @@ impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl IdleStateUpdateStopReason {
@@ -20327,48 +19052,44 @@ impl From<ErrorStopReason> for IdleStateUpdateStopReason {
         Self::Error(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for IdleStateUpdateStopReason {
+impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "stopReason" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "end_turn" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::EndTurn)
             }
             "max_tokens" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::MaxTokens)
             }
             "max_turn_requests" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::MaxTurnRequests)
             }
             "refusal" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::Refusal)
             }
             "cancelled" => {
-                json::fast::skip_members(r, more)?;
+                fast::skip_members(r, more)?;
                 Ok(Self::Cancelled)
             }
             "error" => {
-                <ErrorStopReason as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Error)
+                <ErrorStopReason as fast::FromJson<'de>>::rest(r, more).map(Self::Error)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -20468,16 +19189,16 @@ impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for RequiresActionStateUpdate {
+impl de::Object for RequiresActionStateUpdate {
     const NAME: &'static str = "RequiresActionStateUpdate";
     const FIELDS: &'static [&'static str] = &["background", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "background" => Some(0),
@@ -20485,20 +19206,8 @@ impl runtime::de::Object for RequiresActionStateUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "background")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "background"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -20509,43 +19218,40 @@ impl runtime::de::Object for RequiresActionStateUpdate {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for RequiresActionStateUpdate {
+impl<'de> fast::FromJson<'de> for RequiresActionStateUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "background" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<BackgroundWork>>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(RequiresActionStateUpdate {
@@ -20680,7 +19386,7 @@ impl ::serde::Serialize for StateUpdate {
         }
     }
 }
-impl runtime::de::Tagged for StateUpdate {
+impl de::Tagged for StateUpdate {
     const NAME: &'static str = "StateUpdate";
     const KEY: &'static str = "state";
     fn is_known(tag: &str) -> bool {
@@ -20692,11 +19398,11 @@ impl runtime::de::Tagged for StateUpdate {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "running" => runtime::de::variant(payload, tag, Self::Running),
-            "idle" => runtime::de::variant(payload, tag, Self::Idle),
-            "requires_action" => runtime::de::variant(payload, tag, Self::RequiresAction),
+            "running" => de::variant(payload, tag, Self::Running),
+            "idle" => de::variant(payload, tag, Self::Idle),
+            "requires_action" => de::variant(payload, tag, Self::RequiresAction),
             #[cfg(feature = "unstable")]
-            "unknown" => runtime::de::variant(payload, tag, Self::Unknown),
+            "unknown" => de::variant(payload, tag, Self::Unknown),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -20714,13 +19420,13 @@ impl runtime::de::Tagged for StateUpdate {
             #[cfg(feature = "unstable")]
             "unknown",
         ];
-        match runtime::de::tag(&object, "state") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
+        match de::tag(&object, "state") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "StateUpdate", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("StateUpdate", "state", other, KNOWN)),
+            other => Err(de::unknown_tag("StateUpdate", "state", other, KNOWN)),
         }
     }
 }
@@ -20728,7 +19434,7 @@ impl<'de> ::serde::Deserialize<'de> for StateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl StateUpdate {
@@ -20771,41 +19477,37 @@ impl From<UnknownStateUpdate> for StateUpdate {
         Self::Unknown(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for StateUpdate {
+impl<'de> fast::FromJson<'de> for StateUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "state" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
             "running" => {
-                <RunningStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <RunningStateUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Running)
             }
             "idle" => {
-                <IdleStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Idle)
+                <IdleStateUpdate as fast::FromJson<'de>>::rest(r, more).map(Self::Idle)
             }
             "requires_action" => {
-                <RequiresActionStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <RequiresActionStateUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::RequiresAction)
             }
             #[cfg(feature = "unstable")]
             "unknown" => {
-                <UnknownStateUpdate as json::fast::FromJson<'de>>::rest(r, more)
+                <UnknownStateUpdate as fast::FromJson<'de>>::rest(r, more)
                     .map(Self::Unknown)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -20889,17 +19591,17 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ToolCallContentChunk {
+impl de::Object for ToolCallContentChunk {
     const NAME: &'static str = "ToolCallContentChunk";
     const FIELDS: &'static [&'static str] = &["toolCallId", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ToolCallId> = None;
         let mut v1: Option<ToolCallContent> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "toolCallId" => Some(0),
@@ -20908,74 +19610,59 @@ impl runtime::de::Object for ToolCallContentChunk {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "toolCallId"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "toolCallId"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ToolCallContentChunk {
-            tool_call_id: runtime::de::required(v0, "toolCallId")?,
-            content: runtime::de::required(v1, "content")?,
+            tool_call_id: de::required(v0, "toolCallId")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ToolCallContentChunk {
+impl<'de> fast::FromJson<'de> for ToolCallContentChunk {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<ToolCallId> = None;
         let mut v1: Option<ToolCallContent> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "toolCallId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <ToolCallId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <ToolCallId as fast::FromJson<'de>>::read(r))
                 }
                 "content" => {
-                    json::fast::put(
-                        &mut v1,
-                        <ToolCallContent as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <ToolCallContent as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ToolCallContentChunk {
             tool_call_id: v0,
@@ -21048,16 +19735,16 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalOutput {
+impl de::Object for TerminalOutput {
     const NAME: &'static str = "TerminalOutput";
     const FIELDS: &'static [&'static str] = &["data", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Base64String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "data" => Some(0),
@@ -21065,62 +19752,53 @@ impl runtime::de::Object for TerminalOutput {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "data"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "data"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TerminalOutput {
-            data: runtime::de::required(v0, "data")?,
+            data: de::required(v0, "data")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TerminalOutput {
+impl<'de> fast::FromJson<'de> for TerminalOutput {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Base64String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "data" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::Base64String as json::fast::FromJson<'de>>::read(r),
+                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(TerminalOutput {
             data: v0,
@@ -21195,17 +19873,17 @@ impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalExitStatus {
+impl de::Object for TerminalExitStatus {
     const NAME: &'static str = "TerminalExitStatus";
     const FIELDS: &'static [&'static str] = &["exitCode", "signal", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<i64>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "exitCode" => Some(0),
@@ -21214,27 +19892,9 @@ impl runtime::de::Object for TerminalExitStatus {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "exitCode")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "signal")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "exitCode"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "signal"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -21246,53 +19906,50 @@ impl runtime::de::Object for TerminalExitStatus {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TerminalExitStatus {
+impl<'de> fast::FromJson<'de> for TerminalExitStatus {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<i64>> = None;
         let mut v1: Option<runtime::Nullable<String>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "exitCode" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<i64>,
                         >>::read(r),
                     )
                 }
                 "signal" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(TerminalExitStatus {
@@ -21374,17 +20031,17 @@ impl<'de> ::serde::Deserialize<'de> for TerminalSize {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalSize {
+impl de::Object for TerminalSize {
     const NAME: &'static str = "TerminalSize";
     const FIELDS: &'static [&'static str] = &["cols", "rows", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<u16> = None;
         let mut v1: Option<u16> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cols" => Some(0),
@@ -21394,8 +20051,8 @@ impl runtime::de::Object for TerminalSize {
             },
             |i, map| match i {
                 0 => {
-                    runtime::de::put_with::<
-                        runtime::read::IntInRange<
+                    de::put_with::<
+                        read::IntInRange<
                             1,
                             65535,
                             __Bound__defs_TerminalSize_properties_cols,
@@ -21405,8 +20062,8 @@ impl runtime::de::Object for TerminalSize {
                     >(map, &mut v0, "cols")
                 }
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::IntInRange<
+                    de::put_with::<
+                        read::IntInRange<
                             1,
                             65535,
                             __Bound__defs_TerminalSize_properties_rows,
@@ -21415,80 +20072,71 @@ impl runtime::de::Object for TerminalSize {
                         _,
                     >(map, &mut v1, "rows")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TerminalSize {
-            cols: runtime::de::required(v0, "cols")?,
-            rows: runtime::de::required(v1, "rows")?,
+            cols: de::required(v0, "cols")?,
+            rows: de::required(v1, "rows")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TerminalSize {
+impl<'de> fast::FromJson<'de> for TerminalSize {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<u16> = None;
         let mut v1: Option<u16> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "cols" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::IntInRange<
+                        <read::IntInRange<
                             1,
                             65535,
                             __Bound__defs_TerminalSize_properties_cols,
-                        > as json::fast::Rule<'de, u16>>::read(r),
+                        > as fast::Rule<'de, u16>>::read(r),
                     )
                 }
                 "rows" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::IntInRange<
+                        <read::IntInRange<
                             1,
                             65535,
                             __Bound__defs_TerminalSize_properties_rows,
-                        > as json::fast::Rule<'de, u16>>::read(r),
+                        > as fast::Rule<'de, u16>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(TerminalSize {
             cols: v0,
@@ -21519,14 +20167,14 @@ impl TerminalSize {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_TerminalSize_properties_cols;
-impl runtime::de::Pointer for __Bound__defs_TerminalSize_properties_cols {
+impl de::Pointer for __Bound__defs_TerminalSize_properties_cols {
     const POINTER: &'static str = "#/$defs/TerminalSize/properties/cols";
 }
 /// Where the rules of `rows` are, for its errors.
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Bound__defs_TerminalSize_properties_rows;
-impl runtime::de::Pointer for __Bound__defs_TerminalSize_properties_rows {
+impl de::Pointer for __Bound__defs_TerminalSize_properties_rows {
     const POINTER: &'static str = "#/$defs/TerminalSize/properties/rows";
 }
 #[cfg(feature = "schemars")]
@@ -21576,16 +20224,16 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalCapabilities {
+impl de::Object for TerminalCapabilities {
     const NAME: &'static str = "TerminalCapabilities";
     const FIELDS: &'static [&'static str] = &["cancel", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<TerminalCancelCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cancel" => Some(0),
@@ -21593,20 +20241,8 @@ impl runtime::de::Object for TerminalCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "cancel")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "cancel"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -21617,43 +20253,40 @@ impl runtime::de::Object for TerminalCapabilities {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TerminalCapabilities {
+impl<'de> fast::FromJson<'de> for TerminalCapabilities {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<TerminalCancelCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "cancel" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<TerminalCancelCapabilities>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(TerminalCapabilities {
@@ -21730,28 +20363,22 @@ impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalCancelCapabilities {
+impl de::Object for TerminalCancelCapabilities {
     const NAME: &'static str = "TerminalCancelCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -21761,33 +20388,30 @@ impl runtime::de::Object for TerminalCancelCapabilities {
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TerminalCancelCapabilities {
+impl<'de> fast::FromJson<'de> for TerminalCancelCapabilities {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(TerminalCancelCapabilities {
@@ -21994,17 +20618,17 @@ impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalOutputChunk {
+impl de::Object for TerminalOutputChunk {
     const NAME: &'static str = "TerminalOutputChunk";
     const FIELDS: &'static [&'static str] = &["terminalId", "data", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Base64String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "terminalId" => Some(0),
@@ -22013,74 +20637,62 @@ impl runtime::de::Object for TerminalOutputChunk {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "terminalId"),
-                1 => runtime::de::put(map, &mut v1, "data"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "terminalId"),
+                1 => de::put(map, &mut v1, "data"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(TerminalOutputChunk {
-            terminal_id: runtime::de::required(v0, "terminalId")?,
-            data: runtime::de::required(v1, "data")?,
+            terminal_id: de::required(v0, "terminalId")?,
+            data: de::required(v1, "data")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for TerminalOutputChunk {
+impl<'de> fast::FromJson<'de> for TerminalOutputChunk {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<TerminalId> = None;
         let mut v1: Option<runtime::Base64String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "terminalId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <TerminalId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <TerminalId as fast::FromJson<'de>>::read(r))
                 }
                 "data" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::Base64String as json::fast::FromJson<'de>>::read(r),
+                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(TerminalOutputChunk {
             terminal_id: v0,
@@ -22173,7 +20785,7 @@ impl ::serde::Serialize for PlanUpdateContent {
         }
     }
 }
-impl runtime::de::Tagged for PlanUpdateContent {
+impl de::Tagged for PlanUpdateContent {
     const NAME: &'static str = "PlanUpdateContent";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -22185,11 +20797,11 @@ impl runtime::de::Tagged for PlanUpdateContent {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "items" => runtime::de::variant(payload, tag, Self::Items),
+            "items" => de::variant(payload, tag, Self::Items),
             #[cfg(feature = "unstable")]
-            "file" => runtime::de::variant(payload, tag, Self::File),
+            "file" => de::variant(payload, tag, Self::File),
             #[cfg(feature = "unstable")]
-            "markdown" => runtime::de::variant(payload, tag, Self::Markdown),
+            "markdown" => de::variant(payload, tag, Self::Markdown),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -22207,21 +20819,17 @@ impl runtime::de::Tagged for PlanUpdateContent {
             #[cfg(feature = "unstable")]
             "markdown",
         ];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "PlanUpdateContent", &["planId"])?;
-                runtime::de::check_catch_all_field::<
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "PlanUpdateContent", &["planId"])?;
+                de::check_catch_all_field::<
                     PlanId,
                     E,
                 >(&object, "PlanUpdateContent", "planId")?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => {
-                Err(runtime::de::unknown_tag("PlanUpdateContent", "type", other, KNOWN))
-            }
+            other => Err(de::unknown_tag("PlanUpdateContent", "type", other, KNOWN)),
         }
     }
 }
@@ -22229,7 +20837,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl PlanUpdateContent {
@@ -22267,36 +20875,28 @@ impl From<PlanMarkdown> for PlanUpdateContent {
         Self::Markdown(value)
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanUpdateContent {
+impl<'de> fast::FromJson<'de> for PlanUpdateContent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         if !more || r.key()? != "type" {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         }
         let tag = r.str()?;
         let more = r.next_member()?;
         match &*tag {
-            "items" => {
-                <PlanItems as json::fast::FromJson<'de>>::rest(r, more).map(Self::Items)
-            }
+            "items" => <PlanItems as fast::FromJson<'de>>::rest(r, more).map(Self::Items),
             #[cfg(feature = "unstable")]
-            "file" => {
-                <PlanFile as json::fast::FromJson<'de>>::rest(r, more).map(Self::File)
-            }
+            "file" => <PlanFile as fast::FromJson<'de>>::rest(r, more).map(Self::File),
             #[cfg(feature = "unstable")]
             "markdown" => {
-                <PlanMarkdown as json::fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Markdown)
+                <PlanMarkdown as fast::FromJson<'de>>::rest(r, more).map(Self::Markdown)
             }
-            _ => Err(json::fast::Bail),
+            _ => Err(fast::Bail),
         }
     }
 }
@@ -22355,13 +20955,10 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct PlanId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for PlanId {
+pub struct PlanId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for PlanId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl PlanId {
@@ -22399,10 +20996,10 @@ impl fmt::Display for PlanId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanId {
+impl<'de> fast::FromJson<'de> for PlanId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -22452,10 +21049,10 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntry {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for PlanEntry {
+impl de::Object for PlanEntry {
     const NAME: &'static str = "PlanEntry";
     const FIELDS: &'static [&'static str] = &["content", "priority", "status", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -22463,7 +21060,7 @@ impl runtime::de::Object for PlanEntry {
         let mut v1: Option<PlanEntryPriority> = None;
         let mut v2: Option<PlanEntryStatus> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "content" => Some(0),
@@ -22473,86 +21070,69 @@ impl runtime::de::Object for PlanEntry {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "content"),
-                1 => runtime::de::put(map, &mut v1, "priority"),
-                2 => runtime::de::put(map, &mut v2, "status"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "content"),
+                1 => de::put(map, &mut v1, "priority"),
+                2 => de::put(map, &mut v2, "status"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanEntry {
-            content: runtime::de::required(v0, "content")?,
-            priority: runtime::de::required(v1, "priority")?,
-            status: runtime::de::required(v2, "status")?,
+            content: de::required(v0, "content")?,
+            priority: de::required(v1, "priority")?,
+            status: de::required(v2, "status")?,
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanEntry {
+impl<'de> fast::FromJson<'de> for PlanEntry {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<String> = None;
         let mut v1: Option<PlanEntryPriority> = None;
         let mut v2: Option<PlanEntryStatus> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "content" => {
-                    json::fast::put(
-                        &mut v0,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "content" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
                 "priority" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <PlanEntryPriority as json::fast::FromJson<'de>>::read(r),
+                        <PlanEntryPriority as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "status" => {
-                    json::fast::put(
-                        &mut v2,
-                        <PlanEntryStatus as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v2, <PlanEntryStatus as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanEntry {
             content: v0,
@@ -22724,15 +21304,15 @@ impl From<&str> for PlanEntryPriority {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for PlanEntryPriority {
+impl de::Scalar for PlanEntryPriority {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanEntryPriority {
+impl<'de> fast::FromJson<'de> for PlanEntryPriority {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -22881,15 +21461,15 @@ impl From<&str> for PlanEntryStatus {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for PlanEntryStatus {
+impl de::Scalar for PlanEntryStatus {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanEntryStatus {
+impl<'de> fast::FromJson<'de> for PlanEntryStatus {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -22936,17 +21516,17 @@ impl<'de> ::serde::Deserialize<'de> for PlanItems {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for PlanItems {
+impl de::Object for PlanItems {
     const NAME: &'static str = "PlanItems";
     const FIELDS: &'static [&'static str] = &["planId", "entries", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<Vec<PlanEntry>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "planId" => Some(0),
@@ -22955,83 +21535,60 @@ impl runtime::de::Object for PlanItems {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "planId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Items,
-                        _,
-                        _,
-                    >(map, &mut v1, "entries")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "planId"),
+                1 => de::put_with::<read::Items, _, _>(map, &mut v1, "entries"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanItems {
-            plan_id: runtime::de::required(v0, "planId")?,
-            entries: runtime::de::required(v1, "entries")?,
+            plan_id: de::required(v0, "planId")?,
+            entries: de::required(v1, "entries")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanItems {
+impl<'de> fast::FromJson<'de> for PlanItems {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<Vec<PlanEntry>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "planId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <PlanId as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
                 "entries" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::Items as json::fast::Rule<
-                            'de,
-                            Vec<PlanEntry>,
-                        >>::read(r),
+                        <read::Items as fast::Rule<'de, Vec<PlanEntry>>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanItems {
             plan_id: v0,
@@ -23099,16 +21656,16 @@ impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for PlanUpdate {
+impl de::Object for PlanUpdate {
     const NAME: &'static str = "PlanUpdate";
     const FIELDS: &'static [&'static str] = &["plan", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanUpdateContent> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "plan" => Some(0),
@@ -23116,62 +21673,53 @@ impl runtime::de::Object for PlanUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "plan"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "plan"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanUpdate {
-            plan: runtime::de::required(v0, "plan")?,
+            plan: de::required(v0, "plan")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for PlanUpdate {
+impl<'de> fast::FromJson<'de> for PlanUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanUpdateContent> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "plan" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <PlanUpdateContent as json::fast::FromJson<'de>>::read(r),
+                        <PlanUpdateContent as fast::FromJson<'de>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanUpdate {
             plan: v0,
@@ -23235,16 +21783,16 @@ impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for AvailableCommandsUpdate {
+impl de::Object for AvailableCommandsUpdate {
     const NAME: &'static str = "AvailableCommandsUpdate";
     const FIELDS: &'static [&'static str] = &["availableCommands", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<AvailableCommand>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "availableCommands" => Some(0),
@@ -23252,71 +21800,53 @@ impl runtime::de::Object for AvailableCommandsUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Items,
-                        _,
-                        _,
-                    >(map, &mut v0, "availableCommands")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Items, _, _>(map, &mut v0, "availableCommands"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AvailableCommandsUpdate {
-            available_commands: runtime::de::required(v0, "availableCommands")?,
+            available_commands: de::required(v0, "availableCommands")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for AvailableCommandsUpdate {
+impl<'de> fast::FromJson<'de> for AvailableCommandsUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<Vec<AvailableCommand>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "availableCommands" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Items as json::fast::Rule<
-                            'de,
-                            Vec<AvailableCommand>,
-                        >>::read(r),
+                        <read::Items as fast::Rule<'de, Vec<AvailableCommand>>>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(AvailableCommandsUpdate {
             available_commands: v0,
@@ -23382,16 +21912,16 @@ impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for ConfigOptionUpdate {
+impl de::Object for ConfigOptionUpdate {
     const NAME: &'static str = "ConfigOptionUpdate";
     const FIELDS: &'static [&'static str] = &["configOptions", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<SessionConfigOption>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "configOptions" => Some(0),
@@ -23399,71 +21929,56 @@ impl runtime::de::Object for ConfigOptionUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Items,
-                        _,
-                        _,
-                    >(map, &mut v0, "configOptions")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Items, _, _>(map, &mut v0, "configOptions"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ConfigOptionUpdate {
-            config_options: runtime::de::required(v0, "configOptions")?,
+            config_options: de::required(v0, "configOptions")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for ConfigOptionUpdate {
+impl<'de> fast::FromJson<'de> for ConfigOptionUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<Vec<SessionConfigOption>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "configOptions" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Items as json::fast::Rule<
+                        <read::Items as fast::Rule<
                             'de,
                             Vec<SessionConfigOption>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(ConfigOptionUpdate {
             config_options: v0,
@@ -23621,17 +22136,17 @@ impl<'de> ::serde::Deserialize<'de> for Cost {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Cost {
+impl de::Object for Cost {
     const NAME: &'static str = "Cost";
     const FIELDS: &'static [&'static str] = &["amount", "currency", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Number> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "amount" => Some(0),
@@ -23640,74 +22155,59 @@ impl runtime::de::Object for Cost {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "amount"),
-                1 => runtime::de::put(map, &mut v1, "currency"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "amount"),
+                1 => de::put(map, &mut v1, "currency"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Cost {
-            amount: runtime::de::required(v0, "amount")?,
-            currency: runtime::de::required(v1, "currency")?,
+            amount: de::required(v0, "amount")?,
+            currency: de::required(v1, "currency")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Cost {
+impl<'de> fast::FromJson<'de> for Cost {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Number> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "amount" => {
-                    json::fast::put(
-                        &mut v0,
-                        <runtime::Number as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <runtime::Number as fast::FromJson<'de>>::read(r))
                 }
                 "currency" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Cost {
             amount: v0,
@@ -23947,15 +22447,15 @@ impl From<&str> for NoticeSeverity {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for NoticeSeverity {
+impl de::Scalar for NoticeSeverity {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for NoticeSeverity {
+impl<'de> fast::FromJson<'de> for NoticeSeverity {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -24011,10 +22511,10 @@ impl<'de> ::serde::Deserialize<'de> for Notice {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for Notice {
+impl de::Object for Notice {
     const NAME: &'static str = "Notice";
     const FIELDS: &'static [&'static str] = &[
         "severity",
@@ -24027,7 +22527,7 @@ impl runtime::de::Object for Notice {
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "severity" => Some(0),
@@ -24037,102 +22537,88 @@ impl runtime::de::Object for Notice {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "severity"),
+                0 => de::put(map, &mut v0, "severity"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::CheckedStr<
-                            __StrRule__defs_Notice_properties_title,
-                        >,
+                    de::put_with::<
+                        read::CheckedStr<__StrRule__defs_Notice_properties_title>,
                         _,
                         _,
                     >(map, &mut v1, "title")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v2, "description")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Notice {
-            severity: runtime::de::required(v0, "severity")?,
-            title: runtime::de::required(v1, "title")?,
+            severity: de::required(v0, "severity")?,
+            title: de::required(v1, "title")?,
             description: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for Notice {
+impl<'de> fast::FromJson<'de> for Notice {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<NoticeSeverity> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<String>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "severity" => {
-                    json::fast::put(
-                        &mut v0,
-                        <NoticeSeverity as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <NoticeSeverity as fast::FromJson<'de>>::read(r))
                 }
                 "title" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::CheckedStr<
+                        <read::CheckedStr<
                             __StrRule__defs_Notice_properties_title,
-                        > as json::fast::Rule<'de, String>>::read(r),
+                        > as fast::Rule<'de, String>>::read(r),
                     )
                 }
                 "description" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<String>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Notice {
             severity: v0,
@@ -24171,12 +22657,12 @@ impl Notice {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __StrRule__defs_Notice_properties_title;
-impl runtime::de::Pointer for __StrRule__defs_Notice_properties_title {
+impl de::Pointer for __StrRule__defs_Notice_properties_title {
     const POINTER: &'static str = "#/$defs/Notice/properties/title";
 }
-impl runtime::de::StrRule for __StrRule__defs_Notice_properties_title {
+impl de::StrRule for __StrRule__defs_Notice_properties_title {
     const MIN_LENGTH: usize = 1usize;
-    fn pattern() -> Option<&'static runtime::de::Pattern> {
+    fn pattern() -> Option<&'static de::Pattern> {
         None
     }
 }
@@ -24209,13 +22695,10 @@ impl ::schemars::JsonSchema for Notice {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct CompactionId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
-impl runtime::de::Scalar for CompactionId {
+pub struct CompactionId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
+impl de::Scalar for CompactionId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 impl CompactionId {
@@ -24253,10 +22736,10 @@ impl fmt::Display for CompactionId {
         f.write_str(&self.0)
     }
 }
-impl<'de> json::fast::FromJson<'de> for CompactionId {
+impl<'de> fast::FromJson<'de> for CompactionId {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -24401,15 +22884,15 @@ impl From<&str> for CompactionStatus {
         Self::from_str_lossless(value)
     }
 }
-impl runtime::de::Scalar for CompactionStatus {
+impl de::Scalar for CompactionStatus {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
 }
-impl<'de> json::fast::FromJson<'de> for CompactionStatus {
+impl<'de> fast::FromJson<'de> for CompactionStatus {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
-        json::fast::scalar(r)
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
+        fast::scalar(r)
     }
 }
 #[cfg(feature = "schemars")]
@@ -24557,17 +23040,17 @@ impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
-impl runtime::de::Object for CompactionSummaryChunk {
+impl de::Object for CompactionSummaryChunk {
     const NAME: &'static str = "CompactionSummaryChunk";
     const FIELDS: &'static [&'static str] = &["compactionId", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<CompactionId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "compactionId" => Some(0),
@@ -24576,74 +23059,59 @@ impl runtime::de::Object for CompactionSummaryChunk {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "compactionId"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "compactionId"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CompactionSummaryChunk {
-            compaction_id: runtime::de::required(v0, "compactionId")?,
-            content: runtime::de::required(v1, "content")?,
+            compaction_id: de::required(v0, "compactionId")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-impl<'de> json::fast::FromJson<'de> for CompactionSummaryChunk {
+impl<'de> fast::FromJson<'de> for CompactionSummaryChunk {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<CompactionId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "compactionId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <CompactionId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <CompactionId as fast::FromJson<'de>>::read(r))
                 }
                 "content" => {
-                    json::fast::put(
-                        &mut v1,
-                        <ContentBlock as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(CompactionSummaryChunk {
             compaction_id: v0,
@@ -24719,16 +23187,16 @@ impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CompleteElicitationNotification {
+impl de::Object for CompleteElicitationNotification {
     const NAME: &'static str = "CompleteElicitationNotification";
     const FIELDS: &'static [&'static str] = &["elicitationId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ElicitationId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "elicitationId" => Some(0),
@@ -24736,19 +23204,13 @@ impl runtime::de::Object for CompleteElicitationNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "elicitationId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "elicitationId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CompleteElicitationNotification {
-            elicitation_id: runtime::de::required(v0, "elicitationId")?,
+            elicitation_id: de::required(v0, "elicitationId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -24847,17 +23309,17 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientRequest {
+impl de::Object for ClientRequest {
     const NAME: &'static str = "ClientRequest";
     const FIELDS: &'static [&'static str] = &["id", "method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -24866,15 +23328,15 @@ impl runtime::de::Object for ClientRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "method"),
-                2 => runtime::de::put(map, &mut v2, "params"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "method"),
+                2 => de::put(map, &mut v2, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientRequest {
-            id: runtime::de::required(v0, "id")?,
-            method: runtime::de::required(v1, "method")?,
+            id: de::required(v0, "id")?,
+            method: de::required(v1, "method")?,
             params: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -25149,144 +23611,88 @@ impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "InitializeRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
             return Ok(Self::InitializeRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LoginAuthRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LoginAuthRequest") {
             return Ok(Self::LoginAuthRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListProvidersRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ListProvidersRequest") {
             return Ok(Self::ListProvidersRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetProviderRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetProviderRequest") {
             return Ok(Self::SetProviderRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DisableProviderRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "DisableProviderRequest") {
             return Ok(Self::DisableProviderRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "LogoutAuthRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "LogoutAuthRequest") {
             return Ok(Self::LogoutAuthRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "AuthStatusRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "AuthStatusRequest") {
             return Ok(Self::AuthStatusRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "NewSessionRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "NewSessionRequest") {
             return Ok(Self::NewSessionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ListSessionsRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ListSessionsRequest") {
             return Ok(Self::ListSessionsRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "DeleteSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "DeleteSessionRequest") {
             return Ok(Self::DeleteSessionRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ForkSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ForkSessionRequest") {
             return Ok(Self::ForkSessionRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ArchiveSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ArchiveSessionRequest") {
             return Ok(Self::ArchiveSessionRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "UnarchiveSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "UnarchiveSessionRequest") {
             return Ok(Self::UnarchiveSessionRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SessionStatusRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SessionStatusRequest") {
             return Ok(Self::SessionStatusRequest(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "SetSessionTitleRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "SetSessionTitleRequest") {
             return Ok(Self::SetSessionTitleRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ResumeSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ResumeSessionRequest") {
             return Ok(Self::ResumeSessionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CloseSessionRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CloseSessionRequest") {
             return Ok(Self::CloseSessionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelToolCallRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CancelToolCallRequest") {
             return Ok(Self::CancelToolCallRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelTerminalRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CancelTerminalRequest") {
             return Ok(Self::CancelTerminalRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
+        if let Some(v) = de::try_arm(
             &value,
             &mut errors,
             "SetSessionConfigOptionRequest",
         ) {
             return Ok(Self::SetSessionConfigOptionRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "PromptRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "PromptRequest") {
             return Ok(Self::PromptRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodRequest") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodRequest") {
             return Ok(Self::ExtMethodRequest(v));
         }
-        Err(runtime::de::no_arm("ClientRequestParams", &errors))
+        Err(de::no_arm("ClientRequestParams", &errors))
     }
 }
 impl From<InitializeRequest> for ClientRequestParams {
@@ -25642,10 +24048,10 @@ impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for InitializeRequest {
+impl de::Object for InitializeRequest {
     const NAME: &'static str = "InitializeRequest";
     const FIELDS: &'static [&'static str] = &[
         "protocolVersion",
@@ -25658,7 +24064,7 @@ impl runtime::de::Object for InitializeRequest {
         let mut v1: Option<Implementation> = None;
         let mut v2: Option<Option<ClientCapabilities>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "protocolVersion" => Some(0),
@@ -25668,28 +24074,16 @@ impl runtime::de::Object for InitializeRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "protocolVersion"),
-                1 => runtime::de::put(map, &mut v1, "info"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "capabilities")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "protocolVersion"),
+                1 => de::put(map, &mut v1, "info"),
+                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "capabilities"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(InitializeRequest {
-            protocol_version: runtime::de::required(v0, "protocolVersion")?,
-            info: runtime::de::required(v1, "info")?,
+            protocol_version: de::required(v0, "protocolVersion")?,
+            info: de::required(v1, "info")?,
             capabilities: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -25789,17 +24183,17 @@ impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientCapabilities {
+impl de::Object for ClientCapabilities {
     const NAME: &'static str = "ClientCapabilities";
     const FIELDS: &'static [&'static str] = &["auth", "elicitation", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<ClientAuthCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<ElicitationCapabilities>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "auth" => Some(0),
@@ -25808,27 +24202,9 @@ impl runtime::de::Object for ClientCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "auth")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "elicitation")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "auth"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "elicitation"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -25928,16 +24304,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientAuthCapabilities {
+impl de::Object for ClientAuthCapabilities {
     const NAME: &'static str = "ClientAuthCapabilities";
     const FIELDS: &'static [&'static str] = &["terminal", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<TerminalAuthCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "terminal" => Some(0),
@@ -25945,20 +24321,8 @@ impl runtime::de::Object for ClientAuthCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "terminal")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "terminal"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26038,28 +24402,22 @@ impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for TerminalAuthCapabilities {
+impl de::Object for TerminalAuthCapabilities {
     const NAME: &'static str = "TerminalAuthCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26134,17 +24492,17 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationCapabilities {
+impl de::Object for ElicitationCapabilities {
     const NAME: &'static str = "ElicitationCapabilities";
     const FIELDS: &'static [&'static str] = &["form", "url", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<ElicitationFormCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<ElicitationUrlCapabilities>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "form" => Some(0),
@@ -26153,27 +24511,9 @@ impl runtime::de::Object for ElicitationCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "form")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "url")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "form"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "url"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26263,28 +24603,22 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationFormCapabilities {
+impl de::Object for ElicitationFormCapabilities {
     const NAME: &'static str = "ElicitationFormCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26349,28 +24683,22 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationUrlCapabilities {
+impl de::Object for ElicitationUrlCapabilities {
     const NAME: &'static str = "ElicitationUrlCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26443,16 +24771,16 @@ impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LoginAuthRequest {
+impl de::Object for LoginAuthRequest {
     const NAME: &'static str = "LoginAuthRequest";
     const FIELDS: &'static [&'static str] = &["methodId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AuthMethodId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "methodId" => Some(0),
@@ -26460,19 +24788,13 @@ impl runtime::de::Object for LoginAuthRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "methodId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "methodId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(LoginAuthRequest {
-            method_id: runtime::de::required(v0, "methodId")?,
+            method_id: de::required(v0, "methodId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -26542,28 +24864,22 @@ impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for LogoutAuthRequest {
+impl de::Object for LogoutAuthRequest {
     const NAME: &'static str = "LogoutAuthRequest";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -26659,10 +24975,10 @@ impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for NewSessionRequest {
+impl de::Object for NewSessionRequest {
     const NAME: &'static str = "NewSessionRequest";
     const FIELDS: &'static [&'static str] = &[
         "cwd",
@@ -26679,7 +24995,7 @@ impl runtime::de::Object for NewSessionRequest {
         #[cfg(feature = "unstable")]
         let mut v3: Option<runtime::Nullable<SystemPrompt>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cwd" => Some(0),
@@ -26691,23 +25007,17 @@ impl runtime::de::Object for NewSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "cwd"),
-                1 => runtime::de::put(map, &mut v1, "additionalDirectories"),
-                2 => runtime::de::put(map, &mut v2, "mcpServers"),
+                0 => de::put(map, &mut v0, "cwd"),
+                1 => de::put(map, &mut v1, "additionalDirectories"),
+                2 => de::put(map, &mut v2, "mcpServers"),
                 #[cfg(feature = "unstable")]
-                3 => runtime::de::put(map, &mut v3, "systemPrompt"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                3 => de::put(map, &mut v3, "systemPrompt"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(NewSessionRequest {
-            cwd: runtime::de::required(v0, "cwd")?,
+            cwd: de::required(v0, "cwd")?,
             additional_directories: v1.unwrap_or_default(),
             mcp_servers: v2.unwrap_or_default(),
             #[cfg(feature = "unstable")]
@@ -26857,7 +25167,7 @@ impl ::serde::Serialize for McpServer {
         }
     }
 }
-impl runtime::de::Tagged for McpServer {
+impl de::Tagged for McpServer {
     const NAME: &'static str = "McpServer";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -26869,10 +25179,10 @@ impl runtime::de::Tagged for McpServer {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "http" => runtime::de::variant(payload, tag, Self::Http),
+            "http" => de::variant(payload, tag, Self::Http),
             #[cfg(feature = "unstable")]
-            "acp" => runtime::de::variant(payload, tag, Self::Acp),
-            "stdio" => runtime::de::variant(payload, tag, Self::Stdio),
+            "acp" => de::variant(payload, tag, Self::Acp),
+            "stdio" => de::variant(payload, tag, Self::Stdio),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -26884,13 +25194,13 @@ impl runtime::de::Tagged for McpServer {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["http", #[cfg(feature = "unstable")] "acp", "stdio"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "McpServer", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "McpServer", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("McpServer", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("McpServer", "type", other, KNOWN)),
         }
     }
 }
@@ -26898,7 +25208,7 @@ impl<'de> ::serde::Deserialize<'de> for McpServer {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl McpServer {
@@ -26999,17 +25309,17 @@ impl<'de> ::serde::Deserialize<'de> for HttpHeader {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for HttpHeader {
+impl de::Object for HttpHeader {
     const NAME: &'static str = "HttpHeader";
     const FIELDS: &'static [&'static str] = &["name", "value", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -27018,21 +25328,15 @@ impl runtime::de::Object for HttpHeader {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "value"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "value"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(HttpHeader {
-            name: runtime::de::required(v0, "name")?,
-            value: runtime::de::required(v1, "value")?,
+            name: de::required(v0, "name")?,
+            value: de::required(v1, "value")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -27101,10 +25405,10 @@ impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpServerHttp {
+impl de::Object for McpServerHttp {
     const NAME: &'static str = "McpServerHttp";
     const FIELDS: &'static [&'static str] = &["name", "url", "headers", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -27112,7 +25416,7 @@ impl runtime::de::Object for McpServerHttp {
         let mut v1: Option<String> = None;
         let mut v2: Option<Option<Vec<HttpHeader>>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -27122,22 +25426,16 @@ impl runtime::de::Object for McpServerHttp {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "url"),
-                2 => runtime::de::put(map, &mut v2, "headers"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "url"),
+                2 => de::put(map, &mut v2, "headers"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerHttp {
-            name: runtime::de::required(v0, "name")?,
-            url: runtime::de::required(v1, "url")?,
+            name: de::required(v0, "name")?,
+            url: de::required(v1, "url")?,
             headers: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
             additional_properties: rest,
@@ -27215,10 +25513,10 @@ impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for McpServerStdio {
+impl de::Object for McpServerStdio {
     const NAME: &'static str = "McpServerStdio";
     const FIELDS: &'static [&'static str] = &["name", "command", "args", "env", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -27227,7 +25525,7 @@ impl runtime::de::Object for McpServerStdio {
         let mut v2: Option<Option<Vec<String>>> = None;
         let mut v3: Option<Option<Vec<EnvVariable>>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -27238,23 +25536,17 @@ impl runtime::de::Object for McpServerStdio {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "command"),
-                2 => runtime::de::put(map, &mut v2, "args"),
-                3 => runtime::de::put(map, &mut v3, "env"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "command"),
+                2 => de::put(map, &mut v2, "args"),
+                3 => de::put(map, &mut v3, "env"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerStdio {
-            name: runtime::de::required(v0, "name")?,
-            command: runtime::de::required(v1, "command")?,
+            name: de::required(v0, "name")?,
+            command: de::required(v1, "command")?,
             args: v2.unwrap_or_default(),
             env: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
@@ -27357,10 +25649,10 @@ impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ListSessionsRequest {
+impl de::Object for ListSessionsRequest {
     const NAME: &'static str = "ListSessionsRequest";
     const FIELDS: &'static [&'static str] = &[
         "cwd",
@@ -27375,7 +25667,7 @@ impl runtime::de::Object for ListSessionsRequest {
         #[cfg(feature = "unstable")]
         let mut v2: Option<runtime::Nullable<SessionArchiveFilter>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cwd" => Some(0),
@@ -27386,17 +25678,11 @@ impl runtime::de::Object for ListSessionsRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "cwd"),
-                1 => runtime::de::put(map, &mut v1, "cursor"),
+                0 => de::put(map, &mut v0, "cwd"),
+                1 => de::put(map, &mut v1, "cursor"),
                 #[cfg(feature = "unstable")]
-                2 => runtime::de::put(map, &mut v2, "archived"),
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                2 => de::put(map, &mut v2, "archived"),
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -27524,16 +25810,16 @@ impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for DeleteSessionRequest {
+impl de::Object for DeleteSessionRequest {
     const NAME: &'static str = "DeleteSessionRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -27541,19 +25827,13 @@ impl runtime::de::Object for DeleteSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(DeleteSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -27674,10 +25954,10 @@ impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ResumeSessionRequest {
+impl de::Object for ResumeSessionRequest {
     const NAME: &'static str = "ResumeSessionRequest";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -27698,7 +25978,7 @@ impl runtime::de::Object for ResumeSessionRequest {
         #[cfg(feature = "unstable")]
         let mut v5: Option<runtime::Nullable<SystemPrompt>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -27712,26 +25992,20 @@ impl runtime::de::Object for ResumeSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "cwd"),
-                2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                3 => runtime::de::put(map, &mut v3, "mcpServers"),
-                4 => runtime::de::put(map, &mut v4, "replayFrom"),
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "cwd"),
+                2 => de::put(map, &mut v2, "additionalDirectories"),
+                3 => de::put(map, &mut v3, "mcpServers"),
+                4 => de::put(map, &mut v4, "replayFrom"),
                 #[cfg(feature = "unstable")]
-                5 => runtime::de::put(map, &mut v5, "systemPrompt"),
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                5 => de::put(map, &mut v5, "systemPrompt"),
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ResumeSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            cwd: runtime::de::required(v1, "cwd")?,
+            session_id: de::required(v0, "sessionId")?,
+            cwd: de::required(v1, "cwd")?,
             additional_directories: v2.unwrap_or_default(),
             mcp_servers: v3.unwrap_or_default(),
             replay_from: v4.unwrap_or_default(),
@@ -27876,7 +26150,7 @@ impl ::serde::Serialize for ReplayFrom {
         }
     }
 }
-impl runtime::de::Tagged for ReplayFrom {
+impl de::Tagged for ReplayFrom {
     const NAME: &'static str = "ReplayFrom";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -27887,7 +26161,7 @@ impl runtime::de::Tagged for ReplayFrom {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "start" => runtime::de::variant(payload, tag, Self::Start),
+            "start" => de::variant(payload, tag, Self::Start),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -27899,13 +26173,13 @@ impl runtime::de::Tagged for ReplayFrom {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["start"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<E>(&object, "ReplayFrom", &[])?;
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "ReplayFrom", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
-            other => Err(runtime::de::unknown_tag("ReplayFrom", "type", other, KNOWN)),
+            other => Err(de::unknown_tag("ReplayFrom", "type", other, KNOWN)),
         }
     }
 }
@@ -27913,7 +26187,7 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFrom {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl ReplayFrom {
@@ -27969,28 +26243,22 @@ impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ReplayFromStart {
+impl de::Object for ReplayFromStart {
     const NAME: &'static str = "ReplayFromStart";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -28073,16 +26341,16 @@ impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CloseSessionRequest {
+impl de::Object for CloseSessionRequest {
     const NAME: &'static str = "CloseSessionRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -28090,19 +26358,13 @@ impl runtime::de::Object for CloseSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CloseSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -28185,17 +26447,17 @@ impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelToolCallRequest {
+impl de::Object for CancelToolCallRequest {
     const NAME: &'static str = "CancelToolCallRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "toolCallId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<ToolCallId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -28204,21 +26466,15 @@ impl runtime::de::Object for CancelToolCallRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "toolCallId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "toolCallId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CancelToolCallRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            tool_call_id: runtime::de::required(v1, "toolCallId")?,
+            session_id: de::required(v0, "sessionId")?,
+            tool_call_id: de::required(v1, "toolCallId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -28309,17 +26565,17 @@ impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelTerminalRequest {
+impl de::Object for CancelTerminalRequest {
     const NAME: &'static str = "CancelTerminalRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<TerminalId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -28328,21 +26584,15 @@ impl runtime::de::Object for CancelTerminalRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "terminalId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "terminalId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CancelTerminalRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            terminal_id: runtime::de::required(v1, "terminalId")?,
+            session_id: de::required(v0, "sessionId")?,
+            terminal_id: de::required(v1, "terminalId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -28420,7 +26670,7 @@ pub struct SetSessionConfigOptionRequest {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`SetSessionConfigOptionRequestType`]).
@@ -28506,7 +26756,7 @@ impl ::serde::Serialize for SetSessionConfigOptionRequestType {
         }
     }
 }
-impl runtime::de::Tagged for SetSessionConfigOptionRequestType {
+impl de::Tagged for SetSessionConfigOptionRequestType {
     const NAME: &'static str = "SetSessionConfigOptionRequestType";
     const KEY: &'static str = "type";
     fn is_known(tag: &str) -> bool {
@@ -28517,8 +26767,8 @@ impl runtime::de::Tagged for SetSessionConfigOptionRequestType {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "id" => runtime::de::variant(payload, tag, Self::Id),
-            "boolean" => runtime::de::variant(payload, tag, Self::Boolean),
+            "id" => de::variant(payload, tag, Self::Id),
+            "boolean" => de::variant(payload, tag, Self::Boolean),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -28530,12 +26780,12 @@ impl runtime::de::Tagged for SetSessionConfigOptionRequestType {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["id", "boolean"];
-        match runtime::de::tag(&object, "type") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
+        match de::tag(&object, "type") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<
                     E,
                 >(&object, "SetSessionConfigOptionRequestType", &["value"])?;
-                runtime::de::check_catch_all_field::<
+                de::check_catch_all_field::<
                     ::serde_json::Value,
                     E,
                 >(&object, "SetSessionConfigOptionRequestType", "value")?;
@@ -28544,7 +26794,7 @@ impl runtime::de::Tagged for SetSessionConfigOptionRequestType {
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
+                    de::unknown_tag(
                         "SetSessionConfigOptionRequestType",
                         "type",
                         other,
@@ -28559,7 +26809,7 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl SetSessionConfigOptionRequestType {
@@ -28622,27 +26872,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetSessionConfigOptionRequestTypeId {
+impl de::Object for SetSessionConfigOptionRequestTypeId {
     const NAME: &'static str = "SetSessionConfigOptionRequestTypeId";
     const FIELDS: &'static [&'static str] = &["value"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionConfigValueId> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
+                0 => de::put(map, &mut v0, "value"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionConfigOptionRequestTypeId {
-            value: runtime::de::required(v0, "value")?,
+            value: de::required(v0, "value")?,
             additional_properties: rest,
         })
     }
@@ -28691,27 +26941,27 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SetSessionConfigOptionRequestTypeBoolean {
+impl de::Object for SetSessionConfigOptionRequestTypeBoolean {
     const NAME: &'static str = "SetSessionConfigOptionRequestTypeBoolean";
     const FIELDS: &'static [&'static str] = &["value"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<bool> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "value" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "value"),
+                0 => de::put(map, &mut v0, "value"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionConfigOptionRequestTypeBoolean {
-            value: runtime::de::required(v0, "value")?,
+            value: de::required(v0, "value")?,
             additional_properties: rest,
         })
     }
@@ -28791,17 +27041,17 @@ impl<'de> ::serde::Deserialize<'de> for PromptRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for PromptRequest {
+impl de::Object for PromptRequest {
     const NAME: &'static str = "PromptRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "prompt", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<Vec<ContentBlock>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -28810,33 +27060,27 @@ impl runtime::de::Object for PromptRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                0 => de::put(map, &mut v0, "sessionId"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::ItemCount<
+                    de::put_with::<
+                        read::ItemCount<
                             1,
                             { usize::MAX },
                             false,
                             __Items__defs_PromptRequest_properties_prompt,
-                            runtime::read::Plain,
+                            read::Plain,
                         >,
                         _,
                         _,
                     >(map, &mut v1, "prompt")
                 }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PromptRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            prompt: runtime::de::required(v1, "prompt")?,
+            session_id: de::required(v0, "sessionId")?,
+            prompt: de::required(v1, "prompt")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -28866,7 +27110,7 @@ impl PromptRequest {
 #[doc(hidden)]
 #[allow(non_camel_case_types)]
 pub struct __Items__defs_PromptRequest_properties_prompt;
-impl runtime::de::Pointer for __Items__defs_PromptRequest_properties_prompt {
+impl de::Pointer for __Items__defs_PromptRequest_properties_prompt {
     const POINTER: &'static str = "#/$defs/PromptRequest/properties/prompt";
 }
 impl PromptRequest {
@@ -28915,15 +27159,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("ClientResponse", &errors))
+        Err(de::no_arm("ClientResponse", &errors))
     }
 }
 impl From<ClientResponseResult> for ClientResponse {
@@ -28955,16 +27199,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientResponseResult {
+impl de::Object for ClientResponseResult {
     const NAME: &'static str = "ClientResponseResult";
     const FIELDS: &'static [&'static str] = &["id", "result"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<ClientResponseResultResult> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -28972,14 +27216,14 @@ impl runtime::de::Object for ClientResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "result"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "result"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientResponseResult {
-            id: runtime::de::required(v0, "id")?,
-            result: runtime::de::required(v1, "result")?,
+            id: de::required(v0, "id")?,
+            result: de::required(v1, "result")?,
             additional_properties: rest,
         })
     }
@@ -29026,34 +27270,22 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "RequestPermissionResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionResponse") {
             return Ok(Self::RequestPermissionResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CreateElicitationResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CreateElicitationResponse") {
             return Ok(Self::CreateElicitationResponse(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "MessageMcpResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpResponse") {
             return Ok(Self::MessageMcpResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtMethodResponse") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtMethodResponse") {
             return Ok(Self::ExtMethodResponse(v));
         }
-        Err(runtime::de::no_arm("ClientResponseResultResult", &errors))
+        Err(de::no_arm("ClientResponseResultResult", &errors))
     }
 }
 impl From<RequestPermissionResponse> for ClientResponseResultResult {
@@ -29101,16 +27333,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientResponseError {
+impl de::Object for ClientResponseError {
     const NAME: &'static str = "ClientResponseError";
     const FIELDS: &'static [&'static str] = &["id", "error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Option<ClientResponseErrorId>> = None;
         let mut v1: Option<Error> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -29118,20 +27350,14 @@ impl runtime::de::Object for ClientResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Present,
-                        _,
-                        _,
-                    >(map, &mut v0, "id")
-                }
-                1 => runtime::de::put(map, &mut v1, "error"),
+                0 => de::put_with::<read::Present, _, _>(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientResponseError {
-            id: runtime::de::required(v0, "id")?,
-            error: runtime::de::required(v1, "error")?,
+            id: de::required(v0, "id")?,
+            error: de::required(v1, "error")?,
             additional_properties: rest,
         })
     }
@@ -29173,15 +27399,15 @@ impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
             return Ok(Self::Str(v));
         }
-        Err(runtime::de::no_arm("ClientResponseErrorId", &errors))
+        Err(de::no_arm("ClientResponseErrorId", &errors))
     }
 }
 impl From<i64> for ClientResponseErrorId {
@@ -29439,16 +27665,16 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for RequestPermissionResponse {
+impl de::Object for RequestPermissionResponse {
     const NAME: &'static str = "RequestPermissionResponse";
     const FIELDS: &'static [&'static str] = &["outcome", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestPermissionOutcome> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "outcome" => Some(0),
@@ -29456,19 +27682,13 @@ impl runtime::de::Object for RequestPermissionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "outcome"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "outcome"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(RequestPermissionResponse {
-            outcome: runtime::de::required(v0, "outcome")?,
+            outcome: de::required(v0, "outcome")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -29561,7 +27781,7 @@ impl ::serde::Serialize for RequestPermissionOutcome {
         }
     }
 }
-impl runtime::de::Tagged for RequestPermissionOutcome {
+impl de::Tagged for RequestPermissionOutcome {
     const NAME: &'static str = "RequestPermissionOutcome";
     const KEY: &'static str = "outcome";
     fn is_known(tag: &str) -> bool {
@@ -29572,8 +27792,8 @@ impl runtime::de::Tagged for RequestPermissionOutcome {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "cancelled" => runtime::de::variant(payload, tag, Self::Cancelled),
-            "selected" => runtime::de::variant(payload, tag, Self::Selected),
+            "cancelled" => de::variant(payload, tag, Self::Cancelled),
+            "selected" => de::variant(payload, tag, Self::Selected),
             _ => {
                 Err(
                     <D::Error as ::serde::de::Error>::custom("not a known discriminator"),
@@ -29585,23 +27805,14 @@ impl runtime::de::Tagged for RequestPermissionOutcome {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["cancelled", "selected"];
-        match runtime::de::tag(&object, "outcome") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
-                    E,
-                >(&object, "RequestPermissionOutcome", &[])?;
+        match de::tag(&object, "outcome") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<E>(&object, "RequestPermissionOutcome", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
             }
             #[allow(unreachable_patterns)]
             other => {
-                Err(
-                    runtime::de::unknown_tag(
-                        "RequestPermissionOutcome",
-                        "outcome",
-                        other,
-                        KNOWN,
-                    ),
-                )
+                Err(de::unknown_tag("RequestPermissionOutcome", "outcome", other, KNOWN))
             }
         }
     }
@@ -29610,7 +27821,7 @@ impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl RequestPermissionOutcome {
@@ -29684,28 +27895,22 @@ impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelledPermissionOutcome {
+impl de::Object for CancelledPermissionOutcome {
     const NAME: &'static str = "CancelledPermissionOutcome";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -29771,16 +27976,16 @@ impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for SelectedPermissionOutcome {
+impl de::Object for SelectedPermissionOutcome {
     const NAME: &'static str = "SelectedPermissionOutcome";
     const FIELDS: &'static [&'static str] = &["optionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PermissionOptionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "optionId" => Some(0),
@@ -29788,19 +27993,13 @@ impl runtime::de::Object for SelectedPermissionOutcome {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "optionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "optionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SelectedPermissionOutcome {
-            option_id: runtime::de::required(v0, "optionId")?,
+            option_id: de::required(v0, "optionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -29853,7 +28052,7 @@ pub struct CreateElicitationResponse {
         rename = "_meta",
         default,
         skip_serializing_if = "runtime::Nullable::is_absent",
-        deserialize_with = "runtime::read::with::<runtime::read::LenientMeta,_,_>"
+        deserialize_with = "read::with::<read::LenientMeta,_,_>"
     )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The variant part of this object (see [`CreateElicitationResponseAction`]).
@@ -29936,7 +28135,7 @@ impl ::serde::Serialize for CreateElicitationResponseAction {
         }
     }
 }
-impl runtime::de::Tagged for CreateElicitationResponseAction {
+impl de::Tagged for CreateElicitationResponseAction {
     const NAME: &'static str = "CreateElicitationResponseAction";
     const KEY: &'static str = "action";
     fn is_known(tag: &str) -> bool {
@@ -29947,7 +28146,7 @@ impl runtime::de::Tagged for CreateElicitationResponseAction {
         payload: D,
     ) -> Result<Self, D::Error> {
         match tag {
-            "accept" => runtime::de::variant(payload, tag, Self::Accept),
+            "accept" => de::variant(payload, tag, Self::Accept),
             "decline" => {
                 <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                 Ok(Self::Decline)
@@ -29967,9 +28166,9 @@ impl runtime::de::Tagged for CreateElicitationResponseAction {
         object: runtime::JsonObject,
     ) -> Result<Self, E> {
         const KNOWN: &[&str] = &["accept", "decline", "cancel"];
-        match runtime::de::tag(&object, "action") {
-            runtime::de::Tag::Str(_) => {
-                runtime::de::check_catch_all::<
+        match de::tag(&object, "action") {
+            de::Tag::Str(_) => {
+                de::check_catch_all::<
                     E,
                 >(&object, "CreateElicitationResponseAction", &[])?;
                 Ok(Self::Other(runtime::UnknownVariant::__new(object)))
@@ -29977,7 +28176,7 @@ impl runtime::de::Tagged for CreateElicitationResponseAction {
             #[allow(unreachable_patterns)]
             other => {
                 Err(
-                    runtime::de::unknown_tag(
+                    de::unknown_tag(
                         "CreateElicitationResponseAction",
                         "action",
                         other,
@@ -29992,7 +28191,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::tagged(deserializer)
+        de::tagged(deserializer)
     }
 }
 impl CreateElicitationResponseAction {
@@ -30075,27 +28274,27 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "String") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Integer") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Integer") {
             return Ok(Self::Integer(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Boolean") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
             return Ok(Self::Boolean(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "StringArray") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "StringArray") {
             return Ok(Self::StringArray(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Other") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Other") {
             return Ok(Self::Other(v));
         }
-        Err(runtime::de::no_arm("ElicitationContentValue", &errors))
+        Err(de::no_arm("ElicitationContentValue", &errors))
     }
 }
 impl From<String> for ElicitationContentValue {
@@ -30178,10 +28377,10 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ElicitationAcceptAction {
+impl de::Object for ElicitationAcceptAction {
     const NAME: &'static str = "ElicitationAcceptAction";
     const FIELDS: &'static [&'static str] = &["content"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
@@ -30190,14 +28389,14 @@ impl runtime::de::Object for ElicitationAcceptAction {
                 ::std::collections::BTreeMap<String, ElicitationContentValue>,
             >,
         > = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "content" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "content"),
+                0 => de::put(map, &mut v0, "content"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -30266,16 +28465,16 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for ClientNotification {
+impl de::Object for ClientNotification {
     const NAME: &'static str = "ClientNotification";
     const FIELDS: &'static [&'static str] = &["method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<ClientNotificationParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -30283,13 +28482,13 @@ impl runtime::de::Object for ClientNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => runtime::de::put(map, &mut v1, "params"),
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put(map, &mut v1, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ClientNotification {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -30380,27 +28579,19 @@ impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "CancelSessionNotification",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "CancelSessionNotification") {
             return Ok(Self::CancelSessionNotification(v));
         }
         #[cfg(feature = "unstable")]
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "MessageMcpNotification",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "MessageMcpNotification") {
             return Ok(Self::MessageMcpNotification(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "ExtNotification") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ExtNotification") {
             return Ok(Self::ExtNotification(v));
         }
-        Err(runtime::de::no_arm("ClientNotificationParams", &errors))
+        Err(de::no_arm("ClientNotificationParams", &errors))
     }
 }
 impl From<CancelSessionNotification> for ClientNotificationParams {
@@ -30555,16 +28746,16 @@ impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelSessionNotification {
+impl de::Object for CancelSessionNotification {
     const NAME: &'static str = "CancelSessionNotification";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -30572,19 +28763,13 @@ impl runtime::de::Object for CancelSessionNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CancelSessionNotification {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -30656,16 +28841,16 @@ impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
-impl runtime::de::Object for CancelRequestNotification {
+impl de::Object for CancelRequestNotification {
     const NAME: &'static str = "CancelRequestNotification";
     const FIELDS: &'static [&'static str] = &["requestId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "requestId" => Some(0),
@@ -30673,19 +28858,13 @@ impl runtime::de::Object for CancelRequestNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "requestId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "requestId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(CancelRequestNotification {
-            request_id: runtime::de::required(v0, "requestId")?,
+            request_id: de::required(v0, "requestId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -30767,11 +28946,11 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for MessageMcpRequest {
+impl de::Object for MessageMcpRequest {
     const NAME: &'static str = "MessageMcpRequest";
     const FIELDS: &'static [&'static str] = &[
         "serverId",
@@ -30786,7 +28965,7 @@ impl runtime::de::Object for MessageMcpRequest {
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "serverId" => Some(0),
@@ -30797,24 +28976,18 @@ impl runtime::de::Object for MessageMcpRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "serverId"),
-                1 => runtime::de::put(map, &mut v1, "requestId"),
-                2 => runtime::de::put(map, &mut v2, "method"),
-                3 => runtime::de::put(map, &mut v3, "params"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "serverId"),
+                1 => de::put(map, &mut v1, "requestId"),
+                2 => de::put(map, &mut v2, "method"),
+                3 => de::put(map, &mut v3, "params"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(MessageMcpRequest {
-            server_id: runtime::de::required(v0, "serverId")?,
-            request_id: runtime::de::required(v1, "requestId")?,
-            method: runtime::de::required(v2, "method")?,
+            server_id: de::required(v0, "serverId")?,
+            request_id: de::required(v1, "requestId")?,
+            method: de::required(v2, "method")?,
             params: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -30900,13 +29073,13 @@ impl ::schemars::JsonSchema for MessageMcpRequest {
 )]
 #[serde(transparent)]
 pub struct McpServerAcpId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
+    #[serde(deserialize_with = "de::id_str")]
     pub runtime::SmolStr,
 );
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for McpServerAcpId {
+impl de::Scalar for McpServerAcpId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -30985,14 +29158,11 @@ impl ::schemars::JsonSchema for McpServerAcpId {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct McpRequestId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
+pub struct McpRequestId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for McpRequestId {
+impl de::Scalar for McpRequestId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -31081,29 +29251,23 @@ impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for McpAcpCapabilities {
+impl de::Object for McpAcpCapabilities {
     const NAME: &'static str = "McpAcpCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -31182,17 +29346,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionSystemPromptCapabilities {
+impl de::Object for SessionSystemPromptCapabilities {
     const NAME: &'static str = "SessionSystemPromptCapabilities";
     const FIELDS: &'static [&'static str] = &["mode", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<SessionSystemPromptModeCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "mode" => Some(0),
@@ -31200,20 +29364,8 @@ impl runtime::de::Object for SessionSystemPromptCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "mode")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "mode"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -31312,17 +29464,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionSystemPromptModeCapabilities {
+impl de::Object for SessionSystemPromptModeCapabilities {
     const NAME: &'static str = "SessionSystemPromptModeCapabilities";
     const FIELDS: &'static [&'static str] = &["override", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<SessionSystemPromptOverrideCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "override" => Some(0),
@@ -31330,20 +29482,8 @@ impl runtime::de::Object for SessionSystemPromptModeCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "override")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "override"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -31435,29 +29575,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities 
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionSystemPromptOverrideCapabilities {
+impl de::Object for SessionSystemPromptOverrideCapabilities {
     const NAME: &'static str = "SessionSystemPromptOverrideCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -31532,29 +29666,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionForkCapabilities {
+impl de::Object for SessionForkCapabilities {
     const NAME: &'static str = "SessionForkCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -31628,29 +29756,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionArchiveCapabilities {
+impl de::Object for SessionArchiveCapabilities {
     const NAME: &'static str = "SessionArchiveCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -31723,29 +29845,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionStatusCapabilities {
+impl de::Object for SessionStatusCapabilities {
     const NAME: &'static str = "SessionStatusCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -31819,29 +29935,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionTitleCapabilities {
+impl de::Object for SessionTitleCapabilities {
     const NAME: &'static str = "SessionTitleCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -31914,29 +30024,23 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthStatusCapabilities {
+impl de::Object for AuthStatusCapabilities {
     const NAME: &'static str = "AuthStatusCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -32009,29 +30113,23 @@ impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProvidersCapabilities {
+impl de::Object for ProvidersCapabilities {
     const NAME: &'static str = "ProvidersCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -32104,17 +30202,17 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ListProvidersResponse {
+impl de::Object for ListProvidersResponse {
     const NAME: &'static str = "ListProvidersResponse";
     const FIELDS: &'static [&'static str] = &["providers", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Vec<ProviderInfo>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "providers" => Some(0),
@@ -32122,19 +30220,13 @@ impl runtime::de::Object for ListProvidersResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "providers"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "providers"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ListProvidersResponse {
-            providers: runtime::de::required(v0, "providers")?,
+            providers: de::required(v0, "providers")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -32221,11 +30313,11 @@ impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProviderInfo {
+impl de::Object for ProviderInfo {
     const NAME: &'static str = "ProviderInfo";
     const FIELDS: &'static [&'static str] = &[
         "providerId",
@@ -32240,7 +30332,7 @@ impl runtime::de::Object for ProviderInfo {
         let mut v2: Option<bool> = None;
         let mut v3: Option<runtime::Nullable<ProviderCurrentConfig>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "providerId" => Some(0),
@@ -32251,30 +30343,18 @@ impl runtime::de::Object for ProviderInfo {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "providerId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "supported")
-                }
-                2 => runtime::de::put(map, &mut v2, "required"),
-                3 => runtime::de::put(map, &mut v3, "current"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "providerId"),
+                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "supported"),
+                2 => de::put(map, &mut v2, "required"),
+                3 => de::put(map, &mut v3, "current"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProviderInfo {
-            provider_id: runtime::de::required(v0, "providerId")?,
-            supported: runtime::de::required(v1, "supported")?,
-            required: runtime::de::required(v2, "required")?,
+            provider_id: de::required(v0, "providerId")?,
+            supported: de::required(v1, "supported")?,
+            required: de::required(v2, "required")?,
             current: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -32350,14 +30430,11 @@ impl ::schemars::JsonSchema for ProviderInfo {
     ::serde::Deserialize
 )]
 #[serde(transparent)]
-pub struct ProviderId(
-    #[serde(deserialize_with = "runtime::de::id_str")]
-    pub runtime::SmolStr,
-);
+pub struct ProviderId(#[serde(deserialize_with = "de::id_str")] pub runtime::SmolStr);
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for ProviderId {
+impl de::Scalar for ProviderId {
     fn from_str(v: &str) -> Option<Self> {
-        Some(Self(runtime::de::smol(v)))
+        Some(Self(de::smol(v)))
     }
 }
 #[cfg(feature = "unstable")]
@@ -32569,7 +30646,7 @@ impl From<&str> for LlmProtocol {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for LlmProtocol {
+impl de::Scalar for LlmProtocol {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -32625,18 +30702,18 @@ impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProviderCurrentConfig {
+impl de::Object for ProviderCurrentConfig {
     const NAME: &'static str = "ProviderCurrentConfig";
     const FIELDS: &'static [&'static str] = &["apiType", "baseUrl", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<LlmProtocol> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "apiType" => Some(0),
@@ -32645,21 +30722,15 @@ impl runtime::de::Object for ProviderCurrentConfig {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "apiType"),
-                1 => runtime::de::put(map, &mut v1, "baseUrl"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "apiType"),
+                1 => de::put(map, &mut v1, "baseUrl"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProviderCurrentConfig {
-            api_type: runtime::de::required(v0, "apiType")?,
-            base_url: runtime::de::required(v1, "baseUrl")?,
+            api_type: de::required(v0, "apiType")?,
+            base_url: de::required(v1, "baseUrl")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -32728,29 +30799,23 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SetProviderResponse {
+impl de::Object for SetProviderResponse {
     const NAME: &'static str = "SetProviderResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -32828,29 +30893,23 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for DisableProviderResponse {
+impl de::Object for DisableProviderResponse {
     const NAME: &'static str = "DisableProviderResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -32940,18 +30999,18 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthStatusResponse {
+impl de::Object for AuthStatusResponse {
     const NAME: &'static str = "AuthStatusResponse";
     const FIELDS: &'static [&'static str] = &["state", "accounts", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AuthState> = None;
         let mut v1: Option<Option<Vec<AuthAccount>>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "state" => Some(0),
@@ -32960,26 +31019,14 @@ impl runtime::de::Object for AuthStatusResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "state"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "accounts")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "state"),
+                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "accounts"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthStatusResponse {
-            state: runtime::de::required(v0, "state")?,
+            state: de::required(v0, "state")?,
             accounts: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -33176,7 +31223,7 @@ impl From<&str> for AuthState {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for AuthState {
+impl de::Scalar for AuthState {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -33254,11 +31301,11 @@ impl<'de> ::serde::Deserialize<'de> for AuthAccount {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthAccount {
+impl de::Object for AuthAccount {
     const NAME: &'static str = "AuthAccount";
     const FIELDS: &'static [&'static str] = &[
         "label",
@@ -33275,7 +31322,7 @@ impl runtime::de::Object for AuthAccount {
         let mut v3: Option<runtime::Nullable<String>> = None;
         let mut v4: Option<runtime::Nullable<String>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "label" => Some(0),
@@ -33287,47 +31334,23 @@ impl runtime::de::Object for AuthAccount {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "label"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "active")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "name")
-                }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "email")
-                }
+                0 => de::put(map, &mut v0, "label"),
+                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "active"),
+                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "name"),
+                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "email"),
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v4, "organization")
                 }
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthAccount {
-            label: runtime::de::required(v0, "label")?,
+            label: de::required(v0, "label")?,
             active: v1.unwrap_or_default(),
             name: v2.unwrap_or_default(),
             email: v3.unwrap_or_default(),
@@ -33442,11 +31465,11 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ForkSessionResponse {
+impl de::Object for ForkSessionResponse {
     const NAME: &'static str = "ForkSessionResponse";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -33459,7 +31482,7 @@ impl runtime::de::Object for ForkSessionResponse {
         let mut v1: Option<Option<Vec<SessionConfigOption>>> = None;
         let mut v2: Option<Option<Vec<AvailableCommand>>> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -33469,33 +31492,27 @@ impl runtime::de::Object for ForkSessionResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
+                0 => de::put(map, &mut v0, "sessionId"),
                 1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v1, "configOptions")
                 }
                 2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
+                    de::put_with::<
+                        read::LenientItems,
                         _,
                         _,
                     >(map, &mut v2, "availableCommands")
                 }
-                3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v3, "_meta")
-                }
+                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ForkSessionResponse {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             config_options: v1.unwrap_or_default(),
             available_commands: v2.unwrap_or_default(),
             meta: v3.unwrap_or_default(),
@@ -33593,29 +31610,23 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ArchiveSessionResponse {
+impl de::Object for ArchiveSessionResponse {
     const NAME: &'static str = "ArchiveSessionResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -33693,29 +31704,23 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for UnarchiveSessionResponse {
+impl de::Object for UnarchiveSessionResponse {
     const NAME: &'static str = "UnarchiveSessionResponse";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -33809,18 +31814,18 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionStatusResponse {
+impl de::Object for SessionStatusResponse {
     const NAME: &'static str = "SessionStatusResponse";
     const FIELDS: &'static [&'static str] = &["status", "state", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionStatus> = None;
         let mut v1: Option<runtime::Nullable<StateUpdate>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "status" => Some(0),
@@ -33829,26 +31834,14 @@ impl runtime::de::Object for SessionStatusResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "status"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "state")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "status"),
+                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "state"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionStatusResponse {
-            status: runtime::de::required(v0, "status")?,
+            status: de::required(v0, "status")?,
             state: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -34038,7 +32031,7 @@ impl From<&str> for SessionStatus {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for SessionStatus {
+impl de::Scalar for SessionStatus {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -34089,17 +32082,17 @@ impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for BackgroundSubagent {
+impl de::Object for BackgroundSubagent {
     const NAME: &'static str = "BackgroundSubagent";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -34107,63 +32100,51 @@ impl runtime::de::Object for BackgroundSubagent {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(BackgroundSubagent {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for BackgroundSubagent {
+impl<'de> fast::FromJson<'de> for BackgroundSubagent {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "sessionId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <SessionId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(BackgroundSubagent {
             session_id: v0,
@@ -34267,11 +32248,11 @@ impl<'de> ::serde::Deserialize<'de> for Usage {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for Usage {
+impl de::Object for Usage {
     const NAME: &'static str = "Usage";
     const FIELDS: &'static [&'static str] = &[
         "totalTokens",
@@ -34290,7 +32271,7 @@ impl runtime::de::Object for Usage {
         let mut v4: Option<runtime::Nullable<u64>> = None;
         let mut v5: Option<runtime::Nullable<u64>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "totalTokens" => Some(0),
@@ -34303,44 +32284,38 @@ impl runtime::de::Object for Usage {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "totalTokens"),
-                1 => runtime::de::put(map, &mut v1, "inputTokens"),
-                2 => runtime::de::put(map, &mut v2, "outputTokens"),
+                0 => de::put(map, &mut v0, "totalTokens"),
+                1 => de::put(map, &mut v1, "inputTokens"),
+                2 => de::put(map, &mut v2, "outputTokens"),
                 3 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v3, "thoughtTokens")
                 }
                 4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v4, "cachedReadTokens")
                 }
                 5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientScalar,
+                    de::put_with::<
+                        read::LenientScalar,
                         _,
                         _,
                     >(map, &mut v5, "cachedWriteTokens")
                 }
-                6 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v6, "_meta")
-                }
+                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(Usage {
-            total_tokens: runtime::de::required(v0, "totalTokens")?,
-            input_tokens: runtime::de::required(v1, "inputTokens")?,
-            output_tokens: runtime::de::required(v2, "outputTokens")?,
+            total_tokens: de::required(v0, "totalTokens")?,
+            input_tokens: de::required(v1, "inputTokens")?,
+            output_tokens: de::required(v2, "outputTokens")?,
             thought_tokens: v3.unwrap_or_default(),
             cached_read_tokens: v4.unwrap_or_default(),
             cached_write_tokens: v5.unwrap_or_default(),
@@ -34350,17 +32325,14 @@ impl runtime::de::Object for Usage {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for Usage {
+impl<'de> fast::FromJson<'de> for Usage {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<u64> = None;
         let mut v1: Option<u64> = None;
         let mut v2: Option<u64> = None;
@@ -34369,66 +32341,66 @@ impl<'de> json::fast::FromJson<'de> for Usage {
         let mut v5: Option<runtime::Nullable<u64>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "totalTokens" => {
-                    json::fast::put(&mut v0, <u64 as json::fast::FromJson<'de>>::read(r))
+                    fast::put(&mut v0, <u64 as fast::FromJson<'de>>::read(r))
                 }
                 "inputTokens" => {
-                    json::fast::put(&mut v1, <u64 as json::fast::FromJson<'de>>::read(r))
+                    fast::put(&mut v1, <u64 as fast::FromJson<'de>>::read(r))
                 }
                 "outputTokens" => {
-                    json::fast::put(&mut v2, <u64 as json::fast::FromJson<'de>>::read(r))
+                    fast::put(&mut v2, <u64 as fast::FromJson<'de>>::read(r))
                 }
                 "thoughtTokens" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v3,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<u64>,
                         >>::read(r),
                     )
                 }
                 "cachedReadTokens" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v4,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<u64>,
                         >>::read(r),
                     )
                 }
                 "cachedWriteTokens" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v5,
-                        <runtime::read::LenientScalar as json::fast::Rule<
+                        <read::LenientScalar as fast::Rule<
                             'de,
                             runtime::Nullable<u64>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v6,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v2) = v2 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(Usage {
             total_tokens: v0,
@@ -34547,17 +32519,17 @@ impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for UnknownStateUpdate {
+impl de::Object for UnknownStateUpdate {
     const NAME: &'static str = "UnknownStateUpdate";
     const FIELDS: &'static [&'static str] = &["background", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "background" => Some(0),
@@ -34565,20 +32537,8 @@ impl runtime::de::Object for UnknownStateUpdate {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "background")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "background"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -34590,43 +32550,40 @@ impl runtime::de::Object for UnknownStateUpdate {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for UnknownStateUpdate {
+impl<'de> fast::FromJson<'de> for UnknownStateUpdate {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "background" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<Vec<BackgroundWork>>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(UnknownStateUpdate {
@@ -34709,17 +32666,17 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SetSessionTitleResponse {
+impl de::Object for SetSessionTitleResponse {
     const NAME: &'static str = "SetSessionTitleResponse";
     const FIELDS: &'static [&'static str] = &["title", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "title" => Some(0),
@@ -34727,19 +32684,13 @@ impl runtime::de::Object for SetSessionTitleResponse {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "title"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "title"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionTitleResponse {
-            title: runtime::de::required(v0, "title")?,
+            title: de::required(v0, "title")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -34821,18 +32772,18 @@ impl<'de> ::serde::Deserialize<'de> for PlanFile {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanFile {
+impl de::Object for PlanFile {
     const NAME: &'static str = "PlanFile";
     const FIELDS: &'static [&'static str] = &["planId", "uri", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "planId" => Some(0),
@@ -34841,75 +32792,56 @@ impl runtime::de::Object for PlanFile {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "planId"),
-                1 => runtime::de::put(map, &mut v1, "uri"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "planId"),
+                1 => de::put(map, &mut v1, "uri"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanFile {
-            plan_id: runtime::de::required(v0, "planId")?,
-            uri: runtime::de::required(v1, "uri")?,
+            plan_id: de::required(v0, "planId")?,
+            uri: de::required(v1, "uri")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanFile {
+impl<'de> fast::FromJson<'de> for PlanFile {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "planId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <PlanId as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "uri" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
+                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanFile {
             plan_id: v0,
@@ -34985,18 +32917,18 @@ impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanMarkdown {
+impl de::Object for PlanMarkdown {
     const NAME: &'static str = "PlanMarkdown";
     const FIELDS: &'static [&'static str] = &["planId", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "planId" => Some(0),
@@ -35005,75 +32937,56 @@ impl runtime::de::Object for PlanMarkdown {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "planId"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "planId"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanMarkdown {
-            plan_id: runtime::de::required(v0, "planId")?,
-            content: runtime::de::required(v1, "content")?,
+            plan_id: de::required(v0, "planId")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanMarkdown {
+impl<'de> fast::FromJson<'de> for PlanMarkdown {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "planId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <PlanId as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "content" => {
-                    json::fast::put(
-                        &mut v1,
-                        <String as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
+                "content" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanMarkdown {
             plan_id: v0,
@@ -35147,17 +33060,17 @@ impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for PlanRemoved {
+impl de::Object for PlanRemoved {
     const NAME: &'static str = "PlanRemoved";
     const FIELDS: &'static [&'static str] = &["planId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "planId" => Some(0),
@@ -35165,63 +33078,49 @@ impl runtime::de::Object for PlanRemoved {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "planId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "planId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(PlanRemoved {
-            plan_id: runtime::de::required(v0, "planId")?,
+            plan_id: de::required(v0, "planId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for PlanRemoved {
+impl<'de> fast::FromJson<'de> for PlanRemoved {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<PlanId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
-                "planId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <PlanId as json::fast::FromJson<'de>>::read(r),
-                    )
-                }
+                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(PlanRemoved {
             plan_id: v0,
@@ -35298,17 +33197,17 @@ impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SubagentSessionCapabilities {
+impl de::Object for SubagentSessionCapabilities {
     const NAME: &'static str = "SubagentSessionCapabilities";
     const FIELDS: &'static [&'static str] = &["cancel", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<SessionCancelCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "cancel" => Some(0),
@@ -35316,20 +33215,8 @@ impl runtime::de::Object for SubagentSessionCapabilities {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v0, "cancel")
-                }
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "cancel"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -35341,43 +33228,40 @@ impl runtime::de::Object for SubagentSessionCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for SubagentSessionCapabilities {
+impl<'de> fast::FromJson<'de> for SubagentSessionCapabilities {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<SessionCancelCapabilities>> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "cancel" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::Lenient as json::fast::Rule<
+                        <read::Lenient as fast::Rule<
                             'de,
                             runtime::Nullable<SessionCancelCapabilities>,
                         >>::read(r),
                     )
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v1,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(SubagentSessionCapabilities {
@@ -35462,29 +33346,23 @@ impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionCancelCapabilities {
+impl de::Object for SessionCancelCapabilities {
     const NAME: &'static str = "SessionCancelCapabilities";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -35495,33 +33373,30 @@ impl runtime::de::Object for SessionCancelCapabilities {
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for SessionCancelCapabilities {
+impl<'de> fast::FromJson<'de> for SessionCancelCapabilities {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v0,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         Ok(SessionCancelCapabilities {
@@ -35956,18 +33831,18 @@ impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::direct_object(deserializer)
+        de::direct_object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionMessageChunk {
+impl de::Object for SessionMessageChunk {
     const NAME: &'static str = "SessionMessageChunk";
     const FIELDS: &'static [&'static str] = &["messageId", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<MessageId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "messageId" => Some(0),
@@ -35976,75 +33851,60 @@ impl runtime::de::Object for SessionMessageChunk {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "messageId"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "messageId"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionMessageChunk {
-            message_id: runtime::de::required(v0, "messageId")?,
-            content: runtime::de::required(v1, "content")?,
+            message_id: de::required(v0, "messageId")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
 #[cfg(feature = "unstable")]
-impl<'de> json::fast::FromJson<'de> for SessionMessageChunk {
+impl<'de> fast::FromJson<'de> for SessionMessageChunk {
     #[inline]
-    fn read(r: &mut json::fast::Reader<'de>) -> Result<Self, json::fast::Bail> {
+    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
         let more = r.open()?;
-        <Self as json::fast::FromJson<'de>>::rest(r, more)
+        <Self as fast::FromJson<'de>>::rest(r, more)
     }
     #[inline]
-    fn rest(
-        r: &mut json::fast::Reader<'de>,
-        more: bool,
-    ) -> Result<Self, json::fast::Bail> {
+    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
         let mut v0: Option<MessageId> = None;
         let mut v1: Option<ContentBlock> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut rest = runtime::Extra::new();
-        json::fast::members(
+        fast::members(
             r,
             more,
             |r, key| match key {
                 "messageId" => {
-                    json::fast::put(
-                        &mut v0,
-                        <MessageId as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v0, <MessageId as fast::FromJson<'de>>::read(r))
                 }
                 "content" => {
-                    json::fast::put(
-                        &mut v1,
-                        <ContentBlock as json::fast::FromJson<'de>>::read(r),
-                    )
+                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
                 }
                 "_meta" => {
-                    json::fast::put(
+                    fast::put(
                         &mut v2,
-                        <runtime::read::LenientMeta as json::fast::Rule<
+                        <read::LenientMeta as fast::Rule<
                             'de,
                             runtime::Nullable<Box<runtime::JsonObject>>,
                         >>::read(r),
                     )
                 }
-                other => json::fast::keep(r, &mut rest, other),
+                other => fast::keep(r, &mut rest, other),
             },
         )?;
         let Some(v0) = v0 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         let Some(v1) = v1 else {
-            return Err(json::fast::Bail);
+            return Err(fast::Bail);
         };
         Ok(SessionMessageChunk {
             message_id: v0,
@@ -36139,18 +33999,18 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthStatusUpdateNotification {
+impl de::Object for AuthStatusUpdateNotification {
     const NAME: &'static str = "AuthStatusUpdateNotification";
     const FIELDS: &'static [&'static str] = &["state", "accounts", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<AuthState> = None;
         let mut v1: Option<Option<Vec<AuthAccount>>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "state" => Some(0),
@@ -36159,26 +34019,14 @@ impl runtime::de::Object for AuthStatusUpdateNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "state"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "accounts")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "state"),
+                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "accounts"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(AuthStatusUpdateNotification {
-            state: runtime::de::required(v0, "state")?,
+            state: de::required(v0, "state")?,
             accounts: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -36264,29 +34112,23 @@ impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ListProvidersRequest {
+impl de::Object for ListProvidersRequest {
     const NAME: &'static str = "ListProvidersRequest";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -36381,11 +34223,11 @@ impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SetProviderRequest {
+impl de::Object for SetProviderRequest {
     const NAME: &'static str = "SetProviderRequest";
     const FIELDS: &'static [&'static str] = &[
         "providerId",
@@ -36400,7 +34242,7 @@ impl runtime::de::Object for SetProviderRequest {
         let mut v2: Option<String> = None;
         let mut v3: Option<Option<::std::collections::BTreeMap<String, String>>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "providerId" => Some(0),
@@ -36411,24 +34253,18 @@ impl runtime::de::Object for SetProviderRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "providerId"),
-                1 => runtime::de::put(map, &mut v1, "apiType"),
-                2 => runtime::de::put(map, &mut v2, "baseUrl"),
-                3 => runtime::de::put(map, &mut v3, "headers"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "providerId"),
+                1 => de::put(map, &mut v1, "apiType"),
+                2 => de::put(map, &mut v2, "baseUrl"),
+                3 => de::put(map, &mut v3, "headers"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetProviderRequest {
-            provider_id: runtime::de::required(v0, "providerId")?,
-            api_type: runtime::de::required(v1, "apiType")?,
-            base_url: runtime::de::required(v2, "baseUrl")?,
+            provider_id: de::required(v0, "providerId")?,
+            api_type: de::required(v1, "apiType")?,
+            base_url: de::required(v2, "baseUrl")?,
             headers: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -36526,17 +34362,17 @@ impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for DisableProviderRequest {
+impl de::Object for DisableProviderRequest {
     const NAME: &'static str = "DisableProviderRequest";
     const FIELDS: &'static [&'static str] = &["providerId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<ProviderId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "providerId" => Some(0),
@@ -36544,19 +34380,13 @@ impl runtime::de::Object for DisableProviderRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "providerId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "providerId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(DisableProviderRequest {
-            provider_id: runtime::de::required(v0, "providerId")?,
+            provider_id: de::required(v0, "providerId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -36636,29 +34466,23 @@ impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for AuthStatusRequest {
+impl de::Object for AuthStatusRequest {
     const NAME: &'static str = "AuthStatusRequest";
     const FIELDS: &'static [&'static str] = &["_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "_meta" => Some(0),
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v0, "_meta")
-                }
+                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
@@ -36745,18 +34569,18 @@ impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for McpServerAcp {
+impl de::Object for McpServerAcp {
     const NAME: &'static str = "McpServerAcp";
     const FIELDS: &'static [&'static str] = &["name", "serverId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<McpServerAcpId> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "name" => Some(0),
@@ -36765,21 +34589,15 @@ impl runtime::de::Object for McpServerAcp {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "name"),
-                1 => runtime::de::put(map, &mut v1, "serverId"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "name"),
+                1 => de::put(map, &mut v1, "serverId"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpServerAcp {
-            name: runtime::de::required(v0, "name")?,
-            server_id: runtime::de::required(v1, "serverId")?,
+            name: de::required(v0, "name")?,
+            server_id: de::required(v1, "serverId")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -36866,18 +34684,18 @@ impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SystemPrompt {
+impl de::Object for SystemPrompt {
     const NAME: &'static str = "SystemPrompt";
     const FIELDS: &'static [&'static str] = &["mode", "content", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SystemPromptMode> = None;
         let mut v1: Option<Vec<ContentBlock>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "mode" => Some(0),
@@ -36886,21 +34704,15 @@ impl runtime::de::Object for SystemPrompt {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "mode"),
-                1 => runtime::de::put(map, &mut v1, "content"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "mode"),
+                1 => de::put(map, &mut v1, "content"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SystemPrompt {
-            mode: runtime::de::required(v0, "mode")?,
-            content: runtime::de::required(v1, "content")?,
+            mode: de::required(v0, "mode")?,
+            content: de::required(v1, "content")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37085,7 +34897,7 @@ impl From<&str> for SystemPromptMode {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for SystemPromptMode {
+impl de::Scalar for SystemPromptMode {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -37240,7 +35052,7 @@ impl From<&str> for SessionArchiveFilter {
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Scalar for SessionArchiveFilter {
+impl de::Scalar for SessionArchiveFilter {
     fn from_str(v: &str) -> Option<Self> {
         Some(Self::from_str_lossless(v))
     }
@@ -37326,11 +35138,11 @@ impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ForkSessionRequest {
+impl de::Object for ForkSessionRequest {
     const NAME: &'static str = "ForkSessionRequest";
     const FIELDS: &'static [&'static str] = &[
         "sessionId",
@@ -37347,7 +35159,7 @@ impl runtime::de::Object for ForkSessionRequest {
         let mut v3: Option<Option<Vec<McpServer>>> = None;
         let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
         let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -37359,24 +35171,18 @@ impl runtime::de::Object for ForkSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "cwd"),
-                2 => runtime::de::put(map, &mut v2, "additionalDirectories"),
-                3 => runtime::de::put(map, &mut v3, "mcpServers"),
-                4 => runtime::de::put(map, &mut v4, "systemPrompt"),
-                5 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v5, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "cwd"),
+                2 => de::put(map, &mut v2, "additionalDirectories"),
+                3 => de::put(map, &mut v3, "mcpServers"),
+                4 => de::put(map, &mut v4, "systemPrompt"),
+                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ForkSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            cwd: runtime::de::required(v1, "cwd")?,
+            session_id: de::required(v0, "sessionId")?,
+            cwd: de::required(v1, "cwd")?,
             additional_directories: v2.unwrap_or_default(),
             mcp_servers: v3.unwrap_or_default(),
             system_prompt: v4.unwrap_or_default(),
@@ -37494,17 +35300,17 @@ impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ArchiveSessionRequest {
+impl de::Object for ArchiveSessionRequest {
     const NAME: &'static str = "ArchiveSessionRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -37512,19 +35318,13 @@ impl runtime::de::Object for ArchiveSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ArchiveSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37610,17 +35410,17 @@ impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for UnarchiveSessionRequest {
+impl de::Object for UnarchiveSessionRequest {
     const NAME: &'static str = "UnarchiveSessionRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -37628,19 +35428,13 @@ impl runtime::de::Object for UnarchiveSessionRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(UnarchiveSessionRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37724,17 +35518,17 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SessionStatusRequest {
+impl de::Object for SessionStatusRequest {
     const NAME: &'static str = "SessionStatusRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -37742,19 +35536,13 @@ impl runtime::de::Object for SessionStatusRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SessionStatusRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
+            session_id: de::required(v0, "sessionId")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37847,18 +35635,18 @@ impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for SetSessionTitleRequest {
+impl de::Object for SetSessionTitleRequest {
     const NAME: &'static str = "SetSessionTitleRequest";
     const FIELDS: &'static [&'static str] = &["sessionId", "title", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<SessionId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "sessionId" => Some(0),
@@ -37867,21 +35655,15 @@ impl runtime::de::Object for SetSessionTitleRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "sessionId"),
-                1 => runtime::de::put(map, &mut v1, "title"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "sessionId"),
+                1 => de::put(map, &mut v1, "title"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(SetSessionTitleRequest {
-            session_id: runtime::de::required(v0, "sessionId")?,
-            title: runtime::de::required(v1, "title")?,
+            session_id: de::required(v0, "sessionId")?,
+            title: de::required(v1, "title")?,
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -37964,15 +35746,15 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("MessageMcpResponse", &errors))
+        Err(de::no_arm("MessageMcpResponse", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -38040,17 +35822,17 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for MessageMcpResponseResult {
+impl de::Object for MessageMcpResponseResult {
     const NAME: &'static str = "MessageMcpResponseResult";
     const FIELDS: &'static [&'static str] = &["result", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<::serde_json::Value> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "result" => Some(0),
@@ -38058,19 +35840,13 @@ impl runtime::de::Object for MessageMcpResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "result"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "result"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(MessageMcpResponseResult {
-            result: runtime::de::required(v0, "result")?,
+            result: de::required(v0, "result")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -38137,17 +35913,17 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for MessageMcpResponseError {
+impl de::Object for MessageMcpResponseError {
     const NAME: &'static str = "MessageMcpResponseError";
     const FIELDS: &'static [&'static str] = &["error", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<McpError> = None;
         let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "error" => Some(0),
@@ -38155,19 +35931,13 @@ impl runtime::de::Object for MessageMcpResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "error"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v1, "_meta")
-                }
+                0 => de::put(map, &mut v0, "error"),
+                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(MessageMcpResponseError {
-            error: runtime::de::required(v0, "error")?,
+            error: de::required(v0, "error")?,
             meta: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -38236,18 +36006,18 @@ impl<'de> ::serde::Deserialize<'de> for McpError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for McpError {
+impl de::Object for McpError {
     const NAME: &'static str = "McpError";
     const FIELDS: &'static [&'static str] = &["code", "message", "data"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<i32> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<Option<::serde_json::Value>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "code" => Some(0),
@@ -38256,21 +36026,15 @@ impl runtime::de::Object for McpError {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "code"),
-                1 => runtime::de::put(map, &mut v1, "message"),
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v2, "data")
-                }
+                0 => de::put(map, &mut v0, "code"),
+                1 => de::put(map, &mut v1, "message"),
+                2 => de::put_with::<read::Any, _, _>(map, &mut v2, "data"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(McpError {
-            code: runtime::de::required(v0, "code")?,
-            message: runtime::de::required(v1, "message")?,
+            code: de::required(v0, "code")?,
+            message: de::required(v1, "message")?,
             data: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -38348,11 +36112,11 @@ impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for MessageMcpNotification {
+impl de::Object for MessageMcpNotification {
     const NAME: &'static str = "MessageMcpNotification";
     const FIELDS: &'static [&'static str] = &[
         "serverId",
@@ -38367,7 +36131,7 @@ impl runtime::de::Object for MessageMcpNotification {
         let mut v2: Option<String> = None;
         let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "serverId" => Some(0),
@@ -38378,24 +36142,18 @@ impl runtime::de::Object for MessageMcpNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "serverId"),
-                1 => runtime::de::put(map, &mut v1, "requestId"),
-                2 => runtime::de::put(map, &mut v2, "method"),
-                3 => runtime::de::put(map, &mut v3, "params"),
-                4 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v4, "_meta")
-                }
+                0 => de::put(map, &mut v0, "serverId"),
+                1 => de::put(map, &mut v1, "requestId"),
+                2 => de::put(map, &mut v2, "method"),
+                3 => de::put(map, &mut v3, "params"),
+                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(MessageMcpNotification {
-            server_id: runtime::de::required(v0, "serverId")?,
-            request_id: runtime::de::required(v1, "requestId")?,
-            method: runtime::de::required(v2, "method")?,
+            server_id: de::required(v0, "serverId")?,
+            request_id: de::required(v1, "requestId")?,
+            method: de::required(v2, "method")?,
             params: v3.unwrap_or_default(),
             meta: v4.unwrap_or_default(),
             additional_properties: rest,
@@ -38483,18 +36241,18 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxyRequest {
+impl de::Object for ProxyRequest {
     const NAME: &'static str = "ProxyRequest";
     const FIELDS: &'static [&'static str] = &["id", "method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<String> = None;
         let mut v2: Option<runtime::Nullable<ProxyRequestParams>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -38503,15 +36261,15 @@ impl runtime::de::Object for ProxyRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "method"),
-                2 => runtime::de::put(map, &mut v2, "params"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "method"),
+                2 => de::put(map, &mut v2, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxyRequest {
-            id: runtime::de::required(v0, "id")?,
-            method: runtime::de::required(v1, "method")?,
+            id: de::required(v0, "id")?,
+            method: de::required(v1, "method")?,
             params: v2.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -38597,23 +36355,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeProxyRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyRequest") {
             return Ok(Self::InitializeProxyRequest(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ProxySuccessorRequest",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ProxySuccessorRequest") {
             return Ok(Self::ProxySuccessorRequest(v));
         }
-        Err(runtime::de::no_arm("ProxyRequestParams", &errors))
+        Err(de::no_arm("ProxyRequestParams", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -38758,18 +36508,18 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxySuccessorRequest {
+impl de::Object for ProxySuccessorRequest {
     const NAME: &'static str = "ProxySuccessorRequest";
     const FIELDS: &'static [&'static str] = &["method", "params", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<Option<::serde_json::Value>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -38778,26 +36528,14 @@ impl runtime::de::Object for ProxySuccessorRequest {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v1, "params")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put_with::<read::Any, _, _>(map, &mut v1, "params"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxySuccessorRequest {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -38878,15 +36616,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Result") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Error") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Error") {
             return Ok(Self::Error(v));
         }
-        Err(runtime::de::no_arm("ProxyResponse", &errors))
+        Err(de::no_arm("ProxyResponse", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -38950,17 +36688,17 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxyResponseResult {
+impl de::Object for ProxyResponseResult {
     const NAME: &'static str = "ProxyResponseResult";
     const FIELDS: &'static [&'static str] = &["id", "result"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<RequestId> = None;
         let mut v1: Option<ProxyResponseResultResult> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -38968,14 +36706,14 @@ impl runtime::de::Object for ProxyResponseResult {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "id"),
-                1 => runtime::de::put(map, &mut v1, "result"),
+                0 => de::put(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "result"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxyResponseResult {
-            id: runtime::de::required(v0, "id")?,
-            result: runtime::de::required(v1, "result")?,
+            id: de::required(v0, "id")?,
+            result: de::required(v1, "result")?,
             additional_properties: rest,
         })
     }
@@ -39047,23 +36785,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "InitializeProxyResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyResponse") {
             return Ok(Self::InitializeProxyResponse(v));
         }
-        if let Some(v) = runtime::de::try_arm(
-            &value,
-            &mut errors,
-            "ProxySuccessorResponse",
-        ) {
+        if let Some(v) = de::try_arm(&value, &mut errors, "ProxySuccessorResponse") {
             return Ok(Self::ProxySuccessorResponse(v));
         }
-        Err(runtime::de::no_arm("ProxyResponseResultResult", &errors))
+        Err(de::no_arm("ProxyResponseResultResult", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -39130,17 +36860,17 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxyResponseError {
+impl de::Object for ProxyResponseError {
     const NAME: &'static str = "ProxyResponseError";
     const FIELDS: &'static [&'static str] = &["id", "error"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<Option<ProxyResponseErrorId>> = None;
         let mut v1: Option<Error> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "id" => Some(0),
@@ -39148,20 +36878,14 @@ impl runtime::de::Object for ProxyResponseError {
                 _ => None,
             },
             |i, map| match i {
-                0 => {
-                    runtime::de::put_with::<
-                        runtime::read::Present,
-                        _,
-                        _,
-                    >(map, &mut v0, "id")
-                }
-                1 => runtime::de::put(map, &mut v1, "error"),
+                0 => de::put_with::<read::Present, _, _>(map, &mut v0, "id"),
+                1 => de::put(map, &mut v1, "error"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxyResponseError {
-            id: runtime::de::required(v0, "id")?,
-            error: runtime::de::required(v1, "error")?,
+            id: de::required(v0, "id")?,
+            error: de::required(v1, "error")?,
             additional_properties: rest,
         })
     }
@@ -39226,15 +36950,15 @@ impl<'de> ::serde::Deserialize<'de> for ProxyResponseErrorId {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let value = runtime::de::value(deserializer)?;
+        let value = de::value(deserializer)?;
         let mut errors = Vec::new();
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Number") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
         }
-        if let Some(v) = runtime::de::try_arm(&value, &mut errors, "Str") {
+        if let Some(v) = de::try_arm(&value, &mut errors, "Str") {
             return Ok(Self::Str(v));
         }
-        Err(runtime::de::no_arm("ProxyResponseErrorId", &errors))
+        Err(de::no_arm("ProxyResponseErrorId", &errors))
     }
 }
 #[cfg(feature = "unstable")]
@@ -39385,17 +37109,17 @@ impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxyNotification {
+impl de::Object for ProxyNotification {
     const NAME: &'static str = "ProxyNotification";
     const FIELDS: &'static [&'static str] = &["method", "params"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<runtime::Nullable<ProxySuccessorNotification>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -39403,13 +37127,13 @@ impl runtime::de::Object for ProxyNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => runtime::de::put(map, &mut v1, "params"),
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put(map, &mut v1, "params"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxyNotification {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             additional_properties: rest,
         })
@@ -39499,18 +37223,18 @@ impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        runtime::de::object(deserializer)
+        de::object(deserializer)
     }
 }
 #[cfg(feature = "unstable")]
-impl runtime::de::Object for ProxySuccessorNotification {
+impl de::Object for ProxySuccessorNotification {
     const NAME: &'static str = "ProxySuccessorNotification";
     const FIELDS: &'static [&'static str] = &["method", "params", "_meta"];
     fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut v0: Option<String> = None;
         let mut v1: Option<Option<::serde_json::Value>> = None;
         let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = runtime::de::fields(
+        let rest = de::fields(
             &mut map,
             |k| match k {
                 "method" => Some(0),
@@ -39519,26 +37243,14 @@ impl runtime::de::Object for ProxySuccessorNotification {
                 _ => None,
             },
             |i, map| match i {
-                0 => runtime::de::put(map, &mut v0, "method"),
-                1 => {
-                    runtime::de::put_with::<
-                        runtime::read::Any,
-                        _,
-                        _,
-                    >(map, &mut v1, "params")
-                }
-                2 => {
-                    runtime::de::put_with::<
-                        runtime::read::LenientMeta,
-                        _,
-                        _,
-                    >(map, &mut v2, "_meta")
-                }
+                0 => de::put(map, &mut v0, "method"),
+                1 => de::put_with::<read::Any, _, _>(map, &mut v1, "params"),
+                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
                 _ => ::core::unreachable!(),
             },
         )?;
         Ok(ProxySuccessorNotification {
-            method: runtime::de::required(v0, "method")?,
+            method: de::required(v0, "method")?,
             params: v1.unwrap_or_default(),
             meta: v2.unwrap_or_default(),
             additional_properties: rest,
@@ -39996,7 +37708,7 @@ pub mod rpc {
     #[allow(unused_imports)]
     use crate::runtime;
     #[allow(unused_imports)]
-    use crate::json;
+    use crate::json::fast;
     #[allow(unused_imports)]
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
@@ -42086,16 +39798,14 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn read_direct<'de>(
             method: &str,
-            r: &mut json::fast::Reader<'de>,
-        ) -> Result<Self, json::fast::Bail> {
+            r: &mut fast::Reader<'de>,
+        ) -> Result<Self, fast::Bail> {
             match method {
                 "session/update" => {
-                    <super::UpdateSessionNotification as json::fast::FromJson<
-                        'de,
-                    >>::read(r)
+                    <super::UpdateSessionNotification as fast::FromJson<'de>>::read(r)
                         .map(Self::SessionUpdate)
                 }
-                _ => Err(json::fast::Bail),
+                _ => Err(fast::Bail),
             }
         }
     }
@@ -43076,8 +40786,8 @@ pub mod rpc {
         }
         fn read_direct<'de>(
             method: &str,
-            r: &mut json::fast::Reader<'de>,
-        ) -> Result<Self, json::fast::Bail> {
+            r: &mut fast::Reader<'de>,
+        ) -> Result<Self, fast::Bail> {
             if NotificationToClient::METHODS.contains(&method) {
                 return <NotificationToClient as runtime::rpc::Streamed>::read_direct(
                         method,
@@ -43085,7 +40795,7 @@ pub mod rpc {
                     )
                     .map(Self::Client);
             }
-            Err(json::fast::Bail)
+            Err(fast::Bail)
         }
     }
     impl From<NotificationToAgent> for Notification {
