@@ -225,7 +225,7 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
     }
     let plan = Plan::version(&stable, &unstable);
     check_rpc_names(&plan, &[&stable, &unstable], version == "v2")?;
-    let (mut items, registry) = emit_version(&plan, &stable, &unstable);
+    let (mut items, registry) = emit_version(&plan);
     items.push(protocol_version(version, &plan, stable.defs.is_empty()));
     if version == "v2" {
         // The hand-written reducer over the generated upserts (generated/src/session.rs).
@@ -303,7 +303,7 @@ pub fn module_stem(path: &Path) -> String {
 /// Emits a module lowered from one file, as [`fixture`] does.
 fn render_module(module: Module, stem: &str) -> Result<(Module, String)> {
     let plan = Plan::single(&module);
-    let emitter = Emitter::new(EXTERN_RUNTIME, &module.defs, plan.stable.clone());
+    let emitter = Emitter::new(EXTERN_RUNTIME, plan.stable.clone());
     let registry = plan.gated();
     let mut items: Vec<TokenStream> = registry.iter().flat_map(|(d, gate)| emitter.def(d, *gate)).collect();
     items.push(type_names(&registry));
@@ -335,13 +335,13 @@ pub fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>> {
 /// Also returns the version's `reencode` registry, which lives in `acp-tools`
 /// (instantiating a decoder for every type costs the bindings' users compile time).
 pub fn merge(stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
-    emit_version(&Plan::version(stable, unstable), stable, unstable)
+    emit_version(&Plan::version(stable, unstable))
 }
 
 /// [`merge`] for a plan already made from `stable` and `unstable`.
-fn emit_version(plan: &Plan<'_>, stable: &Module, unstable: &Module) -> (Vec<TokenStream>, TokenStream) {
-    let stable_emitter = Emitter::new(CRATE_RUNTIME, stable.defs.iter(), plan.stable.clone()).with_schemars();
-    let unstable_emitter = Emitter::new(CRATE_RUNTIME, unstable.defs.iter(), plan.unstable.clone()).with_schemars();
+fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream) {
+    let stable_emitter = Emitter::new(CRATE_RUNTIME, plan.stable.clone()).with_schemars();
+    let unstable_emitter = Emitter::new(CRATE_RUNTIME, plan.unstable.clone()).with_schemars();
     let mut items = Vec::new();
     for item in &plan.items {
         if let Some(stable) = item.stable_shape {

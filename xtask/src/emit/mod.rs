@@ -75,16 +75,24 @@ fn str_lit(s: &str) -> Literal {
 }
 
 impl Emitter {
-    /// An emitter of `defs` (a schema file's definitions), rendering the
-    /// plan's `decisions` about them; `runtime` is the path of the runtime
+    /// An emitter rendering the plan's `decisions` about a schema file's
+    /// definitions (names included); `runtime` is the path of the runtime
     /// module (`crate::runtime` inside the bindings crate).
-    pub fn new<'a>(runtime: &str, defs: impl IntoIterator<Item = &'a Def>, decisions: crate::plan::Decisions) -> Self {
+    pub fn new(runtime: &str, decisions: crate::plan::Decisions) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
-        let defs: Vec<&Def> = defs.into_iter().collect();
-        let top = defs.iter().map(|d| d.name.clone()).collect();
-        let names = defs.into_iter().flat_map(Def::walk).map(|d| (d.name.clone(), d.rust_name.clone())).collect();
-        let crate::plan::Decisions { scalars, ordered, aliases, direct, boxed_arms, values, fields, merged, .. } =
-            decisions;
+        let crate::plan::Decisions {
+            names,
+            top,
+            scalars,
+            ordered,
+            aliases,
+            direct,
+            boxed_arms,
+            values,
+            fields,
+            merged,
+            ..
+        } = decisions;
         Emitter {
             rt,
             names,
@@ -135,8 +143,9 @@ impl Emitter {
         self.ty(&t).to_string()
     }
 
+    /// The Rust name of a definition, as the plan decided it.
     fn rust_name(&self, name: &str) -> proc_macro2::Ident {
-        ident(self.names.get(name).map(String::as_str).unwrap_or(name))
+        ident(self.names.get(name).unwrap_or_else(|| panic!("no planned name for `{name}`")))
     }
 
     /// The Rust type for a value type.
