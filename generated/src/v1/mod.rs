@@ -8689,7 +8689,6 @@ impl ::schemars::JsonSchema for AgentResponseError {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Response to the `initialize` method.
 ///
 /// Contains the negotiated protocol version and agent capabilities.
@@ -8706,7 +8705,7 @@ pub struct InitializeResponse {
     pub protocol_version: ProtocolVersion,
     /// Capabilities supported by the agent.
     ///
-    /// Schema default when omitted: `{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{},"auth":{}}` (never written back).
+    /// Schema default when omitted: `{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{},"auth":{}}` (with the `unstable` feature: `{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false,"acp":false},"sessionCapabilities":{},"auth":{}}`; never written back).
     #[serde(rename = "agentCapabilities", skip_serializing_if = "Option::is_none")]
     pub agent_capabilities: Option<AgentCapabilities>,
     /// Authentication methods supported by the agent.
@@ -8731,7 +8730,6 @@ pub struct InitializeResponse {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(not(feature = "unstable"))]
 impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -8739,7 +8737,6 @@ impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
         de::object(deserializer)
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl de::Object for InitializeResponse {
     const NAME: &'static str = "InitializeResponse";
     const FIELDS: &'static [&'static str] = &[
@@ -8792,7 +8789,6 @@ impl de::Object for InitializeResponse {
         })
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl InitializeResponse {
     /// Creates a `InitializeResponse` from its required fields; every optional field is omitted.
     pub fn new(protocol_version: impl Into<ProtocolVersion>) -> Self {
@@ -8830,7 +8826,6 @@ impl InitializeResponse {
         self
     }
 }
-#[cfg(not(feature = "unstable"))]
 impl InitializeResponse {
     /// The JSON-RPC method this payload belongs to (`x-method`): `initialize`.
     pub const METHOD: &'static str = "initialize";
@@ -8860,154 +8855,6 @@ impl ::schemars::JsonSchema for InitializeResponse {
             ],
         )
     }
-}
-#[cfg(feature = "unstable")]
-/// Response to the `initialize` method.
-///
-/// Contains the negotiated protocol version and agent capabilities.
-///
-/// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct InitializeResponse {
-    /// The protocol version the client specified if supported by the agent,
-    /// or the latest protocol version supported by the agent.
-    ///
-    /// The client should disconnect, if it doesn't support this version.
-    #[serde(rename = "protocolVersion")]
-    pub protocol_version: ProtocolVersion,
-    /// Capabilities supported by the agent.
-    ///
-    /// Schema default when omitted: `{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false,"acp":false},"sessionCapabilities":{},"auth":{}}` (never written back).
-    #[serde(rename = "agentCapabilities", skip_serializing_if = "Option::is_none")]
-    pub agent_capabilities: Option<AgentCapabilities>,
-    /// Authentication methods supported by the agent.
-    ///
-    /// Schema default when omitted: `[]` (never written back).
-    #[serde(rename = "authMethods", skip_serializing_if = "Option::is_none")]
-    pub auth_methods: Option<Vec<AuthMethod>>,
-    /// Information about the Agent name and version sent to the Client.
-    ///
-    /// Note: in future versions of the protocol, this will be required.
-    #[serde(rename = "agentInfo", skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub agent_info: runtime::Nullable<Implementation>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for InitializeResponse {
-    const NAME: &'static str = "InitializeResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "protocolVersion",
-        "agentCapabilities",
-        "authMethods",
-        "agentInfo",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProtocolVersion> = None;
-        let mut v1: Option<Option<AgentCapabilities>> = None;
-        let mut v2: Option<Option<Vec<AuthMethod>>> = None;
-        let mut v3: Option<runtime::Nullable<Implementation>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "protocolVersion" => Some(0),
-                "agentCapabilities" => Some(1),
-                "authMethods" => Some(2),
-                "agentInfo" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "protocolVersion"),
-                1 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "agentCapabilities")
-                }
-                2 => {
-                    de::put_with::<read::LenientItems, _, _>(map, &mut v2, "authMethods")
-                }
-                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "agentInfo"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(InitializeResponse {
-            protocol_version: de::required(v0, "protocolVersion")?,
-            agent_capabilities: v1.unwrap_or_default(),
-            auth_methods: v2.unwrap_or_default(),
-            agent_info: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl InitializeResponse {
-    /// Creates a `InitializeResponse` from its required fields; every optional field is omitted.
-    pub fn new(protocol_version: impl Into<ProtocolVersion>) -> Self {
-        Self {
-            protocol_version: protocol_version.into(),
-            agent_capabilities: Default::default(),
-            auth_methods: Default::default(),
-            agent_info: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `agentCapabilities`.
-    #[must_use]
-    pub fn agent_capabilities(mut self, value: impl Into<AgentCapabilities>) -> Self {
-        self.agent_capabilities = Some(value.into());
-        self
-    }
-    /// Sets `authMethods`.
-    #[must_use]
-    pub fn auth_methods(mut self, value: impl Into<Vec<AuthMethod>>) -> Self {
-        self.auth_methods = Some(value.into());
-        self
-    }
-    /// Sets `agentInfo`.
-    #[must_use]
-    pub fn agent_info(mut self, value: impl Into<Implementation>) -> Self {
-        self.agent_info = runtime::Nullable::Value(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(feature = "unstable")]
-impl InitializeResponse {
-    /// The JSON-RPC method this payload belongs to (`x-method`): `initialize`.
-    pub const METHOD: &'static str = "initialize";
-    /// The side that handles the method (`x-side`): `agent`.
-    pub const SIDE: &'static str = "agent";
 }
 #[cfg(feature = "unstable")]
 #[cfg(feature = "schemars")]
@@ -9077,7 +8924,6 @@ impl ::schemars::JsonSchema for ProtocolVersion {
         )
     }
 }
-#[cfg(not(feature = "unstable"))]
 /// Capabilities supported by the agent.
 ///
 /// Advertised during initialization to inform the client about
@@ -9099,7 +8945,7 @@ pub struct AgentCapabilities {
     pub prompt_capabilities: Option<PromptCapabilities>,
     /// MCP capabilities supported by the agent.
     ///
-    /// Schema default when omitted: `{"http":false,"sse":false}` (never written back).
+    /// Schema default when omitted: `{"http":false,"sse":false}` (with the `unstable` feature: `{"http":false,"sse":false,"acp":false}`; never written back).
     #[serde(rename = "mcpCapabilities", skip_serializing_if = "Option::is_none")]
     pub mcp_capabilities: Option<McpCapabilities>,
     /// Session lifecycle and prompt capabilities advertised by the agent.
@@ -9112,205 +8958,7 @@ pub struct AgentCapabilities {
     /// Schema default when omitted: `{}` (never written back).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auth: Option<AgentAuthCapabilities>,
-    /// The _meta property is reserved by ACP to allow clients and agents to attach additional
-    /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-    /// these keys.
-    ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
-    pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
-    /// Properties the schema does not name, in the order they came; written
-    /// back after the known ones.
-    #[serde(flatten)]
-    pub additional_properties: runtime::Extra,
-}
-#[cfg(not(feature = "unstable"))]
-impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl de::Object for AgentCapabilities {
-    const NAME: &'static str = "AgentCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "loadSession",
-        "promptCapabilities",
-        "mcpCapabilities",
-        "sessionCapabilities",
-        "auth",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<bool>> = None;
-        let mut v1: Option<Option<PromptCapabilities>> = None;
-        let mut v2: Option<Option<McpCapabilities>> = None;
-        let mut v3: Option<Option<SessionCapabilities>> = None;
-        let mut v4: Option<Option<AgentAuthCapabilities>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "loadSession" => Some(0),
-                "promptCapabilities" => Some(1),
-                "mcpCapabilities" => Some(2),
-                "sessionCapabilities" => Some(3),
-                "auth" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "loadSession")
-                }
-                1 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "promptCapabilities")
-                }
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "mcpCapabilities"),
-                3 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "sessionCapabilities")
-                }
-                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "auth"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentCapabilities {
-            load_session: v0.unwrap_or_default(),
-            prompt_capabilities: v1.unwrap_or_default(),
-            mcp_capabilities: v2.unwrap_or_default(),
-            session_capabilities: v3.unwrap_or_default(),
-            auth: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(not(feature = "unstable"))]
-impl AgentCapabilities {
-    /// Creates a `AgentCapabilities` from its required fields; every optional field is omitted.
-    pub fn new() -> Self {
-        Self {
-            load_session: Default::default(),
-            prompt_capabilities: Default::default(),
-            mcp_capabilities: Default::default(),
-            session_capabilities: Default::default(),
-            auth: Default::default(),
-            meta: Default::default(),
-            additional_properties: Default::default(),
-        }
-    }
-    /// Sets `loadSession`.
-    #[must_use]
-    pub fn load_session(mut self, value: impl Into<bool>) -> Self {
-        self.load_session = Some(value.into());
-        self
-    }
-    /// Sets `promptCapabilities`.
-    #[must_use]
-    pub fn prompt_capabilities(mut self, value: impl Into<PromptCapabilities>) -> Self {
-        self.prompt_capabilities = Some(value.into());
-        self
-    }
-    /// Sets `mcpCapabilities`.
-    #[must_use]
-    pub fn mcp_capabilities(mut self, value: impl Into<McpCapabilities>) -> Self {
-        self.mcp_capabilities = Some(value.into());
-        self
-    }
-    /// Sets `sessionCapabilities`.
-    #[must_use]
-    pub fn session_capabilities(
-        mut self,
-        value: impl Into<SessionCapabilities>,
-    ) -> Self {
-        self.session_capabilities = Some(value.into());
-        self
-    }
-    /// Sets `auth`.
-    #[must_use]
-    pub fn auth(mut self, value: impl Into<AgentAuthCapabilities>) -> Self {
-        self.auth = Some(value.into());
-        self
-    }
-    /// Sets `_meta`.
-    #[must_use]
-    pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
-        self.meta = runtime::Nullable::Value(value.into());
-        self
-    }
-}
-#[cfg(not(feature = "unstable"))]
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AgentCapabilities {
-    fn schema_name() -> Cow<'static, str> {
-        Cow::Borrowed("AgentCapabilities")
-    }
-    fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
-    }
-    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        runtime::schema::embedded(
-            generator,
-            "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"loadSession\":{\"type\":\"boolean\",\"description\":\"Whether the agent supports `session/load`.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"promptCapabilities\":{\"$ref\":\"#/$defs/PromptCapabilities\",\"description\":\"Prompt capabilities supported by the agent.\",\"default\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"x-deserialize-default-on-error\":true},\"mcpCapabilities\":{\"$ref\":\"#/$defs/McpCapabilities\",\"description\":\"MCP capabilities supported by the agent.\",\"default\":{\"http\":false,\"sse\":false},\"x-deserialize-default-on-error\":true},\"sessionCapabilities\":{\"$ref\":\"#/$defs/SessionCapabilities\",\"description\":\"Session lifecycle and prompt capabilities advertised by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"auth\":{\"$ref\":\"#/$defs/AgentAuthCapabilities\",\"description\":\"Authentication-related capabilities supported by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}",
-            &[
-                ("AgentAuthCapabilities", runtime::schema::sub::<AgentAuthCapabilities>),
-                ("McpCapabilities", runtime::schema::sub::<McpCapabilities>),
-                ("PromptCapabilities", runtime::schema::sub::<PromptCapabilities>),
-                ("SessionCapabilities", runtime::schema::sub::<SessionCapabilities>),
-            ],
-        )
-    }
-}
-#[cfg(feature = "unstable")]
-/// Capabilities supported by the agent.
-///
-/// Advertised during initialization to inform the client about
-/// available features and content types.
-///
-/// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#agent-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
-#[non_exhaustive]
-pub struct AgentCapabilities {
-    /// Whether the agent supports `session/load`.
-    ///
-    /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "loadSession", skip_serializing_if = "Option::is_none")]
-    pub load_session: Option<bool>,
-    /// Prompt capabilities supported by the agent.
-    ///
-    /// Schema default when omitted: `{"image":false,"audio":false,"embeddedContext":false}` (never written back).
-    #[serde(rename = "promptCapabilities", skip_serializing_if = "Option::is_none")]
-    pub prompt_capabilities: Option<PromptCapabilities>,
-    /// MCP capabilities supported by the agent.
-    ///
-    /// Schema default when omitted: `{"http":false,"sse":false,"acp":false}` (never written back).
-    #[serde(rename = "mcpCapabilities", skip_serializing_if = "Option::is_none")]
-    pub mcp_capabilities: Option<McpCapabilities>,
-    /// Session lifecycle and prompt capabilities advertised by the agent.
-    ///
-    /// Schema default when omitted: `{}` (never written back).
-    #[serde(rename = "sessionCapabilities", skip_serializing_if = "Option::is_none")]
-    pub session_capabilities: Option<SessionCapabilities>,
-    /// Authentication-related capabilities supported by the agent.
-    ///
-    /// Schema default when omitted: `{}` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub auth: Option<AgentAuthCapabilities>,
+    #[cfg(feature = "unstable")]
     /// **UNSTABLE**
     ///
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -9325,7 +8973,7 @@ pub struct AgentCapabilities {
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
-    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+    /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
     #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
@@ -9333,7 +8981,6 @@ pub struct AgentCapabilities {
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
 }
-#[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -9341,7 +8988,6 @@ impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
         de::object(deserializer)
     }
 }
-#[cfg(feature = "unstable")]
 impl de::Object for AgentCapabilities {
     const NAME: &'static str = "AgentCapabilities";
     const FIELDS: &'static [&'static str] = &[
@@ -9350,6 +8996,7 @@ impl de::Object for AgentCapabilities {
         "mcpCapabilities",
         "sessionCapabilities",
         "auth",
+        #[cfg(feature = "unstable")]
         "providers",
         "_meta",
     ];
@@ -9359,6 +9006,7 @@ impl de::Object for AgentCapabilities {
         let mut v2: Option<Option<McpCapabilities>> = None;
         let mut v3: Option<Option<SessionCapabilities>> = None;
         let mut v4: Option<Option<AgentAuthCapabilities>> = None;
+        #[cfg(feature = "unstable")]
         let mut v5: Option<runtime::Nullable<ProvidersCapabilities>> = None;
         let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
         let rest = de::fields(
@@ -9369,6 +9017,7 @@ impl de::Object for AgentCapabilities {
                 "mcpCapabilities" => Some(2),
                 "sessionCapabilities" => Some(3),
                 "auth" => Some(4),
+                #[cfg(feature = "unstable")]
                 "providers" => Some(5),
                 "_meta" => Some(6),
                 _ => None,
@@ -9397,6 +9046,7 @@ impl de::Object for AgentCapabilities {
                     >(map, &mut v3, "sessionCapabilities")
                 }
                 4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "auth"),
+                #[cfg(feature = "unstable")]
                 5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "providers"),
                 6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
                 _ => ::core::unreachable!(),
@@ -9408,13 +9058,13 @@ impl de::Object for AgentCapabilities {
             mcp_capabilities: v2.unwrap_or_default(),
             session_capabilities: v3.unwrap_or_default(),
             auth: v4.unwrap_or_default(),
+            #[cfg(feature = "unstable")]
             providers: v5.unwrap_or_default(),
             meta: v6.unwrap_or_default(),
             additional_properties: rest,
         })
     }
 }
-#[cfg(feature = "unstable")]
 impl AgentCapabilities {
     /// Creates a `AgentCapabilities` from its required fields; every optional field is omitted.
     pub fn new() -> Self {
@@ -9424,6 +9074,7 @@ impl AgentCapabilities {
             mcp_capabilities: Default::default(),
             session_capabilities: Default::default(),
             auth: Default::default(),
+            #[cfg(feature = "unstable")]
             providers: Default::default(),
             meta: Default::default(),
             additional_properties: Default::default(),
@@ -9462,6 +9113,7 @@ impl AgentCapabilities {
         self.auth = Some(value.into());
         self
     }
+    #[cfg(feature = "unstable")]
     /// Sets `providers`.
     #[must_use]
     pub fn providers(mut self, value: impl Into<ProvidersCapabilities>) -> Self {
@@ -9473,6 +9125,28 @@ impl AgentCapabilities {
     pub fn meta(mut self, value: impl Into<Box<runtime::JsonObject>>) -> Self {
         self.meta = runtime::Nullable::Value(value.into());
         self
+    }
+}
+#[cfg(not(feature = "unstable"))]
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for AgentCapabilities {
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed("AgentCapabilities")
+    }
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
+    }
+    fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        runtime::schema::embedded(
+            generator,
+            "{\"description\":\"Capabilities supported by the agent.\\n\\nAdvertised during initialization to inform the client about\\navailable features and content types.\\n\\nSee protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)\",\"type\":\"object\",\"properties\":{\"loadSession\":{\"type\":\"boolean\",\"description\":\"Whether the agent supports `session/load`.\",\"default\":false,\"x-deserialize-default-on-error\":true},\"promptCapabilities\":{\"$ref\":\"#/$defs/PromptCapabilities\",\"description\":\"Prompt capabilities supported by the agent.\",\"default\":{\"image\":false,\"audio\":false,\"embeddedContext\":false},\"x-deserialize-default-on-error\":true},\"mcpCapabilities\":{\"$ref\":\"#/$defs/McpCapabilities\",\"description\":\"MCP capabilities supported by the agent.\",\"default\":{\"http\":false,\"sse\":false},\"x-deserialize-default-on-error\":true},\"sessionCapabilities\":{\"$ref\":\"#/$defs/SessionCapabilities\",\"description\":\"Session lifecycle and prompt capabilities advertised by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"auth\":{\"$ref\":\"#/$defs/AgentAuthCapabilities\",\"description\":\"Authentication-related capabilities supported by the agent.\",\"default\":{},\"x-deserialize-default-on-error\":true},\"_meta\":{\"type\":[\"object\",\"null\"],\"description\":\"The _meta property is reserved by ACP to allow clients and agents to attach additional\\nmetadata to their interactions. Implementations MUST NOT make assumptions about values at\\nthese keys.\\n\\nSee protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)\",\"x-deserialize-default-on-error\":true}}}",
+            &[
+                ("AgentAuthCapabilities", runtime::schema::sub::<AgentAuthCapabilities>),
+                ("McpCapabilities", runtime::schema::sub::<McpCapabilities>),
+                ("PromptCapabilities", runtime::schema::sub::<PromptCapabilities>),
+                ("SessionCapabilities", runtime::schema::sub::<SessionCapabilities>),
+            ],
+        )
     }
 }
 #[cfg(feature = "unstable")]

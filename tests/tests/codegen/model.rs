@@ -125,10 +125,23 @@ fn the_plan_records_gates_and_representations() {
     let caps = plan.items.iter().find(|i| i.name == "SessionCapabilities").unwrap();
     assert_eq!(caps.gate, Gate::Always);
     assert!(caps.unstable_only.contains(&"SessionCapabilities.fork".to_owned()));
-    // A field whose own shape changed (v1's `mcpCapabilities` default names
-    // an unstable property) keeps two whole copies.
+    // A field whose `default` changed (v1's `mcpCapabilities` default names
+    // an unstable property): still one item, the stable default recorded for
+    // its docs; a field whose type changed would keep two whole copies.
     let (s1, u1) = (module("v1/schema.json"), module("v1/schema.unstable.json"));
     let v1 = Plan::version(&s1, &u1);
+    let v1_gates: Vec<Gate> = v1.items.iter().filter(|i| i.name == "AgentCapabilities").map(|i| i.gate).collect();
+    assert_eq!(v1_gates, [Gate::Always]);
+    let key = ("AgentCapabilities".to_owned(), "mcpCapabilities".to_owned());
+    assert_eq!(v1.unstable.merged.stable_defaults[&key], Some(serde_json::json!({"http": false, "sse": false})));
+    let mut changed = u1.clone();
+    let xtask::model::Kind::Struct(st) =
+        &mut changed.defs.iter_mut().find(|d| d.name == "AgentCapabilities").unwrap().kind
+    else {
+        panic!("struct")
+    };
+    st.fields.iter_mut().find(|f| f.name == "loadSession").unwrap().ty = xtask::model::Type::Char;
+    let v1 = Plan::version(&s1, &changed);
     let v1_gates: Vec<Gate> = v1.items.iter().filter(|i| i.name == "AgentCapabilities").map(|i| i.gate).collect();
     assert_eq!(v1_gates, [Gate::Stable, Gate::Unstable]);
     let fields = plan.fields("ToolCallUpdate", Gate::Always).unwrap();

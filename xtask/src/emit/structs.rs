@@ -62,8 +62,21 @@ impl Emitter {
     pub(super) fn field_docs(&self, def: &Def, f: &Field) -> TokenStream {
         let mut text = self.docs_of(def, &f.name, &f.docs).clone().unwrap_or_default();
         let mut notes = Vec::new();
-        if let Some(d) = &f.default {
-            notes.push(format!("Schema default when omitted: `{d}` (never written back)."));
+        match self.merged.stable_defaults.get(&(def.name.clone(), f.name.clone())) {
+            // An item rendered once whose field's default differs between the builds.
+            Some(stable) => {
+                let show = |d: &Option<serde_json::Value>| d.as_ref().map_or("none".to_owned(), |d| format!("`{d}`"));
+                notes.push(format!(
+                    "Schema default when omitted: {} (with the `unstable` feature: {}; never written back).",
+                    show(stable),
+                    show(&f.default)
+                ));
+            }
+            None => {
+                if let Some(d) = &f.default {
+                    notes.push(format!("Schema default when omitted: `{d}` (never written back)."));
+                }
+            }
         }
         match &f.ty {
             Type::String { format, min_length, max_length, pattern } => {

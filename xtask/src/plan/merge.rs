@@ -9,7 +9,8 @@
 //! are the same in both builds), an added arm is not the "no discriminator"
 //! arm, and every decision the plan took about the common parts is the same
 //! in both files (representation, read rule and boxing of each field, boxed
-//! arms, direct decoding, order, scalar). The same holds for every inline
+//! arms, direct decoding, order, scalar); a field's `default` may differ
+//! (it is documentation: the docs give both). The same holds for every inline
 //! item, matched by name. Anything else (a field whose type or default
 //! changed, a removed arm) keeps the two whole copies, each behind its cfg.
 //!
@@ -31,15 +32,19 @@ pub struct Merged {
     pub unstable_only: BTreeSet<(String, String)>,
     /// The stable schema's description of everything both builds have.
     pub stable_docs: BTreeMap<(String, String), Option<String>>,
+    /// The stable schema's `default` of a field whose `default` (documented,
+    /// never applied) differs in the unstable schema.
+    pub stable_defaults: BTreeMap<(String, String), Option<serde_json::Value>>,
 }
 
 /// The merge of `stable` and `unstable` (the same definition in the two
 /// schema files, with the plan's decisions about each file), or `None` when
-/// the shapes differ in another way than added fields and arms.
+/// the shapes differ in another way than added fields and arms and changed
+/// `default`s.
 pub fn merge(stable: &Def, unstable: &Def, sd: &Decisions, ud: &Decisions) -> Option<Merged> {
     let mut out = Merged::default();
     merge_into(stable, unstable, sd, ud, &mut out)?;
-    (!out.unstable_only.is_empty()).then_some(out)
+    Some(out)
 }
 
 fn merge_into(s: &Def, u: &Def, sd: &Decisions, ud: &Decisions, out: &mut Merged) -> Option<()> {
@@ -109,9 +114,14 @@ fn structs(def: &Def, a: &Struct, b: &Struct, sd: &Decisions, ud: &Decisions, ou
         let key = (def.name.clone(), g.name.clone());
         match a.fields.iter().find(|f| f.name == g.name) {
             Some(f) => {
-                let strip = |f: &Field| Field { docs: None, pointer: String::new(), ..f.clone() };
+                // The `default` only documents the field (it is never applied
+                // nor written): a changed one is told in the docs.
+                let strip = |f: &Field| Field { docs: None, pointer: String::new(), default: None, ..f.clone() };
                 if strip(f) != strip(g) || sd.fields.get(f) != ud.fields.get(g) {
                     return None;
+                }
+                if f.default != g.default {
+                    out.stable_defaults.insert(key.clone(), f.default.clone());
                 }
                 out.stable_docs.insert(key, f.docs.clone());
             }

@@ -380,6 +380,7 @@ impl<'m> Plan<'m> {
                         item.unstable_only = m.unstable_only.iter().map(|(d, e)| format!("{d}.{e}")).collect();
                         uf.merged.unstable_only.extend(m.unstable_only);
                         uf.merged.stable_docs.extend(m.stable_docs);
+                        uf.merged.stable_defaults.extend(m.stable_defaults);
                         items.push(item);
                     }
                     None => {
