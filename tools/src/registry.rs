@@ -36,9 +36,6 @@ pub mod v1 {
     pub fn visit<V: TypeVisitor>(type_name: &str, visitor: V) -> Option<V::Output> {
         Some(
             match type_name {
-                #[cfg(not(feature = "unstable"))]
-                "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
-                #[cfg(feature = "unstable")]
                 "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
                 "RequestId" => visitor.visit::<bindings::RequestId>(),
                 "WriteTextFileRequest" => {
@@ -139,27 +136,12 @@ pub mod v1 {
                 "ElicitationId" => visitor.visit::<bindings::ElicitationId>(),
                 "ElicitationUrlMode" => visitor.visit::<bindings::ElicitationUrlMode>(),
                 "ExtRequest" => visitor.visit::<bindings::ExtRequest>(),
-                #[cfg(not(feature = "unstable"))]
                 "AgentResponse" => visitor.visit::<bindings::AgentResponse>(),
-                #[cfg(feature = "unstable")]
-                "AgentResponse" => visitor.visit::<bindings::AgentResponse>(),
-                #[cfg(not(feature = "unstable"))]
-                "InitializeResponse" => visitor.visit::<bindings::InitializeResponse>(),
-                #[cfg(feature = "unstable")]
                 "InitializeResponse" => visitor.visit::<bindings::InitializeResponse>(),
                 "ProtocolVersion" => visitor.visit::<bindings::ProtocolVersion>(),
-                #[cfg(not(feature = "unstable"))]
-                "AgentCapabilities" => visitor.visit::<bindings::AgentCapabilities>(),
-                #[cfg(feature = "unstable")]
                 "AgentCapabilities" => visitor.visit::<bindings::AgentCapabilities>(),
                 "PromptCapabilities" => visitor.visit::<bindings::PromptCapabilities>(),
-                #[cfg(not(feature = "unstable"))]
                 "McpCapabilities" => visitor.visit::<bindings::McpCapabilities>(),
-                #[cfg(feature = "unstable")]
-                "McpCapabilities" => visitor.visit::<bindings::McpCapabilities>(),
-                #[cfg(not(feature = "unstable"))]
-                "SessionCapabilities" => visitor.visit::<bindings::SessionCapabilities>(),
-                #[cfg(feature = "unstable")]
                 "SessionCapabilities" => visitor.visit::<bindings::SessionCapabilities>(),
                 "SessionListCapabilities" => {
                     visitor.visit::<bindings::SessionListCapabilities>()
@@ -176,11 +158,6 @@ pub mod v1 {
                 "SessionCloseCapabilities" => {
                     visitor.visit::<bindings::SessionCloseCapabilities>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentAuthCapabilities" => {
-                    visitor.visit::<bindings::AgentAuthCapabilities>()
-                }
-                #[cfg(feature = "unstable")]
                 "AgentAuthCapabilities" => {
                     visitor.visit::<bindings::AgentAuthCapabilities>()
                 }
@@ -226,9 +203,6 @@ pub mod v1 {
                 "ListSessionsResponse" => {
                     visitor.visit::<bindings::ListSessionsResponse>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "SessionInfo" => visitor.visit::<bindings::SessionInfo>(),
-                #[cfg(feature = "unstable")]
                 "SessionInfo" => visitor.visit::<bindings::SessionInfo>(),
                 "DeleteSessionResponse" => {
                     visitor.visit::<bindings::DeleteSessionResponse>()
@@ -245,22 +219,13 @@ pub mod v1 {
                 "SetSessionConfigOptionResponse" => {
                     visitor.visit::<bindings::SetSessionConfigOptionResponse>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "PromptResponse" => visitor.visit::<bindings::PromptResponse>(),
-                #[cfg(feature = "unstable")]
                 "PromptResponse" => visitor.visit::<bindings::PromptResponse>(),
                 "StopReason" => visitor.visit::<bindings::StopReason>(),
                 "ExtResponse" => visitor.visit::<bindings::ExtResponse>(),
                 "Error" => visitor.visit::<bindings::Error>(),
                 "ErrorCode" => visitor.visit::<bindings::ErrorCode>(),
-                #[cfg(not(feature = "unstable"))]
-                "AgentNotification" => visitor.visit::<bindings::AgentNotification>(),
-                #[cfg(feature = "unstable")]
                 "AgentNotification" => visitor.visit::<bindings::AgentNotification>(),
                 "SessionNotification" => visitor.visit::<bindings::SessionNotification>(),
-                #[cfg(not(feature = "unstable"))]
-                "SessionUpdate" => visitor.visit::<bindings::SessionUpdate>(),
-                #[cfg(feature = "unstable")]
                 "SessionUpdate" => visitor.visit::<bindings::SessionUpdate>(),
                 "MessageId" => visitor.visit::<bindings::MessageId>(),
                 "ContentChunk" => visitor.visit::<bindings::ContentChunk>(),
@@ -296,14 +261,8 @@ pub mod v1 {
                     visitor.visit::<bindings::CompleteElicitationNotification>()
                 }
                 "ExtNotification" => visitor.visit::<bindings::ExtNotification>(),
-                #[cfg(not(feature = "unstable"))]
-                "ClientRequest" => visitor.visit::<bindings::ClientRequest>(),
-                #[cfg(feature = "unstable")]
                 "ClientRequest" => visitor.visit::<bindings::ClientRequest>(),
                 "InitializeRequest" => visitor.visit::<bindings::InitializeRequest>(),
-                #[cfg(not(feature = "unstable"))]
-                "ClientCapabilities" => visitor.visit::<bindings::ClientCapabilities>(),
-                #[cfg(feature = "unstable")]
                 "ClientCapabilities" => visitor.visit::<bindings::ClientCapabilities>(),
                 "FileSystemCapabilities" => {
                     visitor.visit::<bindings::FileSystemCapabilities>()
@@ -333,34 +292,17 @@ pub mod v1 {
                 }
                 "AuthenticateRequest" => visitor.visit::<bindings::AuthenticateRequest>(),
                 "LogoutRequest" => visitor.visit::<bindings::LogoutRequest>(),
-                #[cfg(not(feature = "unstable"))]
                 "NewSessionRequest" => visitor.visit::<bindings::NewSessionRequest>(),
-                #[cfg(feature = "unstable")]
-                "NewSessionRequest" => visitor.visit::<bindings::NewSessionRequest>(),
-                #[cfg(not(feature = "unstable"))]
-                "McpServer" => visitor.visit::<bindings::McpServer>(),
-                #[cfg(feature = "unstable")]
                 "McpServer" => visitor.visit::<bindings::McpServer>(),
                 "HttpHeader" => visitor.visit::<bindings::HttpHeader>(),
                 "McpServerHttp" => visitor.visit::<bindings::McpServerHttp>(),
                 "McpServerSse" => visitor.visit::<bindings::McpServerSse>(),
                 "McpServerStdio" => visitor.visit::<bindings::McpServerStdio>(),
-                #[cfg(not(feature = "unstable"))]
                 "LoadSessionRequest" => visitor.visit::<bindings::LoadSessionRequest>(),
-                #[cfg(feature = "unstable")]
-                "LoadSessionRequest" => visitor.visit::<bindings::LoadSessionRequest>(),
-                #[cfg(not(feature = "unstable"))]
-                "ListSessionsRequest" => visitor.visit::<bindings::ListSessionsRequest>(),
-                #[cfg(feature = "unstable")]
                 "ListSessionsRequest" => visitor.visit::<bindings::ListSessionsRequest>(),
                 "DeleteSessionRequest" => {
                     visitor.visit::<bindings::DeleteSessionRequest>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "ResumeSessionRequest" => {
-                    visitor.visit::<bindings::ResumeSessionRequest>()
-                }
-                #[cfg(feature = "unstable")]
                 "ResumeSessionRequest" => {
                     visitor.visit::<bindings::ResumeSessionRequest>()
                 }
@@ -372,9 +314,6 @@ pub mod v1 {
                     visitor.visit::<bindings::SetSessionConfigOptionRequest>()
                 }
                 "PromptRequest" => visitor.visit::<bindings::PromptRequest>(),
-                #[cfg(not(feature = "unstable"))]
-                "ClientResponse" => visitor.visit::<bindings::ClientResponse>(),
-                #[cfg(feature = "unstable")]
                 "ClientResponse" => visitor.visit::<bindings::ClientResponse>(),
                 "WriteTextFileResponse" => {
                     visitor.visit::<bindings::WriteTextFileResponse>()
@@ -416,9 +355,6 @@ pub mod v1 {
                 "ElicitationAcceptAction" => {
                     visitor.visit::<bindings::ElicitationAcceptAction>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "ClientNotification" => visitor.visit::<bindings::ClientNotification>(),
-                #[cfg(feature = "unstable")]
                 "ClientNotification" => visitor.visit::<bindings::ClientNotification>(),
                 "CancelNotification" => visitor.visit::<bindings::CancelNotification>(),
                 "CancelRequestNotification" => {
@@ -667,9 +603,6 @@ pub mod v1 {
         }
         Some(
             match type_name {
-                #[cfg(not(feature = "unstable"))]
-                "AgentRequest" => go::<bindings::AgentRequest>(json),
-                #[cfg(feature = "unstable")]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
                 "RequestId" => go::<bindings::RequestId>(json),
                 "WriteTextFileRequest" => go::<bindings::WriteTextFileRequest>(json),
@@ -742,27 +675,12 @@ pub mod v1 {
                 "ElicitationId" => go::<bindings::ElicitationId>(json),
                 "ElicitationUrlMode" => go::<bindings::ElicitationUrlMode>(json),
                 "ExtRequest" => go::<bindings::ExtRequest>(json),
-                #[cfg(not(feature = "unstable"))]
                 "AgentResponse" => go::<bindings::AgentResponse>(json),
-                #[cfg(feature = "unstable")]
-                "AgentResponse" => go::<bindings::AgentResponse>(json),
-                #[cfg(not(feature = "unstable"))]
-                "InitializeResponse" => go::<bindings::InitializeResponse>(json),
-                #[cfg(feature = "unstable")]
                 "InitializeResponse" => go::<bindings::InitializeResponse>(json),
                 "ProtocolVersion" => go::<bindings::ProtocolVersion>(json),
-                #[cfg(not(feature = "unstable"))]
-                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
                 "PromptCapabilities" => go::<bindings::PromptCapabilities>(json),
-                #[cfg(not(feature = "unstable"))]
                 "McpCapabilities" => go::<bindings::McpCapabilities>(json),
-                #[cfg(feature = "unstable")]
-                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
                 "SessionListCapabilities" => {
                     go::<bindings::SessionListCapabilities>(json)
@@ -779,9 +697,6 @@ pub mod v1 {
                 "SessionCloseCapabilities" => {
                     go::<bindings::SessionCloseCapabilities>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
                 "LogoutCapabilities" => go::<bindings::LogoutCapabilities>(json),
                 "AuthMethod" => go::<bindings::AuthMethod>(json),
@@ -815,9 +730,6 @@ pub mod v1 {
                 "SessionConfigBoolean" => go::<bindings::SessionConfigBoolean>(json),
                 "LoadSessionResponse" => go::<bindings::LoadSessionResponse>(json),
                 "ListSessionsResponse" => go::<bindings::ListSessionsResponse>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionInfo" => go::<bindings::SessionInfo>(json),
-                #[cfg(feature = "unstable")]
                 "SessionInfo" => go::<bindings::SessionInfo>(json),
                 "DeleteSessionResponse" => go::<bindings::DeleteSessionResponse>(json),
                 "ResumeSessionResponse" => go::<bindings::ResumeSessionResponse>(json),
@@ -826,22 +738,13 @@ pub mod v1 {
                 "SetSessionConfigOptionResponse" => {
                     go::<bindings::SetSessionConfigOptionResponse>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "PromptResponse" => go::<bindings::PromptResponse>(json),
-                #[cfg(feature = "unstable")]
                 "PromptResponse" => go::<bindings::PromptResponse>(json),
                 "StopReason" => go::<bindings::StopReason>(json),
                 "ExtResponse" => go::<bindings::ExtResponse>(json),
                 "Error" => go::<bindings::Error>(json),
                 "ErrorCode" => go::<bindings::ErrorCode>(json),
-                #[cfg(not(feature = "unstable"))]
-                "AgentNotification" => go::<bindings::AgentNotification>(json),
-                #[cfg(feature = "unstable")]
                 "AgentNotification" => go::<bindings::AgentNotification>(json),
                 "SessionNotification" => go::<bindings::SessionNotification>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
-                #[cfg(feature = "unstable")]
                 "SessionUpdate" => go::<bindings::SessionUpdate>(json),
                 "MessageId" => go::<bindings::MessageId>(json),
                 "ContentChunk" => go::<bindings::ContentChunk>(json),
@@ -873,14 +776,8 @@ pub mod v1 {
                     go::<bindings::CompleteElicitationNotification>(json)
                 }
                 "ExtNotification" => go::<bindings::ExtNotification>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientRequest" => go::<bindings::ClientRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ClientRequest" => go::<bindings::ClientRequest>(json),
                 "InitializeRequest" => go::<bindings::InitializeRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
                 "FileSystemCapabilities" => go::<bindings::FileSystemCapabilities>(json),
                 "ClientSessionCapabilities" => {
@@ -906,30 +803,15 @@ pub mod v1 {
                 }
                 "AuthenticateRequest" => go::<bindings::AuthenticateRequest>(json),
                 "LogoutRequest" => go::<bindings::LogoutRequest>(json),
-                #[cfg(not(feature = "unstable"))]
                 "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
-                #[cfg(feature = "unstable")]
-                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "McpServer" => go::<bindings::McpServer>(json),
-                #[cfg(feature = "unstable")]
                 "McpServer" => go::<bindings::McpServer>(json),
                 "HttpHeader" => go::<bindings::HttpHeader>(json),
                 "McpServerHttp" => go::<bindings::McpServerHttp>(json),
                 "McpServerSse" => go::<bindings::McpServerSse>(json),
                 "McpServerStdio" => go::<bindings::McpServerStdio>(json),
-                #[cfg(not(feature = "unstable"))]
                 "LoadSessionRequest" => go::<bindings::LoadSessionRequest>(json),
-                #[cfg(feature = "unstable")]
-                "LoadSessionRequest" => go::<bindings::LoadSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
                 "DeleteSessionRequest" => go::<bindings::DeleteSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
                 "CloseSessionRequest" => go::<bindings::CloseSessionRequest>(json),
                 "SetSessionModeRequest" => go::<bindings::SetSessionModeRequest>(json),
@@ -937,9 +819,6 @@ pub mod v1 {
                     go::<bindings::SetSessionConfigOptionRequest>(json)
                 }
                 "PromptRequest" => go::<bindings::PromptRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientResponse" => go::<bindings::ClientResponse>(json),
-                #[cfg(feature = "unstable")]
                 "ClientResponse" => go::<bindings::ClientResponse>(json),
                 "WriteTextFileResponse" => go::<bindings::WriteTextFileResponse>(json),
                 "ReadTextFileResponse" => go::<bindings::ReadTextFileResponse>(json),
@@ -971,9 +850,6 @@ pub mod v1 {
                 "ElicitationAcceptAction" => {
                     go::<bindings::ElicitationAcceptAction>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "ClientNotification" => go::<bindings::ClientNotification>(json),
-                #[cfg(feature = "unstable")]
                 "ClientNotification" => go::<bindings::ClientNotification>(json),
                 "CancelNotification" => go::<bindings::CancelNotification>(json),
                 "CancelRequestNotification" => {
@@ -1216,9 +1092,6 @@ pub mod v1 {
         }
         Some(
             match type_name {
-                #[cfg(not(feature = "unstable"))]
-                "AgentRequest" => go::<bindings::AgentRequest>(json),
-                #[cfg(feature = "unstable")]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
                 "RequestId" => go::<bindings::RequestId>(json),
                 "WriteTextFileRequest" => go::<bindings::WriteTextFileRequest>(json),
@@ -1291,27 +1164,12 @@ pub mod v1 {
                 "ElicitationId" => go::<bindings::ElicitationId>(json),
                 "ElicitationUrlMode" => go::<bindings::ElicitationUrlMode>(json),
                 "ExtRequest" => go::<bindings::ExtRequest>(json),
-                #[cfg(not(feature = "unstable"))]
                 "AgentResponse" => go::<bindings::AgentResponse>(json),
-                #[cfg(feature = "unstable")]
-                "AgentResponse" => go::<bindings::AgentResponse>(json),
-                #[cfg(not(feature = "unstable"))]
-                "InitializeResponse" => go::<bindings::InitializeResponse>(json),
-                #[cfg(feature = "unstable")]
                 "InitializeResponse" => go::<bindings::InitializeResponse>(json),
                 "ProtocolVersion" => go::<bindings::ProtocolVersion>(json),
-                #[cfg(not(feature = "unstable"))]
-                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
                 "PromptCapabilities" => go::<bindings::PromptCapabilities>(json),
-                #[cfg(not(feature = "unstable"))]
                 "McpCapabilities" => go::<bindings::McpCapabilities>(json),
-                #[cfg(feature = "unstable")]
-                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
                 "SessionListCapabilities" => {
                     go::<bindings::SessionListCapabilities>(json)
@@ -1328,9 +1186,6 @@ pub mod v1 {
                 "SessionCloseCapabilities" => {
                     go::<bindings::SessionCloseCapabilities>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
                 "LogoutCapabilities" => go::<bindings::LogoutCapabilities>(json),
                 "AuthMethod" => go::<bindings::AuthMethod>(json),
@@ -1364,9 +1219,6 @@ pub mod v1 {
                 "SessionConfigBoolean" => go::<bindings::SessionConfigBoolean>(json),
                 "LoadSessionResponse" => go::<bindings::LoadSessionResponse>(json),
                 "ListSessionsResponse" => go::<bindings::ListSessionsResponse>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionInfo" => go::<bindings::SessionInfo>(json),
-                #[cfg(feature = "unstable")]
                 "SessionInfo" => go::<bindings::SessionInfo>(json),
                 "DeleteSessionResponse" => go::<bindings::DeleteSessionResponse>(json),
                 "ResumeSessionResponse" => go::<bindings::ResumeSessionResponse>(json),
@@ -1375,22 +1227,13 @@ pub mod v1 {
                 "SetSessionConfigOptionResponse" => {
                     go::<bindings::SetSessionConfigOptionResponse>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "PromptResponse" => go::<bindings::PromptResponse>(json),
-                #[cfg(feature = "unstable")]
                 "PromptResponse" => go::<bindings::PromptResponse>(json),
                 "StopReason" => go::<bindings::StopReason>(json),
                 "ExtResponse" => go::<bindings::ExtResponse>(json),
                 "Error" => go::<bindings::Error>(json),
                 "ErrorCode" => go::<bindings::ErrorCode>(json),
-                #[cfg(not(feature = "unstable"))]
-                "AgentNotification" => go::<bindings::AgentNotification>(json),
-                #[cfg(feature = "unstable")]
                 "AgentNotification" => go::<bindings::AgentNotification>(json),
                 "SessionNotification" => go::<bindings::SessionNotification>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
-                #[cfg(feature = "unstable")]
                 "SessionUpdate" => go::<bindings::SessionUpdate>(json),
                 "MessageId" => go::<bindings::MessageId>(json),
                 "ContentChunk" => go::<bindings::ContentChunk>(json),
@@ -1422,14 +1265,8 @@ pub mod v1 {
                     go::<bindings::CompleteElicitationNotification>(json)
                 }
                 "ExtNotification" => go::<bindings::ExtNotification>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientRequest" => go::<bindings::ClientRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ClientRequest" => go::<bindings::ClientRequest>(json),
                 "InitializeRequest" => go::<bindings::InitializeRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
                 "FileSystemCapabilities" => go::<bindings::FileSystemCapabilities>(json),
                 "ClientSessionCapabilities" => {
@@ -1455,30 +1292,15 @@ pub mod v1 {
                 }
                 "AuthenticateRequest" => go::<bindings::AuthenticateRequest>(json),
                 "LogoutRequest" => go::<bindings::LogoutRequest>(json),
-                #[cfg(not(feature = "unstable"))]
                 "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
-                #[cfg(feature = "unstable")]
-                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "McpServer" => go::<bindings::McpServer>(json),
-                #[cfg(feature = "unstable")]
                 "McpServer" => go::<bindings::McpServer>(json),
                 "HttpHeader" => go::<bindings::HttpHeader>(json),
                 "McpServerHttp" => go::<bindings::McpServerHttp>(json),
                 "McpServerSse" => go::<bindings::McpServerSse>(json),
                 "McpServerStdio" => go::<bindings::McpServerStdio>(json),
-                #[cfg(not(feature = "unstable"))]
                 "LoadSessionRequest" => go::<bindings::LoadSessionRequest>(json),
-                #[cfg(feature = "unstable")]
-                "LoadSessionRequest" => go::<bindings::LoadSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
                 "DeleteSessionRequest" => go::<bindings::DeleteSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
                 "CloseSessionRequest" => go::<bindings::CloseSessionRequest>(json),
                 "SetSessionModeRequest" => go::<bindings::SetSessionModeRequest>(json),
@@ -1486,9 +1308,6 @@ pub mod v1 {
                     go::<bindings::SetSessionConfigOptionRequest>(json)
                 }
                 "PromptRequest" => go::<bindings::PromptRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientResponse" => go::<bindings::ClientResponse>(json),
-                #[cfg(feature = "unstable")]
                 "ClientResponse" => go::<bindings::ClientResponse>(json),
                 "WriteTextFileResponse" => go::<bindings::WriteTextFileResponse>(json),
                 "ReadTextFileResponse" => go::<bindings::ReadTextFileResponse>(json),
@@ -1520,9 +1339,6 @@ pub mod v1 {
                 "ElicitationAcceptAction" => {
                     go::<bindings::ElicitationAcceptAction>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "ClientNotification" => go::<bindings::ClientNotification>(json),
-                #[cfg(feature = "unstable")]
                 "ClientNotification" => go::<bindings::ClientNotification>(json),
                 "CancelNotification" => go::<bindings::CancelNotification>(json),
                 "CancelRequestNotification" => {
@@ -1743,9 +1559,6 @@ pub mod v2 {
     pub fn visit<V: TypeVisitor>(type_name: &str, visitor: V) -> Option<V::Output> {
         Some(
             match type_name {
-                #[cfg(not(feature = "unstable"))]
-                "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
-                #[cfg(feature = "unstable")]
                 "AgentRequest" => visitor.visit::<bindings::AgentRequest>(),
                 "RequestId" => visitor.visit::<bindings::RequestId>(),
                 "RequestPermissionRequest" => {
@@ -1853,20 +1666,11 @@ pub mod v2 {
                 "ElicitationId" => visitor.visit::<bindings::ElicitationId>(),
                 "ElicitationUrlMode" => visitor.visit::<bindings::ElicitationUrlMode>(),
                 "ExtRequest" => visitor.visit::<bindings::ExtRequest>(),
-                #[cfg(not(feature = "unstable"))]
-                "AgentResponse" => visitor.visit::<bindings::AgentResponse>(),
-                #[cfg(feature = "unstable")]
                 "AgentResponse" => visitor.visit::<bindings::AgentResponse>(),
                 "InitializeResponse" => visitor.visit::<bindings::InitializeResponse>(),
                 "ProtocolVersion" => visitor.visit::<bindings::ProtocolVersion>(),
                 "Implementation" => visitor.visit::<bindings::Implementation>(),
-                #[cfg(not(feature = "unstable"))]
                 "AgentCapabilities" => visitor.visit::<bindings::AgentCapabilities>(),
-                #[cfg(feature = "unstable")]
-                "AgentCapabilities" => visitor.visit::<bindings::AgentCapabilities>(),
-                #[cfg(not(feature = "unstable"))]
-                "SessionCapabilities" => visitor.visit::<bindings::SessionCapabilities>(),
-                #[cfg(feature = "unstable")]
                 "SessionCapabilities" => visitor.visit::<bindings::SessionCapabilities>(),
                 "PromptCapabilities" => visitor.visit::<bindings::PromptCapabilities>(),
                 "PromptImageCapabilities" => {
@@ -1878,9 +1682,6 @@ pub mod v2 {
                 "PromptEmbeddedContextCapabilities" => {
                     visitor.visit::<bindings::PromptEmbeddedContextCapabilities>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "McpCapabilities" => visitor.visit::<bindings::McpCapabilities>(),
-                #[cfg(feature = "unstable")]
                 "McpCapabilities" => visitor.visit::<bindings::McpCapabilities>(),
                 "McpStdioCapabilities" => {
                     visitor.visit::<bindings::McpStdioCapabilities>()
@@ -1892,11 +1693,6 @@ pub mod v2 {
                 "SessionAdditionalDirectoriesCapabilities" => {
                     visitor.visit::<bindings::SessionAdditionalDirectoriesCapabilities>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentAuthCapabilities" => {
-                    visitor.visit::<bindings::AgentAuthCapabilities>()
-                }
-                #[cfg(feature = "unstable")]
                 "AgentAuthCapabilities" => {
                     visitor.visit::<bindings::AgentAuthCapabilities>()
                 }
@@ -1941,9 +1737,6 @@ pub mod v2 {
                 "ListSessionsResponse" => {
                     visitor.visit::<bindings::ListSessionsResponse>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "SessionInfo" => visitor.visit::<bindings::SessionInfo>(),
-                #[cfg(feature = "unstable")]
                 "SessionInfo" => visitor.visit::<bindings::SessionInfo>(),
                 "SessionListCursor" => visitor.visit::<bindings::SessionListCursor>(),
                 "DeleteSessionResponse" => {
@@ -1976,39 +1769,24 @@ pub mod v2 {
                 "SessionNotFoundErrorData" => {
                     visitor.visit::<bindings::SessionNotFoundErrorData>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentNotification" => visitor.visit::<bindings::AgentNotification>(),
-                #[cfg(feature = "unstable")]
                 "AgentNotification" => visitor.visit::<bindings::AgentNotification>(),
                 "UpdateSessionNotification" => {
                     visitor.visit::<bindings::UpdateSessionNotification>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "SessionUpdate" => visitor.visit::<bindings::SessionUpdate>(),
-                #[cfg(feature = "unstable")]
                 "SessionUpdate" => visitor.visit::<bindings::SessionUpdate>(),
                 "ContentChunk" => visitor.visit::<bindings::ContentChunk>(),
                 "UserMessage" => visitor.visit::<bindings::UserMessage>(),
                 "AgentMessage" => visitor.visit::<bindings::AgentMessage>(),
                 "AgentThought" => visitor.visit::<bindings::AgentThought>(),
-                #[cfg(not(feature = "unstable"))]
-                "BackgroundWork" => visitor.visit::<bindings::BackgroundWork>(),
-                #[cfg(feature = "unstable")]
                 "BackgroundWork" => visitor.visit::<bindings::BackgroundWork>(),
                 "BackgroundTerminal" => visitor.visit::<bindings::BackgroundTerminal>(),
                 "BackgroundToolCall" => visitor.visit::<bindings::BackgroundToolCall>(),
                 "RunningStateUpdate" => visitor.visit::<bindings::RunningStateUpdate>(),
                 "ErrorStopReason" => visitor.visit::<bindings::ErrorStopReason>(),
-                #[cfg(not(feature = "unstable"))]
-                "IdleStateUpdate" => visitor.visit::<bindings::IdleStateUpdate>(),
-                #[cfg(feature = "unstable")]
                 "IdleStateUpdate" => visitor.visit::<bindings::IdleStateUpdate>(),
                 "RequiresActionStateUpdate" => {
                     visitor.visit::<bindings::RequiresActionStateUpdate>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "StateUpdate" => visitor.visit::<bindings::StateUpdate>(),
-                #[cfg(feature = "unstable")]
                 "StateUpdate" => visitor.visit::<bindings::StateUpdate>(),
                 "ToolCallContentChunk" => {
                     visitor.visit::<bindings::ToolCallContentChunk>()
@@ -2024,9 +1802,6 @@ pub mod v2 {
                 }
                 "TerminalUpdate" => visitor.visit::<bindings::TerminalUpdate>(),
                 "TerminalOutputChunk" => visitor.visit::<bindings::TerminalOutputChunk>(),
-                #[cfg(not(feature = "unstable"))]
-                "PlanUpdateContent" => visitor.visit::<bindings::PlanUpdateContent>(),
-                #[cfg(feature = "unstable")]
                 "PlanUpdateContent" => visitor.visit::<bindings::PlanUpdateContent>(),
                 "PlanId" => visitor.visit::<bindings::PlanId>(),
                 "PlanEntry" => visitor.visit::<bindings::PlanEntry>(),
@@ -2053,9 +1828,6 @@ pub mod v2 {
                     visitor.visit::<bindings::CompleteElicitationNotification>()
                 }
                 "ExtNotification" => visitor.visit::<bindings::ExtNotification>(),
-                #[cfg(not(feature = "unstable"))]
-                "ClientRequest" => visitor.visit::<bindings::ClientRequest>(),
-                #[cfg(feature = "unstable")]
                 "ClientRequest" => visitor.visit::<bindings::ClientRequest>(),
                 "InitializeRequest" => visitor.visit::<bindings::InitializeRequest>(),
                 "ClientCapabilities" => visitor.visit::<bindings::ClientCapabilities>(),
@@ -2076,29 +1848,15 @@ pub mod v2 {
                 }
                 "LoginAuthRequest" => visitor.visit::<bindings::LoginAuthRequest>(),
                 "LogoutAuthRequest" => visitor.visit::<bindings::LogoutAuthRequest>(),
-                #[cfg(not(feature = "unstable"))]
                 "NewSessionRequest" => visitor.visit::<bindings::NewSessionRequest>(),
-                #[cfg(feature = "unstable")]
-                "NewSessionRequest" => visitor.visit::<bindings::NewSessionRequest>(),
-                #[cfg(not(feature = "unstable"))]
-                "McpServer" => visitor.visit::<bindings::McpServer>(),
-                #[cfg(feature = "unstable")]
                 "McpServer" => visitor.visit::<bindings::McpServer>(),
                 "HttpHeader" => visitor.visit::<bindings::HttpHeader>(),
                 "McpServerHttp" => visitor.visit::<bindings::McpServerHttp>(),
                 "McpServerStdio" => visitor.visit::<bindings::McpServerStdio>(),
-                #[cfg(not(feature = "unstable"))]
-                "ListSessionsRequest" => visitor.visit::<bindings::ListSessionsRequest>(),
-                #[cfg(feature = "unstable")]
                 "ListSessionsRequest" => visitor.visit::<bindings::ListSessionsRequest>(),
                 "DeleteSessionRequest" => {
                     visitor.visit::<bindings::DeleteSessionRequest>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "ResumeSessionRequest" => {
-                    visitor.visit::<bindings::ResumeSessionRequest>()
-                }
-                #[cfg(feature = "unstable")]
                 "ResumeSessionRequest" => {
                     visitor.visit::<bindings::ResumeSessionRequest>()
                 }
@@ -2115,9 +1873,6 @@ pub mod v2 {
                     visitor.visit::<bindings::SetSessionConfigOptionRequest>()
                 }
                 "PromptRequest" => visitor.visit::<bindings::PromptRequest>(),
-                #[cfg(not(feature = "unstable"))]
-                "ClientResponse" => visitor.visit::<bindings::ClientResponse>(),
-                #[cfg(feature = "unstable")]
                 "ClientResponse" => visitor.visit::<bindings::ClientResponse>(),
                 "RequestPermissionResponse" => {
                     visitor.visit::<bindings::RequestPermissionResponse>()
@@ -2140,9 +1895,6 @@ pub mod v2 {
                 "ElicitationAcceptAction" => {
                     visitor.visit::<bindings::ElicitationAcceptAction>()
                 }
-                #[cfg(not(feature = "unstable"))]
-                "ClientNotification" => visitor.visit::<bindings::ClientNotification>(),
-                #[cfg(feature = "unstable")]
                 "ClientNotification" => visitor.visit::<bindings::ClientNotification>(),
                 "CancelSessionNotification" => {
                     visitor.visit::<bindings::CancelSessionNotification>()
@@ -2371,9 +2123,6 @@ pub mod v2 {
         }
         Some(
             match type_name {
-                #[cfg(not(feature = "unstable"))]
-                "AgentRequest" => go::<bindings::AgentRequest>(json),
-                #[cfg(feature = "unstable")]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
                 "RequestId" => go::<bindings::RequestId>(json),
                 "RequestPermissionRequest" => {
@@ -2459,20 +2208,11 @@ pub mod v2 {
                 "ElicitationId" => go::<bindings::ElicitationId>(json),
                 "ElicitationUrlMode" => go::<bindings::ElicitationUrlMode>(json),
                 "ExtRequest" => go::<bindings::ExtRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "AgentResponse" => go::<bindings::AgentResponse>(json),
-                #[cfg(feature = "unstable")]
                 "AgentResponse" => go::<bindings::AgentResponse>(json),
                 "InitializeResponse" => go::<bindings::InitializeResponse>(json),
                 "ProtocolVersion" => go::<bindings::ProtocolVersion>(json),
                 "Implementation" => go::<bindings::Implementation>(json),
-                #[cfg(not(feature = "unstable"))]
                 "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
-                #[cfg(feature = "unstable")]
-                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
                 "PromptCapabilities" => go::<bindings::PromptCapabilities>(json),
                 "PromptImageCapabilities" => {
@@ -2484,9 +2224,6 @@ pub mod v2 {
                 "PromptEmbeddedContextCapabilities" => {
                     go::<bindings::PromptEmbeddedContextCapabilities>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "McpCapabilities" => go::<bindings::McpCapabilities>(json),
                 "McpStdioCapabilities" => go::<bindings::McpStdioCapabilities>(json),
                 "McpHttpCapabilities" => go::<bindings::McpHttpCapabilities>(json),
@@ -2496,9 +2233,6 @@ pub mod v2 {
                 "SessionAdditionalDirectoriesCapabilities" => {
                     go::<bindings::SessionAdditionalDirectoriesCapabilities>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
                 "AuthMethod" => go::<bindings::AuthMethod>(json),
                 "AuthMethodId" => go::<bindings::AuthMethodId>(json),
@@ -2531,9 +2265,6 @@ pub mod v2 {
                 "TextCommandInput" => go::<bindings::TextCommandInput>(json),
                 "Command" => go::<bindings::Command>(json),
                 "ListSessionsResponse" => go::<bindings::ListSessionsResponse>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionInfo" => go::<bindings::SessionInfo>(json),
-                #[cfg(feature = "unstable")]
                 "SessionInfo" => go::<bindings::SessionInfo>(json),
                 "SessionListCursor" => go::<bindings::SessionListCursor>(json),
                 "DeleteSessionResponse" => go::<bindings::DeleteSessionResponse>(json),
@@ -2556,39 +2287,24 @@ pub mod v2 {
                 "SessionNotFoundErrorData" => {
                     go::<bindings::SessionNotFoundErrorData>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentNotification" => go::<bindings::AgentNotification>(json),
-                #[cfg(feature = "unstable")]
                 "AgentNotification" => go::<bindings::AgentNotification>(json),
                 "UpdateSessionNotification" => {
                     go::<bindings::UpdateSessionNotification>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
-                #[cfg(feature = "unstable")]
                 "SessionUpdate" => go::<bindings::SessionUpdate>(json),
                 "ContentChunk" => go::<bindings::ContentChunk>(json),
                 "UserMessage" => go::<bindings::UserMessage>(json),
                 "AgentMessage" => go::<bindings::AgentMessage>(json),
                 "AgentThought" => go::<bindings::AgentThought>(json),
-                #[cfg(not(feature = "unstable"))]
-                "BackgroundWork" => go::<bindings::BackgroundWork>(json),
-                #[cfg(feature = "unstable")]
                 "BackgroundWork" => go::<bindings::BackgroundWork>(json),
                 "BackgroundTerminal" => go::<bindings::BackgroundTerminal>(json),
                 "BackgroundToolCall" => go::<bindings::BackgroundToolCall>(json),
                 "RunningStateUpdate" => go::<bindings::RunningStateUpdate>(json),
                 "ErrorStopReason" => go::<bindings::ErrorStopReason>(json),
-                #[cfg(not(feature = "unstable"))]
-                "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
-                #[cfg(feature = "unstable")]
                 "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
                 "RequiresActionStateUpdate" => {
                     go::<bindings::RequiresActionStateUpdate>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "StateUpdate" => go::<bindings::StateUpdate>(json),
-                #[cfg(feature = "unstable")]
                 "StateUpdate" => go::<bindings::StateUpdate>(json),
                 "ToolCallContentChunk" => go::<bindings::ToolCallContentChunk>(json),
                 "TerminalOutput" => go::<bindings::TerminalOutput>(json),
@@ -2600,9 +2316,6 @@ pub mod v2 {
                 }
                 "TerminalUpdate" => go::<bindings::TerminalUpdate>(json),
                 "TerminalOutputChunk" => go::<bindings::TerminalOutputChunk>(json),
-                #[cfg(not(feature = "unstable"))]
-                "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
-                #[cfg(feature = "unstable")]
                 "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
                 "PlanId" => go::<bindings::PlanId>(json),
                 "PlanEntry" => go::<bindings::PlanEntry>(json),
@@ -2627,9 +2340,6 @@ pub mod v2 {
                     go::<bindings::CompleteElicitationNotification>(json)
                 }
                 "ExtNotification" => go::<bindings::ExtNotification>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientRequest" => go::<bindings::ClientRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ClientRequest" => go::<bindings::ClientRequest>(json),
                 "InitializeRequest" => go::<bindings::InitializeRequest>(json),
                 "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
@@ -2648,25 +2358,13 @@ pub mod v2 {
                 }
                 "LoginAuthRequest" => go::<bindings::LoginAuthRequest>(json),
                 "LogoutAuthRequest" => go::<bindings::LogoutAuthRequest>(json),
-                #[cfg(not(feature = "unstable"))]
                 "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
-                #[cfg(feature = "unstable")]
-                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "McpServer" => go::<bindings::McpServer>(json),
-                #[cfg(feature = "unstable")]
                 "McpServer" => go::<bindings::McpServer>(json),
                 "HttpHeader" => go::<bindings::HttpHeader>(json),
                 "McpServerHttp" => go::<bindings::McpServerHttp>(json),
                 "McpServerStdio" => go::<bindings::McpServerStdio>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
                 "DeleteSessionRequest" => go::<bindings::DeleteSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
                 "ReplayFrom" => go::<bindings::ReplayFrom>(json),
                 "ReplayFromStart" => go::<bindings::ReplayFromStart>(json),
@@ -2677,9 +2375,6 @@ pub mod v2 {
                     go::<bindings::SetSessionConfigOptionRequest>(json)
                 }
                 "PromptRequest" => go::<bindings::PromptRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientResponse" => go::<bindings::ClientResponse>(json),
-                #[cfg(feature = "unstable")]
                 "ClientResponse" => go::<bindings::ClientResponse>(json),
                 "RequestPermissionResponse" => {
                     go::<bindings::RequestPermissionResponse>(json)
@@ -2702,9 +2397,6 @@ pub mod v2 {
                 "ElicitationAcceptAction" => {
                     go::<bindings::ElicitationAcceptAction>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "ClientNotification" => go::<bindings::ClientNotification>(json),
-                #[cfg(feature = "unstable")]
                 "ClientNotification" => go::<bindings::ClientNotification>(json),
                 "CancelSessionNotification" => {
                     go::<bindings::CancelSessionNotification>(json)
@@ -2929,9 +2621,6 @@ pub mod v2 {
         }
         Some(
             match type_name {
-                #[cfg(not(feature = "unstable"))]
-                "AgentRequest" => go::<bindings::AgentRequest>(json),
-                #[cfg(feature = "unstable")]
                 "AgentRequest" => go::<bindings::AgentRequest>(json),
                 "RequestId" => go::<bindings::RequestId>(json),
                 "RequestPermissionRequest" => {
@@ -3017,20 +2706,11 @@ pub mod v2 {
                 "ElicitationId" => go::<bindings::ElicitationId>(json),
                 "ElicitationUrlMode" => go::<bindings::ElicitationUrlMode>(json),
                 "ExtRequest" => go::<bindings::ExtRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "AgentResponse" => go::<bindings::AgentResponse>(json),
-                #[cfg(feature = "unstable")]
                 "AgentResponse" => go::<bindings::AgentResponse>(json),
                 "InitializeResponse" => go::<bindings::InitializeResponse>(json),
                 "ProtocolVersion" => go::<bindings::ProtocolVersion>(json),
                 "Implementation" => go::<bindings::Implementation>(json),
-                #[cfg(not(feature = "unstable"))]
                 "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
-                #[cfg(feature = "unstable")]
-                "AgentCapabilities" => go::<bindings::AgentCapabilities>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "SessionCapabilities" => go::<bindings::SessionCapabilities>(json),
                 "PromptCapabilities" => go::<bindings::PromptCapabilities>(json),
                 "PromptImageCapabilities" => {
@@ -3042,9 +2722,6 @@ pub mod v2 {
                 "PromptEmbeddedContextCapabilities" => {
                     go::<bindings::PromptEmbeddedContextCapabilities>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "McpCapabilities" => go::<bindings::McpCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "McpCapabilities" => go::<bindings::McpCapabilities>(json),
                 "McpStdioCapabilities" => go::<bindings::McpStdioCapabilities>(json),
                 "McpHttpCapabilities" => go::<bindings::McpHttpCapabilities>(json),
@@ -3054,9 +2731,6 @@ pub mod v2 {
                 "SessionAdditionalDirectoriesCapabilities" => {
                     go::<bindings::SessionAdditionalDirectoriesCapabilities>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
-                #[cfg(feature = "unstable")]
                 "AgentAuthCapabilities" => go::<bindings::AgentAuthCapabilities>(json),
                 "AuthMethod" => go::<bindings::AuthMethod>(json),
                 "AuthMethodId" => go::<bindings::AuthMethodId>(json),
@@ -3089,9 +2763,6 @@ pub mod v2 {
                 "TextCommandInput" => go::<bindings::TextCommandInput>(json),
                 "Command" => go::<bindings::Command>(json),
                 "ListSessionsResponse" => go::<bindings::ListSessionsResponse>(json),
-                #[cfg(not(feature = "unstable"))]
-                "SessionInfo" => go::<bindings::SessionInfo>(json),
-                #[cfg(feature = "unstable")]
                 "SessionInfo" => go::<bindings::SessionInfo>(json),
                 "SessionListCursor" => go::<bindings::SessionListCursor>(json),
                 "DeleteSessionResponse" => go::<bindings::DeleteSessionResponse>(json),
@@ -3114,39 +2785,24 @@ pub mod v2 {
                 "SessionNotFoundErrorData" => {
                     go::<bindings::SessionNotFoundErrorData>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "AgentNotification" => go::<bindings::AgentNotification>(json),
-                #[cfg(feature = "unstable")]
                 "AgentNotification" => go::<bindings::AgentNotification>(json),
                 "UpdateSessionNotification" => {
                     go::<bindings::UpdateSessionNotification>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "SessionUpdate" => go::<bindings::SessionUpdate>(json),
-                #[cfg(feature = "unstable")]
                 "SessionUpdate" => go::<bindings::SessionUpdate>(json),
                 "ContentChunk" => go::<bindings::ContentChunk>(json),
                 "UserMessage" => go::<bindings::UserMessage>(json),
                 "AgentMessage" => go::<bindings::AgentMessage>(json),
                 "AgentThought" => go::<bindings::AgentThought>(json),
-                #[cfg(not(feature = "unstable"))]
-                "BackgroundWork" => go::<bindings::BackgroundWork>(json),
-                #[cfg(feature = "unstable")]
                 "BackgroundWork" => go::<bindings::BackgroundWork>(json),
                 "BackgroundTerminal" => go::<bindings::BackgroundTerminal>(json),
                 "BackgroundToolCall" => go::<bindings::BackgroundToolCall>(json),
                 "RunningStateUpdate" => go::<bindings::RunningStateUpdate>(json),
                 "ErrorStopReason" => go::<bindings::ErrorStopReason>(json),
-                #[cfg(not(feature = "unstable"))]
-                "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
-                #[cfg(feature = "unstable")]
                 "IdleStateUpdate" => go::<bindings::IdleStateUpdate>(json),
                 "RequiresActionStateUpdate" => {
                     go::<bindings::RequiresActionStateUpdate>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "StateUpdate" => go::<bindings::StateUpdate>(json),
-                #[cfg(feature = "unstable")]
                 "StateUpdate" => go::<bindings::StateUpdate>(json),
                 "ToolCallContentChunk" => go::<bindings::ToolCallContentChunk>(json),
                 "TerminalOutput" => go::<bindings::TerminalOutput>(json),
@@ -3158,9 +2814,6 @@ pub mod v2 {
                 }
                 "TerminalUpdate" => go::<bindings::TerminalUpdate>(json),
                 "TerminalOutputChunk" => go::<bindings::TerminalOutputChunk>(json),
-                #[cfg(not(feature = "unstable"))]
-                "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
-                #[cfg(feature = "unstable")]
                 "PlanUpdateContent" => go::<bindings::PlanUpdateContent>(json),
                 "PlanId" => go::<bindings::PlanId>(json),
                 "PlanEntry" => go::<bindings::PlanEntry>(json),
@@ -3185,9 +2838,6 @@ pub mod v2 {
                     go::<bindings::CompleteElicitationNotification>(json)
                 }
                 "ExtNotification" => go::<bindings::ExtNotification>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientRequest" => go::<bindings::ClientRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ClientRequest" => go::<bindings::ClientRequest>(json),
                 "InitializeRequest" => go::<bindings::InitializeRequest>(json),
                 "ClientCapabilities" => go::<bindings::ClientCapabilities>(json),
@@ -3206,25 +2856,13 @@ pub mod v2 {
                 }
                 "LoginAuthRequest" => go::<bindings::LoginAuthRequest>(json),
                 "LogoutAuthRequest" => go::<bindings::LogoutAuthRequest>(json),
-                #[cfg(not(feature = "unstable"))]
                 "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
-                #[cfg(feature = "unstable")]
-                "NewSessionRequest" => go::<bindings::NewSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "McpServer" => go::<bindings::McpServer>(json),
-                #[cfg(feature = "unstable")]
                 "McpServer" => go::<bindings::McpServer>(json),
                 "HttpHeader" => go::<bindings::HttpHeader>(json),
                 "McpServerHttp" => go::<bindings::McpServerHttp>(json),
                 "McpServerStdio" => go::<bindings::McpServerStdio>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ListSessionsRequest" => go::<bindings::ListSessionsRequest>(json),
                 "DeleteSessionRequest" => go::<bindings::DeleteSessionRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
-                #[cfg(feature = "unstable")]
                 "ResumeSessionRequest" => go::<bindings::ResumeSessionRequest>(json),
                 "ReplayFrom" => go::<bindings::ReplayFrom>(json),
                 "ReplayFromStart" => go::<bindings::ReplayFromStart>(json),
@@ -3235,9 +2873,6 @@ pub mod v2 {
                     go::<bindings::SetSessionConfigOptionRequest>(json)
                 }
                 "PromptRequest" => go::<bindings::PromptRequest>(json),
-                #[cfg(not(feature = "unstable"))]
-                "ClientResponse" => go::<bindings::ClientResponse>(json),
-                #[cfg(feature = "unstable")]
                 "ClientResponse" => go::<bindings::ClientResponse>(json),
                 "RequestPermissionResponse" => {
                     go::<bindings::RequestPermissionResponse>(json)
@@ -3260,9 +2895,6 @@ pub mod v2 {
                 "ElicitationAcceptAction" => {
                     go::<bindings::ElicitationAcceptAction>(json)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "ClientNotification" => go::<bindings::ClientNotification>(json),
-                #[cfg(feature = "unstable")]
                 "ClientNotification" => go::<bindings::ClientNotification>(json),
                 "CancelSessionNotification" => {
                     go::<bindings::CancelSessionNotification>(json)

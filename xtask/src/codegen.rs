@@ -584,6 +584,7 @@ fn render_counted(sources: &[&str], doc: &str, items: Vec<TokenStream>, label: &
     };
     let mut file: syn::File =
         syn::parse2(tokens).map_err(|e| Error::Emit { file: label.to_owned(), message: e.to_string() })?;
+    crate::cfg_pairs::collapse(&mut file);
     crate::paths::shorten(&mut file, MODULES);
     fn types(items: &[syn::Item]) -> usize {
         items

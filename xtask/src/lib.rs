@@ -13,6 +13,7 @@
 //! [`ir`] prints the model and the plan; [`pull`] vendors a schema release;
 //! [`fuzz`] runs the fuzz targets and Miri.
 
+pub mod cfg_pairs;
 pub mod codegen;
 pub mod convert;
 pub mod diff;

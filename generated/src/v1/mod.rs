@@ -35521,9 +35521,6 @@ impl ::schemars::JsonSchema for ProxySuccessorNotification {
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
-    #[cfg(not(feature = "unstable"))]
-    "AgentRequest",
-    #[cfg(feature = "unstable")]
     "AgentRequest",
     "RequestId",
     "WriteTextFileRequest",
@@ -35580,36 +35577,18 @@ pub const TYPE_NAMES: &[&str] = &[
     "ElicitationId",
     "ElicitationUrlMode",
     "ExtRequest",
-    #[cfg(not(feature = "unstable"))]
     "AgentResponse",
-    #[cfg(feature = "unstable")]
-    "AgentResponse",
-    #[cfg(not(feature = "unstable"))]
-    "InitializeResponse",
-    #[cfg(feature = "unstable")]
     "InitializeResponse",
     "ProtocolVersion",
-    #[cfg(not(feature = "unstable"))]
-    "AgentCapabilities",
-    #[cfg(feature = "unstable")]
     "AgentCapabilities",
     "PromptCapabilities",
-    #[cfg(not(feature = "unstable"))]
     "McpCapabilities",
-    #[cfg(feature = "unstable")]
-    "McpCapabilities",
-    #[cfg(not(feature = "unstable"))]
-    "SessionCapabilities",
-    #[cfg(feature = "unstable")]
     "SessionCapabilities",
     "SessionListCapabilities",
     "SessionDeleteCapabilities",
     "SessionAdditionalDirectoriesCapabilities",
     "SessionResumeCapabilities",
     "SessionCloseCapabilities",
-    #[cfg(not(feature = "unstable"))]
-    "AgentAuthCapabilities",
-    #[cfg(feature = "unstable")]
     "AgentAuthCapabilities",
     "LogoutCapabilities",
     "AuthMethod",
@@ -35635,31 +35614,19 @@ pub const TYPE_NAMES: &[&str] = &[
     "SessionConfigBoolean",
     "LoadSessionResponse",
     "ListSessionsResponse",
-    #[cfg(not(feature = "unstable"))]
-    "SessionInfo",
-    #[cfg(feature = "unstable")]
     "SessionInfo",
     "DeleteSessionResponse",
     "ResumeSessionResponse",
     "CloseSessionResponse",
     "SetSessionModeResponse",
     "SetSessionConfigOptionResponse",
-    #[cfg(not(feature = "unstable"))]
-    "PromptResponse",
-    #[cfg(feature = "unstable")]
     "PromptResponse",
     "StopReason",
     "ExtResponse",
     "Error",
     "ErrorCode",
-    #[cfg(not(feature = "unstable"))]
-    "AgentNotification",
-    #[cfg(feature = "unstable")]
     "AgentNotification",
     "SessionNotification",
-    #[cfg(not(feature = "unstable"))]
-    "SessionUpdate",
-    #[cfg(feature = "unstable")]
     "SessionUpdate",
     "MessageId",
     "ContentChunk",
@@ -35685,14 +35652,8 @@ pub const TYPE_NAMES: &[&str] = &[
     "CompactionSummaryChunk",
     "CompleteElicitationNotification",
     "ExtNotification",
-    #[cfg(not(feature = "unstable"))]
-    "ClientRequest",
-    #[cfg(feature = "unstable")]
     "ClientRequest",
     "InitializeRequest",
-    #[cfg(not(feature = "unstable"))]
-    "ClientCapabilities",
-    #[cfg(feature = "unstable")]
     "ClientCapabilities",
     "FileSystemCapabilities",
     "ClientSessionCapabilities",
@@ -35706,38 +35667,20 @@ pub const TYPE_NAMES: &[&str] = &[
     "ElicitationUrlCapabilities",
     "AuthenticateRequest",
     "LogoutRequest",
-    #[cfg(not(feature = "unstable"))]
     "NewSessionRequest",
-    #[cfg(feature = "unstable")]
-    "NewSessionRequest",
-    #[cfg(not(feature = "unstable"))]
-    "McpServer",
-    #[cfg(feature = "unstable")]
     "McpServer",
     "HttpHeader",
     "McpServerHttp",
     "McpServerSse",
     "McpServerStdio",
-    #[cfg(not(feature = "unstable"))]
     "LoadSessionRequest",
-    #[cfg(feature = "unstable")]
-    "LoadSessionRequest",
-    #[cfg(not(feature = "unstable"))]
-    "ListSessionsRequest",
-    #[cfg(feature = "unstable")]
     "ListSessionsRequest",
     "DeleteSessionRequest",
-    #[cfg(not(feature = "unstable"))]
-    "ResumeSessionRequest",
-    #[cfg(feature = "unstable")]
     "ResumeSessionRequest",
     "CloseSessionRequest",
     "SetSessionModeRequest",
     "SetSessionConfigOptionRequest",
     "PromptRequest",
-    #[cfg(not(feature = "unstable"))]
-    "ClientResponse",
-    #[cfg(feature = "unstable")]
     "ClientResponse",
     "WriteTextFileResponse",
     "ReadTextFileResponse",
@@ -35753,9 +35696,6 @@ pub const TYPE_NAMES: &[&str] = &[
     "CreateElicitationResponse",
     "ElicitationContentValue",
     "ElicitationAcceptAction",
-    #[cfg(not(feature = "unstable"))]
-    "ClientNotification",
-    #[cfg(feature = "unstable")]
     "ClientNotification",
     "CancelNotification",
     "CancelRequestNotification",
@@ -35934,30 +35874,14 @@ pub mod rpc {
         Authenticate(super::AuthenticateRequest),
         /// `logout`: [`super::LogoutRequest`].
         Logout(super::LogoutRequest),
-        #[cfg(not(feature = "unstable"))]
         /// `session/new`: [`super::NewSessionRequest`].
         SessionNew(super::NewSessionRequest),
-        #[cfg(feature = "unstable")]
-        /// `session/new`: [`super::NewSessionRequest`].
-        SessionNew(super::NewSessionRequest),
-        #[cfg(not(feature = "unstable"))]
         /// `session/load`: [`super::LoadSessionRequest`].
         SessionLoad(super::LoadSessionRequest),
-        #[cfg(feature = "unstable")]
-        /// `session/load`: [`super::LoadSessionRequest`].
-        SessionLoad(super::LoadSessionRequest),
-        #[cfg(not(feature = "unstable"))]
-        /// `session/list`: [`super::ListSessionsRequest`].
-        SessionList(super::ListSessionsRequest),
-        #[cfg(feature = "unstable")]
         /// `session/list`: [`super::ListSessionsRequest`].
         SessionList(super::ListSessionsRequest),
         /// `session/delete`: [`super::DeleteSessionRequest`].
         SessionDelete(super::DeleteSessionRequest),
-        #[cfg(not(feature = "unstable"))]
-        /// `session/resume`: [`super::ResumeSessionRequest`].
-        SessionResume(super::ResumeSessionRequest),
-        #[cfg(feature = "unstable")]
         /// `session/resume`: [`super::ResumeSessionRequest`].
         SessionResume(super::ResumeSessionRequest),
         /// `session/close`: [`super::CloseSessionRequest`].
@@ -36006,22 +35930,10 @@ pub mod rpc {
             "initialize",
             "authenticate",
             "logout",
-            #[cfg(not(feature = "unstable"))]
             "session/new",
-            #[cfg(feature = "unstable")]
-            "session/new",
-            #[cfg(not(feature = "unstable"))]
             "session/load",
-            #[cfg(feature = "unstable")]
-            "session/load",
-            #[cfg(not(feature = "unstable"))]
-            "session/list",
-            #[cfg(feature = "unstable")]
             "session/list",
             "session/delete",
-            #[cfg(not(feature = "unstable"))]
-            "session/resume",
-            #[cfg(feature = "unstable")]
             "session/resume",
             "session/close",
             "session/set_mode",
@@ -36052,22 +35964,10 @@ pub mod rpc {
                 Self::Initialize(_) => "initialize",
                 Self::Authenticate(_) => "authenticate",
                 Self::Logout(_) => "logout",
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(_) => "session/new",
-                #[cfg(feature = "unstable")]
-                Self::SessionNew(_) => "session/new",
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionLoad(_) => "session/load",
-                #[cfg(feature = "unstable")]
-                Self::SessionLoad(_) => "session/load",
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionList(_) => "session/list",
-                #[cfg(feature = "unstable")]
                 Self::SessionList(_) => "session/list",
                 Self::SessionDelete(_) => "session/delete",
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionResume(_) => "session/resume",
-                #[cfg(feature = "unstable")]
                 Self::SessionResume(_) => "session/resume",
                 Self::SessionClose(_) => "session/close",
                 Self::SessionSetMode(_) => "session/set_mode",
@@ -36120,7 +36020,6 @@ pub mod rpc {
                     runtime::rpc::payload("logout", raw, runtime::rpc::NullMode::Empty)
                         .map(|(p, f)| (Self::Logout(p), f))
                 }
-                #[cfg(not(feature = "unstable"))]
                 "session/new" => {
                     runtime::rpc::payload(
                             "session/new",
@@ -36129,16 +36028,6 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionNew(p), f))
                 }
-                #[cfg(feature = "unstable")]
-                "session/new" => {
-                    runtime::rpc::payload(
-                            "session/new",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionNew(p), f))
-                }
-                #[cfg(not(feature = "unstable"))]
                 "session/load" => {
                     runtime::rpc::payload(
                             "session/load",
@@ -36147,25 +36036,6 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionLoad(p), f))
                 }
-                #[cfg(feature = "unstable")]
-                "session/load" => {
-                    runtime::rpc::payload(
-                            "session/load",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionLoad(p), f))
-                }
-                #[cfg(not(feature = "unstable"))]
-                "session/list" => {
-                    runtime::rpc::payload(
-                            "session/list",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionList(p), f))
-                }
-                #[cfg(feature = "unstable")]
                 "session/list" => {
                     runtime::rpc::payload(
                             "session/list",
@@ -36182,16 +36052,6 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionDelete(p), f))
                 }
-                #[cfg(not(feature = "unstable"))]
-                "session/resume" => {
-                    runtime::rpc::payload(
-                            "session/resume",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionResume(p), f))
-                }
-                #[cfg(feature = "unstable")]
                 "session/resume" => {
                     runtime::rpc::payload(
                             "session/resume",
@@ -36330,22 +36190,10 @@ pub mod rpc {
                 Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
                 Self::Authenticate(p) => runtime::rpc::encode_payload(p, form),
                 Self::Logout(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionNew(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionLoad(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionLoad(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionList(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
                 Self::SessionList(p) => runtime::rpc::encode_payload(p, form),
                 Self::SessionDelete(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionResume(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
                 Self::SessionResume(p) => runtime::rpc::encode_payload(p, form),
                 Self::SessionClose(p) => runtime::rpc::encode_payload(p, form),
                 Self::SessionSetMode(p) => runtime::rpc::encode_payload(p, form),
@@ -36394,38 +36242,18 @@ pub mod rpc {
                 Self::Logout(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
-                #[cfg(feature = "unstable")]
-                Self::SessionNew(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionLoad(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
-                #[cfg(feature = "unstable")]
-                Self::SessionLoad(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(feature = "unstable")]
                 Self::SessionList(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
                 Self::SessionDelete(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionResume(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(feature = "unstable")]
                 Self::SessionResume(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
@@ -36514,42 +36342,18 @@ pub mod rpc {
                         )
                         .map(Self::Logout)
                 }
-                #[cfg(not(feature = "unstable"))]
                 "session/new" => {
                     <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
                             deserializer,
                         )
                         .map(Self::SessionNew)
                 }
-                #[cfg(feature = "unstable")]
-                "session/new" => {
-                    <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionNew)
-                }
-                #[cfg(not(feature = "unstable"))]
                 "session/load" => {
                     <super::LoadSessionRequest as ::serde::Deserialize>::deserialize(
                             deserializer,
                         )
                         .map(Self::SessionLoad)
                 }
-                #[cfg(feature = "unstable")]
-                "session/load" => {
-                    <super::LoadSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionLoad)
-                }
-                #[cfg(not(feature = "unstable"))]
-                "session/list" => {
-                    <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionList)
-                }
-                #[cfg(feature = "unstable")]
                 "session/list" => {
                     <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
                             deserializer,
@@ -36562,14 +36366,6 @@ pub mod rpc {
                         )
                         .map(Self::SessionDelete)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "session/resume" => {
-                    <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionResume)
-                }
-                #[cfg(feature = "unstable")]
                 "session/resume" => {
                     <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
                             deserializer,
@@ -36689,42 +36485,18 @@ pub mod rpc {
             Self::Logout(payload)
         }
     }
-    #[cfg(not(feature = "unstable"))]
     impl From<super::NewSessionRequest> for RequestToAgent {
         /// A `session/new` payload.
         fn from(payload: super::NewSessionRequest) -> Self {
             Self::SessionNew(payload)
         }
     }
-    #[cfg(feature = "unstable")]
-    impl From<super::NewSessionRequest> for RequestToAgent {
-        /// A `session/new` payload.
-        fn from(payload: super::NewSessionRequest) -> Self {
-            Self::SessionNew(payload)
-        }
-    }
-    #[cfg(not(feature = "unstable"))]
     impl From<super::LoadSessionRequest> for RequestToAgent {
         /// A `session/load` payload.
         fn from(payload: super::LoadSessionRequest) -> Self {
             Self::SessionLoad(payload)
         }
     }
-    #[cfg(feature = "unstable")]
-    impl From<super::LoadSessionRequest> for RequestToAgent {
-        /// A `session/load` payload.
-        fn from(payload: super::LoadSessionRequest) -> Self {
-            Self::SessionLoad(payload)
-        }
-    }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::ListSessionsRequest> for RequestToAgent {
-        /// A `session/list` payload.
-        fn from(payload: super::ListSessionsRequest) -> Self {
-            Self::SessionList(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::ListSessionsRequest> for RequestToAgent {
         /// A `session/list` payload.
         fn from(payload: super::ListSessionsRequest) -> Self {
@@ -36737,14 +36509,6 @@ pub mod rpc {
             Self::SessionDelete(payload)
         }
     }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::ResumeSessionRequest> for RequestToAgent {
-        /// A `session/resume` payload.
-        fn from(payload: super::ResumeSessionRequest) -> Self {
-            Self::SessionResume(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::ResumeSessionRequest> for RequestToAgent {
         /// A `session/resume` payload.
         fn from(payload: super::ResumeSessionRequest) -> Self {
@@ -36842,10 +36606,6 @@ pub mod rpc {
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
     pub enum ResponseFromAgent {
-        #[cfg(not(feature = "unstable"))]
-        /// `initialize`: [`super::InitializeResponse`].
-        Initialize(super::InitializeResponse),
-        #[cfg(feature = "unstable")]
         /// `initialize`: [`super::InitializeResponse`].
         Initialize(super::InitializeResponse),
         /// `authenticate`: [`super::AuthenticateResponse`].
@@ -36868,10 +36628,6 @@ pub mod rpc {
         SessionSetMode(super::SetSessionModeResponse),
         /// `session/set_config_option`: [`super::SetSessionConfigOptionResponse`].
         SessionSetConfigOption(super::SetSessionConfigOptionResponse),
-        #[cfg(not(feature = "unstable"))]
-        /// `session/prompt`: [`super::PromptResponse`].
-        SessionPrompt(super::PromptResponse),
-        #[cfg(feature = "unstable")]
         /// `session/prompt`: [`super::PromptResponse`].
         SessionPrompt(super::PromptResponse),
         #[cfg(feature = "unstable")]
@@ -36909,9 +36665,6 @@ pub mod rpc {
         pub const SIDE: Side = Side::Agent;
         /// Every method this enum knows.
         pub const METHODS: &'static [&'static str] = &[
-            #[cfg(not(feature = "unstable"))]
-            "initialize",
-            #[cfg(feature = "unstable")]
             "initialize",
             "authenticate",
             "logout",
@@ -36923,9 +36676,6 @@ pub mod rpc {
             "session/close",
             "session/set_mode",
             "session/set_config_option",
-            #[cfg(not(feature = "unstable"))]
-            "session/prompt",
-            #[cfg(feature = "unstable")]
             "session/prompt",
             #[cfg(feature = "unstable")]
             "providers/list",
@@ -36949,9 +36699,6 @@ pub mod rpc {
         /// The wire method name.
         pub fn method(&self) -> &str {
             match self {
-                #[cfg(not(feature = "unstable"))]
-                Self::Initialize(_) => "initialize",
-                #[cfg(feature = "unstable")]
                 Self::Initialize(_) => "initialize",
                 Self::Authenticate(_) => "authenticate",
                 Self::Logout(_) => "logout",
@@ -36963,9 +36710,6 @@ pub mod rpc {
                 Self::SessionClose(_) => "session/close",
                 Self::SessionSetMode(_) => "session/set_mode",
                 Self::SessionSetConfigOption(_) => "session/set_config_option",
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionPrompt(_) => "session/prompt",
-                #[cfg(feature = "unstable")]
                 Self::SessionPrompt(_) => "session/prompt",
                 #[cfg(feature = "unstable")]
                 Self::ProvidersList(_) => "providers/list",
@@ -36994,16 +36738,6 @@ pub mod rpc {
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match request_method {
-                #[cfg(not(feature = "unstable"))]
-                "initialize" => {
-                    runtime::rpc::payload(
-                            "initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::Initialize(p), f))
-                }
-                #[cfg(feature = "unstable")]
                 "initialize" => {
                     runtime::rpc::payload(
                             "initialize",
@@ -37088,16 +36822,6 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionSetConfigOption(p), f))
                 }
-                #[cfg(not(feature = "unstable"))]
-                "session/prompt" => {
-                    runtime::rpc::payload(
-                            "session/prompt",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionPrompt(p), f))
-                }
-                #[cfg(feature = "unstable")]
                 "session/prompt" => {
                     runtime::rpc::payload(
                             "session/prompt",
@@ -37201,9 +36925,6 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                #[cfg(not(feature = "unstable"))]
-                Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
                 Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
                 Self::Authenticate(p) => runtime::rpc::encode_payload(p, form),
                 Self::Logout(p) => runtime::rpc::encode_payload(p, form),
@@ -37215,9 +36936,6 @@ pub mod rpc {
                 Self::SessionClose(p) => runtime::rpc::encode_payload(p, form),
                 Self::SessionSetMode(p) => runtime::rpc::encode_payload(p, form),
                 Self::SessionSetConfigOption(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionPrompt(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
                 Self::SessionPrompt(p) => runtime::rpc::encode_payload(p, form),
                 #[cfg(feature = "unstable")]
                 Self::ProvidersList(p) => runtime::rpc::encode_payload(p, form),
@@ -37253,11 +36971,6 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                #[cfg(not(feature = "unstable"))]
-                Self::Initialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(feature = "unstable")]
                 Self::Initialize(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
@@ -37291,11 +37004,6 @@ pub mod rpc {
                 Self::SessionSetConfigOption(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionPrompt(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(feature = "unstable")]
                 Self::SessionPrompt(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
@@ -37346,14 +37054,6 @@ pub mod rpc {
             }
         }
     }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::InitializeResponse> for ResponseFromAgent {
-        /// A `initialize` payload.
-        fn from(payload: super::InitializeResponse) -> Self {
-            Self::Initialize(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::InitializeResponse> for ResponseFromAgent {
         /// A `initialize` payload.
         fn from(payload: super::InitializeResponse) -> Self {
@@ -37420,14 +37120,6 @@ pub mod rpc {
             Self::SessionSetConfigOption(payload)
         }
     }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::PromptResponse> for ResponseFromAgent {
-        /// A `session/prompt` payload.
-        fn from(payload: super::PromptResponse) -> Self {
-            Self::SessionPrompt(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::PromptResponse> for ResponseFromAgent {
         /// A `session/prompt` payload.
         fn from(payload: super::PromptResponse) -> Self {
@@ -39147,42 +38839,18 @@ pub mod rpc {
             Self::Agent(RequestToAgent::Logout(payload))
         }
     }
-    #[cfg(not(feature = "unstable"))]
     impl From<super::NewSessionRequest> for Request {
         /// A `session/new` payload.
         fn from(payload: super::NewSessionRequest) -> Self {
             Self::Agent(RequestToAgent::SessionNew(payload))
         }
     }
-    #[cfg(feature = "unstable")]
-    impl From<super::NewSessionRequest> for Request {
-        /// A `session/new` payload.
-        fn from(payload: super::NewSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionNew(payload))
-        }
-    }
-    #[cfg(not(feature = "unstable"))]
     impl From<super::LoadSessionRequest> for Request {
         /// A `session/load` payload.
         fn from(payload: super::LoadSessionRequest) -> Self {
             Self::Agent(RequestToAgent::SessionLoad(payload))
         }
     }
-    #[cfg(feature = "unstable")]
-    impl From<super::LoadSessionRequest> for Request {
-        /// A `session/load` payload.
-        fn from(payload: super::LoadSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionLoad(payload))
-        }
-    }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::ListSessionsRequest> for Request {
-        /// A `session/list` payload.
-        fn from(payload: super::ListSessionsRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionList(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::ListSessionsRequest> for Request {
         /// A `session/list` payload.
         fn from(payload: super::ListSessionsRequest) -> Self {
@@ -39195,14 +38863,6 @@ pub mod rpc {
             Self::Agent(RequestToAgent::SessionDelete(payload))
         }
     }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::ResumeSessionRequest> for Request {
-        /// A `session/resume` payload.
-        fn from(payload: super::ResumeSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionResume(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::ResumeSessionRequest> for Request {
         /// A `session/resume` payload.
         fn from(payload: super::ResumeSessionRequest) -> Self {
@@ -39764,14 +39424,6 @@ pub mod rpc {
             Self::Agent(ResponseFromAgent::SessionSetConfigOption(payload))
         }
     }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::PromptResponse> for Response {
-        /// A `session/prompt` payload.
-        fn from(payload: super::PromptResponse) -> Self {
-            Self::Agent(ResponseFromAgent::SessionPrompt(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::PromptResponse> for Response {
         /// A `session/prompt` payload.
         fn from(payload: super::PromptResponse) -> Self {

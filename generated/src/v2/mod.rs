@@ -37309,9 +37309,6 @@ impl ::schemars::JsonSchema for ProxySuccessorNotification {
 }
 /// The schema name of every definition in this module (in this build's feature set).
 pub const TYPE_NAMES: &[&str] = &[
-    #[cfg(not(feature = "unstable"))]
-    "AgentRequest",
-    #[cfg(feature = "unstable")]
     "AgentRequest",
     "RequestId",
     "RequestPermissionRequest",
@@ -37375,36 +37372,21 @@ pub const TYPE_NAMES: &[&str] = &[
     "ElicitationId",
     "ElicitationUrlMode",
     "ExtRequest",
-    #[cfg(not(feature = "unstable"))]
-    "AgentResponse",
-    #[cfg(feature = "unstable")]
     "AgentResponse",
     "InitializeResponse",
     "ProtocolVersion",
     "Implementation",
-    #[cfg(not(feature = "unstable"))]
     "AgentCapabilities",
-    #[cfg(feature = "unstable")]
-    "AgentCapabilities",
-    #[cfg(not(feature = "unstable"))]
-    "SessionCapabilities",
-    #[cfg(feature = "unstable")]
     "SessionCapabilities",
     "PromptCapabilities",
     "PromptImageCapabilities",
     "PromptAudioCapabilities",
     "PromptEmbeddedContextCapabilities",
-    #[cfg(not(feature = "unstable"))]
-    "McpCapabilities",
-    #[cfg(feature = "unstable")]
     "McpCapabilities",
     "McpStdioCapabilities",
     "McpHttpCapabilities",
     "SessionDeleteCapabilities",
     "SessionAdditionalDirectoriesCapabilities",
-    #[cfg(not(feature = "unstable"))]
-    "AgentAuthCapabilities",
-    #[cfg(feature = "unstable")]
     "AgentAuthCapabilities",
     "AuthMethod",
     "AuthMethodId",
@@ -37429,9 +37411,6 @@ pub const TYPE_NAMES: &[&str] = &[
     "TextCommandInput",
     "Command",
     "ListSessionsResponse",
-    #[cfg(not(feature = "unstable"))]
-    "SessionInfo",
-    #[cfg(feature = "unstable")]
     "SessionInfo",
     "SessionListCursor",
     "DeleteSessionResponse",
@@ -37448,35 +37427,20 @@ pub const TYPE_NAMES: &[&str] = &[
     "ErrorData",
     "UnsupportedProtocolVersionErrorData",
     "SessionNotFoundErrorData",
-    #[cfg(not(feature = "unstable"))]
-    "AgentNotification",
-    #[cfg(feature = "unstable")]
     "AgentNotification",
     "UpdateSessionNotification",
-    #[cfg(not(feature = "unstable"))]
-    "SessionUpdate",
-    #[cfg(feature = "unstable")]
     "SessionUpdate",
     "ContentChunk",
     "UserMessage",
     "AgentMessage",
     "AgentThought",
-    #[cfg(not(feature = "unstable"))]
-    "BackgroundWork",
-    #[cfg(feature = "unstable")]
     "BackgroundWork",
     "BackgroundTerminal",
     "BackgroundToolCall",
     "RunningStateUpdate",
     "ErrorStopReason",
-    #[cfg(not(feature = "unstable"))]
-    "IdleStateUpdate",
-    #[cfg(feature = "unstable")]
     "IdleStateUpdate",
     "RequiresActionStateUpdate",
-    #[cfg(not(feature = "unstable"))]
-    "StateUpdate",
-    #[cfg(feature = "unstable")]
     "StateUpdate",
     "ToolCallContentChunk",
     "TerminalOutput",
@@ -37486,9 +37450,6 @@ pub const TYPE_NAMES: &[&str] = &[
     "TerminalCancelCapabilities",
     "TerminalUpdate",
     "TerminalOutputChunk",
-    #[cfg(not(feature = "unstable"))]
-    "PlanUpdateContent",
-    #[cfg(feature = "unstable")]
     "PlanUpdateContent",
     "PlanId",
     "PlanEntry",
@@ -37509,9 +37470,6 @@ pub const TYPE_NAMES: &[&str] = &[
     "CompactionSummaryChunk",
     "CompleteElicitationNotification",
     "ExtNotification",
-    #[cfg(not(feature = "unstable"))]
-    "ClientRequest",
-    #[cfg(feature = "unstable")]
     "ClientRequest",
     "InitializeRequest",
     "ClientCapabilities",
@@ -37522,25 +37480,13 @@ pub const TYPE_NAMES: &[&str] = &[
     "ElicitationUrlCapabilities",
     "LoginAuthRequest",
     "LogoutAuthRequest",
-    #[cfg(not(feature = "unstable"))]
     "NewSessionRequest",
-    #[cfg(feature = "unstable")]
-    "NewSessionRequest",
-    #[cfg(not(feature = "unstable"))]
-    "McpServer",
-    #[cfg(feature = "unstable")]
     "McpServer",
     "HttpHeader",
     "McpServerHttp",
     "McpServerStdio",
-    #[cfg(not(feature = "unstable"))]
-    "ListSessionsRequest",
-    #[cfg(feature = "unstable")]
     "ListSessionsRequest",
     "DeleteSessionRequest",
-    #[cfg(not(feature = "unstable"))]
-    "ResumeSessionRequest",
-    #[cfg(feature = "unstable")]
     "ResumeSessionRequest",
     "ReplayFrom",
     "ReplayFromStart",
@@ -37549,9 +37495,6 @@ pub const TYPE_NAMES: &[&str] = &[
     "CancelTerminalRequest",
     "SetSessionConfigOptionRequest",
     "PromptRequest",
-    #[cfg(not(feature = "unstable"))]
-    "ClientResponse",
-    #[cfg(feature = "unstable")]
     "ClientResponse",
     "RequestPermissionResponse",
     "RequestPermissionOutcome",
@@ -37560,9 +37503,6 @@ pub const TYPE_NAMES: &[&str] = &[
     "CreateElicitationResponse",
     "ElicitationContentValue",
     "ElicitationAcceptAction",
-    #[cfg(not(feature = "unstable"))]
-    "ClientNotification",
-    #[cfg(feature = "unstable")]
     "ClientNotification",
     "CancelSessionNotification",
     "CancelRequestNotification",
@@ -37723,24 +37663,12 @@ pub mod rpc {
         AuthLogin(super::LoginAuthRequest),
         /// `auth/logout`: [`super::LogoutAuthRequest`].
         AuthLogout(super::LogoutAuthRequest),
-        #[cfg(not(feature = "unstable"))]
         /// `session/new`: [`super::NewSessionRequest`].
         SessionNew(super::NewSessionRequest),
-        #[cfg(feature = "unstable")]
-        /// `session/new`: [`super::NewSessionRequest`].
-        SessionNew(super::NewSessionRequest),
-        #[cfg(not(feature = "unstable"))]
-        /// `session/list`: [`super::ListSessionsRequest`].
-        SessionList(super::ListSessionsRequest),
-        #[cfg(feature = "unstable")]
         /// `session/list`: [`super::ListSessionsRequest`].
         SessionList(super::ListSessionsRequest),
         /// `session/delete`: [`super::DeleteSessionRequest`].
         SessionDelete(super::DeleteSessionRequest),
-        #[cfg(not(feature = "unstable"))]
-        /// `session/resume`: [`super::ResumeSessionRequest`].
-        SessionResume(super::ResumeSessionRequest),
-        #[cfg(feature = "unstable")]
         /// `session/resume`: [`super::ResumeSessionRequest`].
         SessionResume(super::ResumeSessionRequest),
         /// `session/close`: [`super::CloseSessionRequest`].
@@ -37791,18 +37719,9 @@ pub mod rpc {
             "initialize",
             "auth/login",
             "auth/logout",
-            #[cfg(not(feature = "unstable"))]
             "session/new",
-            #[cfg(feature = "unstable")]
-            "session/new",
-            #[cfg(not(feature = "unstable"))]
-            "session/list",
-            #[cfg(feature = "unstable")]
             "session/list",
             "session/delete",
-            #[cfg(not(feature = "unstable"))]
-            "session/resume",
-            #[cfg(feature = "unstable")]
             "session/resume",
             "session/close",
             "tool_call/cancel",
@@ -37834,18 +37753,9 @@ pub mod rpc {
                 Self::Initialize(_) => "initialize",
                 Self::AuthLogin(_) => "auth/login",
                 Self::AuthLogout(_) => "auth/logout",
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(_) => "session/new",
-                #[cfg(feature = "unstable")]
-                Self::SessionNew(_) => "session/new",
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionList(_) => "session/list",
-                #[cfg(feature = "unstable")]
                 Self::SessionList(_) => "session/list",
                 Self::SessionDelete(_) => "session/delete",
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionResume(_) => "session/resume",
-                #[cfg(feature = "unstable")]
                 Self::SessionResume(_) => "session/resume",
                 Self::SessionClose(_) => "session/close",
                 Self::ToolCallCancel(_) => "tool_call/cancel",
@@ -37903,7 +37813,6 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::AuthLogout(p), f))
                 }
-                #[cfg(not(feature = "unstable"))]
                 "session/new" => {
                     runtime::rpc::payload(
                             "session/new",
@@ -37912,25 +37821,6 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionNew(p), f))
                 }
-                #[cfg(feature = "unstable")]
-                "session/new" => {
-                    runtime::rpc::payload(
-                            "session/new",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionNew(p), f))
-                }
-                #[cfg(not(feature = "unstable"))]
-                "session/list" => {
-                    runtime::rpc::payload(
-                            "session/list",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionList(p), f))
-                }
-                #[cfg(feature = "unstable")]
                 "session/list" => {
                     runtime::rpc::payload(
                             "session/list",
@@ -37947,16 +37837,6 @@ pub mod rpc {
                         )
                         .map(|(p, f)| (Self::SessionDelete(p), f))
                 }
-                #[cfg(not(feature = "unstable"))]
-                "session/resume" => {
-                    runtime::rpc::payload(
-                            "session/resume",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionResume(p), f))
-                }
-                #[cfg(feature = "unstable")]
                 "session/resume" => {
                     runtime::rpc::payload(
                             "session/resume",
@@ -38103,18 +37983,9 @@ pub mod rpc {
                 Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
                 Self::AuthLogin(p) => runtime::rpc::encode_payload(p, form),
                 Self::AuthLogout(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
-                Self::SessionNew(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionList(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
                 Self::SessionList(p) => runtime::rpc::encode_payload(p, form),
                 Self::SessionDelete(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionResume(p) => runtime::rpc::encode_payload(p, form),
-                #[cfg(feature = "unstable")]
                 Self::SessionResume(p) => runtime::rpc::encode_payload(p, form),
                 Self::SessionClose(p) => runtime::rpc::encode_payload(p, form),
                 Self::ToolCallCancel(p) => runtime::rpc::encode_payload(p, form),
@@ -38164,30 +38035,15 @@ pub mod rpc {
                 Self::AuthLogout(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
-                #[cfg(not(feature = "unstable"))]
                 Self::SessionNew(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
-                #[cfg(feature = "unstable")]
-                Self::SessionNew(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(feature = "unstable")]
                 Self::SessionList(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
                 Self::SessionDelete(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
-                #[cfg(not(feature = "unstable"))]
-                Self::SessionResume(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                #[cfg(feature = "unstable")]
                 Self::SessionResume(p) => {
                     runtime::rpc::write_payload(map, key, p, form, required)
                 }
@@ -38279,28 +38135,12 @@ pub mod rpc {
                         )
                         .map(Self::AuthLogout)
                 }
-                #[cfg(not(feature = "unstable"))]
                 "session/new" => {
                     <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
                             deserializer,
                         )
                         .map(Self::SessionNew)
                 }
-                #[cfg(feature = "unstable")]
-                "session/new" => {
-                    <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionNew)
-                }
-                #[cfg(not(feature = "unstable"))]
-                "session/list" => {
-                    <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionList)
-                }
-                #[cfg(feature = "unstable")]
                 "session/list" => {
                     <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
                             deserializer,
@@ -38313,14 +38153,6 @@ pub mod rpc {
                         )
                         .map(Self::SessionDelete)
                 }
-                #[cfg(not(feature = "unstable"))]
-                "session/resume" => {
-                    <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionResume)
-                }
-                #[cfg(feature = "unstable")]
                 "session/resume" => {
                     <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
                             deserializer,
@@ -38446,28 +38278,12 @@ pub mod rpc {
             Self::AuthLogout(payload)
         }
     }
-    #[cfg(not(feature = "unstable"))]
     impl From<super::NewSessionRequest> for RequestToAgent {
         /// A `session/new` payload.
         fn from(payload: super::NewSessionRequest) -> Self {
             Self::SessionNew(payload)
         }
     }
-    #[cfg(feature = "unstable")]
-    impl From<super::NewSessionRequest> for RequestToAgent {
-        /// A `session/new` payload.
-        fn from(payload: super::NewSessionRequest) -> Self {
-            Self::SessionNew(payload)
-        }
-    }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::ListSessionsRequest> for RequestToAgent {
-        /// A `session/list` payload.
-        fn from(payload: super::ListSessionsRequest) -> Self {
-            Self::SessionList(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::ListSessionsRequest> for RequestToAgent {
         /// A `session/list` payload.
         fn from(payload: super::ListSessionsRequest) -> Self {
@@ -38480,14 +38296,6 @@ pub mod rpc {
             Self::SessionDelete(payload)
         }
     }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::ResumeSessionRequest> for RequestToAgent {
-        /// A `session/resume` payload.
-        fn from(payload: super::ResumeSessionRequest) -> Self {
-            Self::SessionResume(payload)
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::ResumeSessionRequest> for RequestToAgent {
         /// A `session/resume` payload.
         fn from(payload: super::ResumeSessionRequest) -> Self {
@@ -40478,28 +40286,12 @@ pub mod rpc {
             Self::Agent(RequestToAgent::AuthLogout(payload))
         }
     }
-    #[cfg(not(feature = "unstable"))]
     impl From<super::NewSessionRequest> for Request {
         /// A `session/new` payload.
         fn from(payload: super::NewSessionRequest) -> Self {
             Self::Agent(RequestToAgent::SessionNew(payload))
         }
     }
-    #[cfg(feature = "unstable")]
-    impl From<super::NewSessionRequest> for Request {
-        /// A `session/new` payload.
-        fn from(payload: super::NewSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionNew(payload))
-        }
-    }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::ListSessionsRequest> for Request {
-        /// A `session/list` payload.
-        fn from(payload: super::ListSessionsRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionList(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::ListSessionsRequest> for Request {
         /// A `session/list` payload.
         fn from(payload: super::ListSessionsRequest) -> Self {
@@ -40512,14 +40304,6 @@ pub mod rpc {
             Self::Agent(RequestToAgent::SessionDelete(payload))
         }
     }
-    #[cfg(not(feature = "unstable"))]
-    impl From<super::ResumeSessionRequest> for Request {
-        /// A `session/resume` payload.
-        fn from(payload: super::ResumeSessionRequest) -> Self {
-            Self::Agent(RequestToAgent::SessionResume(payload))
-        }
-    }
-    #[cfg(feature = "unstable")]
     impl From<super::ResumeSessionRequest> for Request {
         /// A `session/resume` payload.
         fn from(payload: super::ResumeSessionRequest) -> Self {
