@@ -175,8 +175,8 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
     let object_gen = if params.is_empty() { quote!() } else { quote!(<#(#de_bounds),*>) };
     quote! {
         impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                #rt::de::#de_fn(deserializer)
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                #rt::de::#de_fn(d)
             }
         }
         impl #object_gen #rt::de::Object for #item #gen {

@@ -27,10 +27,8 @@ pub struct ErrorStopReason {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ErrorStopReason {
@@ -186,10 +184,8 @@ impl de::Tagged for IdleStateUpdateStopReason {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl IdleStateUpdateStopReason {
@@ -287,10 +283,8 @@ impl de::Tagged for SetConfigOptionRequestType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl SetConfigOptionRequestType {
@@ -328,10 +322,8 @@ pub struct SetConfigOptionRequestTypeBoolean {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetConfigOptionRequestTypeBoolean {
@@ -377,10 +369,8 @@ pub struct SetConfigOptionRequestTypeId {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetConfigOptionRequestTypeId {
@@ -427,10 +417,8 @@ pub struct SessionScope {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionScope {
@@ -477,10 +465,8 @@ pub struct RequestScope {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RequestScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for RequestScope {
@@ -551,10 +537,8 @@ impl ::serde::Serialize for FormModeScope {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for FormModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));

@@ -26,10 +26,8 @@ pub struct Image {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Image {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Image {
@@ -120,10 +118,8 @@ impl de::Tagged for Block {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Block {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl Block {
@@ -162,10 +158,8 @@ pub struct BlockText {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BlockText {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for BlockText {
@@ -226,10 +220,8 @@ impl ::serde::Serialize for Setting {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Setting {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
@@ -484,10 +476,8 @@ impl ::serde::Serialize for Shape {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Shape {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Circle") {
             return Ok(Self::Circle(v));
@@ -533,10 +523,8 @@ pub struct Holder {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Holder {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Holder {
@@ -643,10 +631,8 @@ impl ::serde::Serialize for RpcCode {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RpcCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
         if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
             return Err(
                 <D::Error as ::serde::de::Error>::custom(
@@ -687,10 +673,8 @@ pub struct Envelope {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Envelope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Envelope {
@@ -821,9 +805,7 @@ impl ::serde::Serialize for EnvelopeJsonrpc {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EnvelopeJsonrpc {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = EnvelopeJsonrpc;
@@ -840,7 +822,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeJsonrpc {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for EnvelopeJsonrpc {
@@ -890,9 +872,7 @@ impl ::serde::Serialize for EnvelopeKind {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EnvelopeKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = EnvelopeKind;
@@ -909,7 +889,7 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeKind {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for EnvelopeKind {
@@ -981,9 +961,7 @@ impl ::serde::Serialize for Role {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Role;
@@ -1009,7 +987,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for Role {
@@ -1054,10 +1032,8 @@ pub struct TreeNode {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TreeNode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for TreeNode {
@@ -1142,10 +1118,8 @@ impl ::serde::Serialize for Expr {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Expr {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Literal") {
             return Ok(Self::Literal(v));
@@ -1182,10 +1156,8 @@ pub struct Sum {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Sum {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Sum {
@@ -1236,10 +1208,8 @@ pub struct LocalServer {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LocalServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LocalServer {
@@ -1293,10 +1263,8 @@ pub struct RemoteServer {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RemoteServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for RemoteServer {
@@ -1397,10 +1365,8 @@ impl de::Tagged for Server {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Server {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl Server {
@@ -1441,10 +1407,8 @@ pub struct Participant {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Participant {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Participant {
@@ -1531,9 +1495,7 @@ impl ::serde::Serialize for ParticipantType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ParticipantType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ParticipantType;
@@ -1550,7 +1512,7 @@ impl<'de> ::serde::Deserialize<'de> for ParticipantType {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for ParticipantType {
@@ -1623,10 +1585,8 @@ impl de::Tagged for Party {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Party {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl Party {
@@ -1664,10 +1624,8 @@ pub struct PartyHuman {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PartyHuman {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PartyHuman {

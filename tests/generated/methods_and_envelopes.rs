@@ -27,10 +27,8 @@ pub struct InitializeRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for InitializeRequest {
@@ -98,10 +96,8 @@ pub struct LogoutRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LogoutRequest {
@@ -176,10 +172,8 @@ impl ::serde::Serialize for RequestId {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
@@ -225,10 +219,8 @@ pub struct ClientRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientRequest {
@@ -299,10 +291,8 @@ impl ::serde::Serialize for ClientRequestParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
             return Ok(Self::InitializeRequest(v));
@@ -352,10 +342,8 @@ impl ::serde::Serialize for ClientResponse {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -392,10 +380,8 @@ pub struct ClientResponseResult {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientResponseResult {
@@ -451,10 +437,8 @@ pub struct ClientResponseError {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientResponseError {
@@ -514,10 +498,8 @@ impl ::serde::Serialize for ClientResponseErrorId {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
@@ -560,10 +542,8 @@ pub struct ClientResponseErrorError {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientResponseErrorError {
@@ -619,10 +599,8 @@ pub struct Error {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Error {

@@ -82,9 +82,7 @@ impl ::serde::Serialize for ToolKind {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolKind;
@@ -115,7 +113,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for ToolKind {
@@ -174,9 +172,7 @@ impl ::serde::Serialize for Priority {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Priority {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Priority;
@@ -191,7 +187,7 @@ impl<'de> ::serde::Deserialize<'de> for Priority {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for Priority {
@@ -245,9 +241,7 @@ impl ::serde::Serialize for Theme {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Theme {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Theme;
@@ -262,7 +256,7 @@ impl<'de> ::serde::Deserialize<'de> for Theme {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for Theme {
@@ -313,10 +307,8 @@ impl ::serde::Serialize for ErrorCode {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
         if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
             return Err(
                 <D::Error as ::serde::de::Error>::custom(

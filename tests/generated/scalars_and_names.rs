@@ -86,9 +86,9 @@ pub struct Result {
 }
 impl<'de> ::serde::Deserialize<'de> for Result {
     fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+        d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        de::object(deserializer)
+        de::object(d)
     }
 }
 impl de::Object for Result {
@@ -228,9 +228,9 @@ pub struct Error {
 }
 impl<'de> ::serde::Deserialize<'de> for Error {
     fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+        d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        de::object(deserializer)
+        de::object(d)
     }
 }
 impl de::Object for Error {
@@ -389,9 +389,9 @@ pub struct Limits {
 }
 impl<'de> ::serde::Deserialize<'de> for Limits {
     fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+        d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        de::object(deserializer)
+        de::object(d)
     }
 }
 impl de::Object for Limits {
@@ -594,9 +594,9 @@ pub struct Empty {
 }
 impl<'de> ::serde::Deserialize<'de> for Empty {
     fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
+        d: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        de::object(deserializer)
+        de::object(d)
     }
 }
 impl de::Object for Empty {

@@ -73,10 +73,8 @@ impl de::Tagged for Adjacent {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Adjacent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl Adjacent {
@@ -122,10 +120,8 @@ pub struct AdjacentNumber {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AdjacentNumber {
@@ -171,10 +167,8 @@ pub struct AdjacentPair {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AdjacentPair {
@@ -220,10 +214,8 @@ pub struct AdjacentNamed {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AdjacentNamed {
@@ -271,10 +263,8 @@ pub struct AdjacentNamedC {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AdjacentNamedC {
@@ -348,10 +338,8 @@ pub struct Attributes {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Attributes {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Attributes {
@@ -478,10 +466,8 @@ pub struct Chain {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Chain {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Chain {
@@ -573,10 +559,8 @@ pub struct Collections {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Collections {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Collections {
@@ -806,9 +790,7 @@ impl ::serde::Serialize for Color {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Color {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Color;
@@ -824,7 +806,7 @@ impl<'de> ::serde::Deserialize<'de> for Color {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for Color {
@@ -891,10 +873,8 @@ impl de::Tagged for Event {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Event {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl Event {
@@ -963,10 +943,8 @@ impl de::Tagged for Expr {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Expr {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl Expr {
@@ -1018,10 +996,8 @@ pub struct ExprLit {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExprLit {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ExprLit {
@@ -1067,10 +1043,8 @@ pub struct ExprNeg {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExprNeg {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ExprNeg {
@@ -1116,10 +1090,8 @@ pub struct ExprSum {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExprSum {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ExprSum {
@@ -1167,10 +1139,8 @@ pub struct ExprLet {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExprLet {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ExprLet {
@@ -1239,10 +1209,8 @@ impl ::serde::Serialize for External {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for External {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
@@ -1338,9 +1306,7 @@ impl ::serde::Serialize for ExternalString {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ExternalString {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ExternalString;
@@ -1358,7 +1324,7 @@ impl<'de> ::serde::Deserialize<'de> for ExternalString {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for ExternalString {
@@ -1437,10 +1403,8 @@ pub struct ExternalStructStruct {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ExternalStructStruct {
@@ -1502,10 +1466,8 @@ pub struct Flattened {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Flattened {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Flattened {
@@ -1570,10 +1532,8 @@ pub struct Inner {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Inner {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Inner {
@@ -1733,10 +1693,8 @@ pub struct Rect {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Rect {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Rect {
@@ -1821,10 +1779,8 @@ pub struct Scalars {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Scalars {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Scalars {
@@ -2035,10 +1991,8 @@ impl de::Tagged for Shape {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Shape {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl Shape {
@@ -2077,10 +2031,8 @@ pub struct ShapeCircle {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ShapeCircle {
@@ -2153,10 +2105,8 @@ pub struct Tree {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Tree {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Tree {
@@ -2248,10 +2198,8 @@ impl ::serde::Serialize for Untagged {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Untagged {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Boolean") {
             return Ok(Self::Boolean(v));
@@ -2339,10 +2287,8 @@ pub struct UntaggedObject {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for UntaggedObject {
@@ -2453,10 +2399,8 @@ impl de::Tagged for WithShapeType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for WithShapeType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl WithShapeType {
@@ -2495,10 +2439,8 @@ pub struct WithShapeTypeCircle {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for WithShapeTypeCircle {

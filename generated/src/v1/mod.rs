@@ -39,10 +39,8 @@ pub struct AgentRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentRequest {
@@ -217,10 +215,8 @@ impl ::serde::Serialize for AgentRequestParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "WriteTextFileRequest") {
             return Ok(Self::WriteTextFileRequest(v));
@@ -333,7 +329,7 @@ impl ::schemars::JsonSchema for AgentRequest {
         Cow::Borrowed("AgentRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -374,7 +370,7 @@ impl ::schemars::JsonSchema for AgentRequest {
         Cow::Borrowed("AgentRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -416,9 +412,7 @@ impl ::schemars::JsonSchema for AgentRequestParams {
         Cow::Borrowed("AgentRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -458,9 +452,7 @@ impl ::schemars::JsonSchema for AgentRequestParams {
         Cow::Borrowed("AgentRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -523,10 +515,8 @@ impl ::serde::Serialize for RequestId {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Null") {
             return Ok(Self::Null(v));
@@ -570,7 +560,7 @@ impl ::schemars::JsonSchema for RequestId {
         Cow::Borrowed("RequestId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "RequestId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::RequestId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -606,10 +596,8 @@ pub struct WriteTextFileRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for WriteTextFileRequest {
@@ -680,9 +668,7 @@ impl ::schemars::JsonSchema for WriteTextFileRequest {
         Cow::Borrowed("WriteTextFileRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "WriteTextFileRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::WriteTextFileRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -763,7 +749,7 @@ impl ::schemars::JsonSchema for SessionId {
         Cow::Borrowed("SessionId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -803,10 +789,8 @@ pub struct ReadTextFileRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ReadTextFileRequest {
@@ -896,9 +880,7 @@ impl ::schemars::JsonSchema for ReadTextFileRequest {
         Cow::Borrowed("ReadTextFileRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ReadTextFileRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ReadTextFileRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -937,10 +919,8 @@ pub struct RequestPermissionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for RequestPermissionRequest {
@@ -1017,7 +997,7 @@ impl ::schemars::JsonSchema for RequestPermissionRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestPermissionRequest"),
+            ::core::concat!(::core::module_path!(), "::RequestPermissionRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -1084,10 +1064,8 @@ pub struct ToolCallUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ToolCallUpdate {
@@ -1365,7 +1343,7 @@ impl ::schemars::JsonSchema for ToolCallUpdate {
         Cow::Borrowed("ToolCallUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1447,7 +1425,7 @@ impl ::schemars::JsonSchema for ToolCallId {
         Cow::Borrowed("ToolCallId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1551,9 +1529,7 @@ impl ::serde::Serialize for ToolKind {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolKind;
@@ -1576,7 +1552,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for ToolKind {
@@ -1596,7 +1572,7 @@ impl ::schemars::JsonSchema for ToolKind {
         Cow::Borrowed("ToolKind")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolKind"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolKind"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1670,9 +1646,7 @@ impl ::serde::Serialize for ToolCallStatus {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolCallStatus;
@@ -1692,7 +1666,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for ToolCallStatus {
@@ -1712,7 +1686,7 @@ impl ::schemars::JsonSchema for ToolCallStatus {
         Cow::Borrowed("ToolCallStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallStatus"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1781,10 +1755,8 @@ impl de::Tagged for ToolCallContent {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl ToolCallContent {
@@ -1848,7 +1820,7 @@ impl ::schemars::JsonSchema for ToolCallContent {
         Cow::Borrowed("ToolCallContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1943,10 +1915,8 @@ impl de::Tagged for ContentBlock {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl ContentBlock {
@@ -2032,7 +2002,7 @@ impl ::schemars::JsonSchema for ContentBlock {
         Cow::Borrowed("ContentBlock")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ContentBlock"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ContentBlock"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2077,10 +2047,8 @@ pub struct Annotations {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Annotations {
@@ -2235,7 +2203,7 @@ impl ::schemars::JsonSchema for Annotations {
         Cow::Borrowed("Annotations")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Annotations"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Annotations"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2291,9 +2259,7 @@ impl ::serde::Serialize for Role {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Role;
@@ -2308,7 +2274,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for Role {
@@ -2328,7 +2294,7 @@ impl ::schemars::JsonSchema for Role {
         Cow::Borrowed("Role")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Role"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Role"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2360,10 +2326,8 @@ pub struct TextContent {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TextContent {
@@ -2474,7 +2438,7 @@ impl ::schemars::JsonSchema for TextContent {
         Cow::Borrowed("TextContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TextContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TextContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2512,10 +2476,8 @@ pub struct ImageContent {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ImageContent {
@@ -2667,7 +2629,7 @@ impl ::schemars::JsonSchema for ImageContent {
         Cow::Borrowed("ImageContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ImageContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ImageContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2702,10 +2664,8 @@ pub struct AudioContent {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for AudioContent {
@@ -2834,7 +2794,7 @@ impl ::schemars::JsonSchema for AudioContent {
         Cow::Borrowed("AudioContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AudioContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AudioContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2880,10 +2840,8 @@ pub struct ResourceLink {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ResourceLink {
@@ -3108,7 +3066,7 @@ impl ::schemars::JsonSchema for ResourceLink {
         Cow::Borrowed("ResourceLink")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ResourceLink"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ResourceLink"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3136,10 +3094,8 @@ impl ::serde::Serialize for EmbeddedResourceResource {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
             return Ok(Self::TextResourceContents(v));
@@ -3170,7 +3126,7 @@ impl ::schemars::JsonSchema for EmbeddedResourceResource {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource"),
+            ::core::concat!(::core::module_path!(), "::EmbeddedResourceResource"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -3208,10 +3164,8 @@ pub struct TextResourceContents {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TextResourceContents {
@@ -3333,9 +3287,7 @@ impl ::schemars::JsonSchema for TextResourceContents {
         Cow::Borrowed("TextResourceContents")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TextResourceContents"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TextResourceContents"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3369,10 +3321,8 @@ pub struct BlobResourceContents {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for BlobResourceContents {
@@ -3494,9 +3444,7 @@ impl ::schemars::JsonSchema for BlobResourceContents {
         Cow::Borrowed("BlobResourceContents")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BlobResourceContents"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BlobResourceContents"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3528,10 +3476,8 @@ pub struct EmbeddedResource {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for EmbeddedResource {
@@ -3647,7 +3593,7 @@ impl ::schemars::JsonSchema for EmbeddedResource {
         Cow::Borrowed("EmbeddedResource")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EmbeddedResource"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::EmbeddedResource"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3682,10 +3628,8 @@ pub struct Content {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Content {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Content {
@@ -3776,7 +3720,7 @@ impl ::schemars::JsonSchema for Content {
         Cow::Borrowed("Content")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Content"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Content"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3815,10 +3759,8 @@ pub struct Diff {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Diff {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Diff {
@@ -3940,7 +3882,7 @@ impl ::schemars::JsonSchema for Diff {
         Cow::Borrowed("Diff")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Diff"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Diff"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4016,7 +3958,7 @@ impl ::schemars::JsonSchema for TerminalId {
         Cow::Borrowed("TerminalId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4050,10 +3992,8 @@ pub struct Terminal {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Terminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Terminal {
@@ -4144,7 +4084,7 @@ impl ::schemars::JsonSchema for Terminal {
         Cow::Borrowed("Terminal")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Terminal"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Terminal"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4181,10 +4121,8 @@ pub struct ToolCallLocation {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ToolCallLocation {
@@ -4295,7 +4233,7 @@ impl ::schemars::JsonSchema for ToolCallLocation {
         Cow::Borrowed("ToolCallLocation")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallLocation"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallLocation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4329,10 +4267,8 @@ pub struct PermissionOption {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PermissionOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PermissionOption {
@@ -4397,7 +4333,7 @@ impl ::schemars::JsonSchema for PermissionOption {
         Cow::Borrowed("PermissionOption")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PermissionOption"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PermissionOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4473,9 +4409,7 @@ impl ::schemars::JsonSchema for PermissionOptionId {
         Cow::Borrowed("PermissionOptionId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PermissionOptionId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PermissionOptionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4546,9 +4480,7 @@ impl ::serde::Serialize for PermissionOptionKind {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PermissionOptionKind;
@@ -4568,7 +4500,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for PermissionOptionKind {
@@ -4582,9 +4514,7 @@ impl ::schemars::JsonSchema for PermissionOptionKind {
         Cow::Borrowed("PermissionOptionKind")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PermissionOptionKind"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PermissionOptionKind"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4638,10 +4568,8 @@ pub struct CreateTerminalRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CreateTerminalRequest {
@@ -4755,9 +4683,7 @@ impl ::schemars::JsonSchema for CreateTerminalRequest {
         Cow::Borrowed("CreateTerminalRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CreateTerminalRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CreateTerminalRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4791,10 +4717,8 @@ pub struct EnvVariable {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for EnvVariable {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for EnvVariable {
@@ -4850,7 +4774,7 @@ impl ::schemars::JsonSchema for EnvVariable {
         Cow::Borrowed("EnvVariable")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EnvVariable"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::EnvVariable"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4883,10 +4807,8 @@ pub struct TerminalOutputRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for TerminalOutputRequest {
@@ -4951,9 +4873,7 @@ impl ::schemars::JsonSchema for TerminalOutputRequest {
         Cow::Borrowed("TerminalOutputRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalOutputRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalOutputRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4989,10 +4909,8 @@ pub struct ReleaseTerminalRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ReleaseTerminalRequest {
@@ -5058,7 +4976,7 @@ impl ::schemars::JsonSchema for ReleaseTerminalRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ReleaseTerminalRequest"),
+            ::core::concat!(::core::module_path!(), "::ReleaseTerminalRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -5095,10 +5013,8 @@ pub struct WaitForTerminalExitRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for WaitForTerminalExitRequest {
@@ -5164,7 +5080,7 @@ impl ::schemars::JsonSchema for WaitForTerminalExitRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "WaitForTerminalExitRequest"),
+            ::core::concat!(::core::module_path!(), "::WaitForTerminalExitRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -5201,10 +5117,8 @@ pub struct KillTerminalRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for KillTerminalRequest {
@@ -5269,9 +5183,7 @@ impl ::schemars::JsonSchema for KillTerminalRequest {
         Cow::Borrowed("KillTerminalRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "KillTerminalRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::KillTerminalRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5344,7 +5256,7 @@ impl ::schemars::JsonSchema for CreateElicitationRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequest"),
+            ::core::concat!(::core::module_path!(), "::CreateElicitationRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -5434,10 +5346,8 @@ impl de::Tagged for CreateElicitationRequestMode {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl CreateElicitationRequestMode {
@@ -5471,7 +5381,7 @@ impl ::schemars::JsonSchema for CreateElicitationRequestMode {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequestMode"),
+            ::core::concat!(::core::module_path!(), "::CreateElicitationRequestMode"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -5516,10 +5426,8 @@ pub struct ElicitationSessionScope {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationSessionScope {
@@ -5573,7 +5481,7 @@ impl ::schemars::JsonSchema for ElicitationSessionScope {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationSessionScope"),
+            ::core::concat!(::core::module_path!(), "::ElicitationSessionScope"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -5601,10 +5509,8 @@ pub struct ElicitationRequestScope {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationRequestScope {
@@ -5645,7 +5551,7 @@ impl ::schemars::JsonSchema for ElicitationRequestScope {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationRequestScope"),
+            ::core::concat!(::core::module_path!(), "::ElicitationRequestScope"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -5705,10 +5611,8 @@ pub struct ElicitationSchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationSchema {
@@ -5827,7 +5731,7 @@ impl ::schemars::JsonSchema for ElicitationSchema {
         Cow::Borrowed("ElicitationSchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ElicitationSchema"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationSchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5885,9 +5789,7 @@ impl ::serde::Serialize for ElicitationSchemaType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ElicitationSchemaType;
@@ -5904,7 +5806,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for ElicitationSchemaType {
@@ -5918,9 +5820,7 @@ impl ::schemars::JsonSchema for ElicitationSchemaType {
         Cow::Borrowed("ElicitationSchemaType")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationSchemaType"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationSchemaType"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6012,10 +5912,8 @@ impl de::Tagged for ElicitationPropertySchema {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl ElicitationPropertySchema {
@@ -6070,7 +5968,7 @@ impl ::schemars::JsonSchema for ElicitationPropertySchema {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationPropertySchema"),
+            ::core::concat!(::core::module_path!(), "::ElicitationPropertySchema"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -6144,9 +6042,7 @@ impl ::serde::Serialize for StringFormat {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StringFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = StringFormat;
@@ -6166,7 +6062,7 @@ impl<'de> ::serde::Deserialize<'de> for StringFormat {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for StringFormat {
@@ -6180,7 +6076,7 @@ impl ::schemars::JsonSchema for StringFormat {
         Cow::Borrowed("StringFormat")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StringFormat"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::StringFormat"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6219,10 +6115,8 @@ pub struct EnumOption {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for EnumOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for EnumOption {
@@ -6295,7 +6189,7 @@ impl ::schemars::JsonSchema for EnumOption {
         Cow::Borrowed("EnumOption")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EnumOption"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::EnumOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6372,10 +6266,8 @@ pub struct StringPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for StringPropertySchema {
@@ -6537,9 +6429,7 @@ impl ::schemars::JsonSchema for StringPropertySchema {
         Cow::Borrowed("StringPropertySchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StringPropertySchema"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::StringPropertySchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6596,10 +6486,8 @@ pub struct NumberPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for NumberPropertySchema {
@@ -6713,9 +6601,7 @@ impl ::schemars::JsonSchema for NumberPropertySchema {
         Cow::Borrowed("NumberPropertySchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NumberPropertySchema"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NumberPropertySchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6769,10 +6655,8 @@ pub struct IntegerPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for IntegerPropertySchema {
@@ -6886,9 +6770,7 @@ impl ::schemars::JsonSchema for IntegerPropertySchema {
         Cow::Borrowed("IntegerPropertySchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IntegerPropertySchema"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::IntegerPropertySchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6932,10 +6814,8 @@ pub struct BooleanPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for BooleanPropertySchema {
@@ -7025,9 +6905,7 @@ impl ::schemars::JsonSchema for BooleanPropertySchema {
         Cow::Borrowed("BooleanPropertySchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BooleanPropertySchema"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BooleanPropertySchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7119,10 +6997,8 @@ impl de::Tagged for MultiSelectItems {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl MultiSelectItems {
@@ -7155,7 +7031,7 @@ impl ::schemars::JsonSchema for MultiSelectItems {
         Cow::Borrowed("MultiSelectItems")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MultiSelectItems"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MultiSelectItems"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7196,10 +7072,8 @@ pub struct StringMultiSelectItems {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for StringMultiSelectItems {
@@ -7251,7 +7125,7 @@ impl ::schemars::JsonSchema for StringMultiSelectItems {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StringMultiSelectItems"),
+            ::core::concat!(::core::module_path!(), "::StringMultiSelectItems"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -7284,10 +7158,8 @@ pub struct TitledMultiSelectItems {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for TitledMultiSelectItems {
@@ -7339,7 +7211,7 @@ impl ::schemars::JsonSchema for TitledMultiSelectItems {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TitledMultiSelectItems"),
+            ::core::concat!(::core::module_path!(), "::TitledMultiSelectItems"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -7396,10 +7268,8 @@ pub struct MultiSelectPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for MultiSelectPropertySchema {
@@ -7520,7 +7390,7 @@ impl ::schemars::JsonSchema for MultiSelectPropertySchema {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MultiSelectPropertySchema"),
+            ::core::concat!(::core::module_path!(), "::MultiSelectPropertySchema"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -7560,9 +7430,7 @@ impl ::schemars::JsonSchema for ElicitationFormMode {
         Cow::Borrowed("ElicitationFormMode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationFormMode"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationFormMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7601,10 +7469,8 @@ impl ::serde::Serialize for ElicitationFormModeScope {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
@@ -7634,7 +7500,7 @@ impl ::schemars::JsonSchema for ElicitationFormModeScope {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationFormModeScope"),
+            ::core::concat!(::core::module_path!(), "::ElicitationFormModeScope"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -7714,7 +7580,7 @@ impl ::schemars::JsonSchema for ElicitationId {
         Cow::Borrowed("ElicitationId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ElicitationId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7759,9 +7625,7 @@ impl ::schemars::JsonSchema for ElicitationUrlMode {
         Cow::Borrowed("ElicitationUrlMode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlMode"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationUrlMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7800,10 +7664,8 @@ impl ::serde::Serialize for ElicitationUrlModeScope {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
@@ -7833,7 +7695,7 @@ impl ::schemars::JsonSchema for ElicitationUrlModeScope {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlModeScope"),
+            ::core::concat!(::core::module_path!(), "::ElicitationUrlModeScope"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -7874,7 +7736,7 @@ impl ::schemars::JsonSchema for ExtRequest {
         Cow::Borrowed("ExtRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ExtRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7902,10 +7764,8 @@ impl ::serde::Serialize for AgentResponse {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -7942,10 +7802,8 @@ pub struct AgentResponseResult {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentResponseResult {
@@ -8085,10 +7943,8 @@ impl ::serde::Serialize for AgentResponseResultResult {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeResponse") {
             return Ok(Self::InitializeResponse(v));
@@ -8327,10 +8183,8 @@ pub struct AgentResponseError {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentResponseError {
@@ -8376,7 +8230,7 @@ impl ::schemars::JsonSchema for AgentResponse {
         Cow::Borrowed("AgentResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8415,7 +8269,7 @@ impl ::schemars::JsonSchema for AgentResponse {
         Cow::Borrowed("AgentResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8475,9 +8329,7 @@ impl ::schemars::JsonSchema for AgentResponseResult {
         Cow::Borrowed("AgentResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8515,9 +8367,7 @@ impl ::schemars::JsonSchema for AgentResponseResult {
         Cow::Borrowed("AgentResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8577,7 +8427,7 @@ impl ::schemars::JsonSchema for AgentResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::AgentResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -8616,7 +8466,7 @@ impl ::schemars::JsonSchema for AgentResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::AgentResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -8674,9 +8524,7 @@ impl ::schemars::JsonSchema for AgentResponseError {
         Cow::Borrowed("AgentResponseError")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponseError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8731,10 +8579,8 @@ pub struct InitializeResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for InitializeResponse {
@@ -8839,9 +8685,7 @@ impl ::schemars::JsonSchema for InitializeResponse {
         Cow::Borrowed("InitializeResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::InitializeResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8863,9 +8707,7 @@ impl ::schemars::JsonSchema for InitializeResponse {
         Cow::Borrowed("InitializeResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::InitializeResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8914,7 +8756,7 @@ impl ::schemars::JsonSchema for ProtocolVersion {
         Cow::Borrowed("ProtocolVersion")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProtocolVersion"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProtocolVersion"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8982,10 +8824,8 @@ pub struct AgentCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentCapabilities {
@@ -9134,7 +8974,7 @@ impl ::schemars::JsonSchema for AgentCapabilities {
         Cow::Borrowed("AgentCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9156,7 +8996,7 @@ impl ::schemars::JsonSchema for AgentCapabilities {
         Cow::Borrowed("AgentCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9218,10 +9058,8 @@ pub struct PromptCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptCapabilities {
@@ -9311,9 +9149,7 @@ impl ::schemars::JsonSchema for PromptCapabilities {
         Cow::Borrowed("PromptCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PromptCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9360,10 +9196,8 @@ pub struct McpCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpCapabilities {
@@ -9455,7 +9289,7 @@ impl ::schemars::JsonSchema for McpCapabilities {
         Cow::Borrowed("McpCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9472,7 +9306,7 @@ impl ::schemars::JsonSchema for McpCapabilities {
         Cow::Borrowed("McpCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9609,10 +9443,8 @@ pub struct SessionCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionCapabilities {
@@ -9830,9 +9662,7 @@ impl ::schemars::JsonSchema for SessionCapabilities {
         Cow::Borrowed("SessionCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9870,9 +9700,7 @@ impl ::schemars::JsonSchema for SessionCapabilities {
         Cow::Borrowed("SessionCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9942,10 +9770,8 @@ pub struct SessionListCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionListCapabilities {
@@ -9992,7 +9818,7 @@ impl ::schemars::JsonSchema for SessionListCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionListCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionListCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -10022,10 +9848,8 @@ pub struct SessionDeleteCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionDeleteCapabilities {
@@ -10072,7 +9896,7 @@ impl ::schemars::JsonSchema for SessionDeleteCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionDeleteCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionDeleteCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -10105,10 +9929,8 @@ pub struct SessionAdditionalDirectoriesCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionAdditionalDirectoriesCapabilities {
@@ -10156,7 +9978,7 @@ impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SessionAdditionalDirectoriesCapabilities"
+                ::core::module_path!(), "::SessionAdditionalDirectoriesCapabilities"
             ),
         )
     }
@@ -10187,10 +10009,8 @@ pub struct SessionResumeCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionResumeCapabilities {
@@ -10237,7 +10057,7 @@ impl ::schemars::JsonSchema for SessionResumeCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionResumeCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionResumeCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -10267,10 +10087,8 @@ pub struct SessionCloseCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionCloseCapabilities {
@@ -10317,7 +10135,7 @@ impl ::schemars::JsonSchema for SessionCloseCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionCloseCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionCloseCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -10362,10 +10180,8 @@ pub struct AgentAuthCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentAuthCapabilities {
@@ -10445,9 +10261,7 @@ impl ::schemars::JsonSchema for AgentAuthCapabilities {
         Cow::Borrowed("AgentAuthCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentAuthCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10464,9 +10278,7 @@ impl ::schemars::JsonSchema for AgentAuthCapabilities {
         Cow::Borrowed("AgentAuthCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentAuthCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10501,10 +10313,8 @@ pub struct LogoutCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LogoutCapabilities {
@@ -10550,9 +10360,7 @@ impl ::schemars::JsonSchema for LogoutCapabilities {
         Cow::Borrowed("LogoutCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LogoutCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LogoutCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10633,10 +10441,8 @@ impl de::Tagged for AuthMethod {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl AuthMethod {
@@ -10668,7 +10474,7 @@ impl ::schemars::JsonSchema for AuthMethod {
         Cow::Borrowed("AuthMethod")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethod"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthMethod"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10741,7 +10547,7 @@ impl ::schemars::JsonSchema for AuthMethodId {
         Cow::Borrowed("AuthMethodId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethodId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthMethodId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10788,10 +10594,8 @@ pub struct AuthMethodTerminal {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AuthMethodTerminal {
@@ -10896,9 +10700,7 @@ impl ::schemars::JsonSchema for AuthMethodTerminal {
         Cow::Borrowed("AuthMethodTerminal")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthMethodTerminal"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthMethodTerminal"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10934,10 +10736,8 @@ pub struct AuthMethodAgent {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AuthMethodAgent {
@@ -11010,7 +10810,7 @@ impl ::schemars::JsonSchema for AuthMethodAgent {
         Cow::Borrowed("AuthMethodAgent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethodAgent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthMethodAgent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11051,10 +10851,8 @@ pub struct Implementation {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Implementation {
@@ -11121,7 +10919,7 @@ impl ::schemars::JsonSchema for Implementation {
         Cow::Borrowed("Implementation")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Implementation"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Implementation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11148,10 +10946,8 @@ pub struct AuthenticateResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AuthenticateResponse {
@@ -11203,9 +10999,7 @@ impl ::schemars::JsonSchema for AuthenticateResponse {
         Cow::Borrowed("AuthenticateResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthenticateResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthenticateResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11232,10 +11026,8 @@ pub struct LogoutResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LogoutResponse {
@@ -11287,7 +11079,7 @@ impl ::schemars::JsonSchema for LogoutResponse {
         Cow::Borrowed("LogoutResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LogoutResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LogoutResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11332,10 +11124,8 @@ pub struct NewSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for NewSessionResponse {
@@ -11425,9 +11215,7 @@ impl ::schemars::JsonSchema for NewSessionResponse {
         Cow::Borrowed("NewSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NewSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NewSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11464,10 +11252,8 @@ pub struct SessionModeState {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionModeState {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionModeState {
@@ -11536,7 +11322,7 @@ impl ::schemars::JsonSchema for SessionModeState {
         Cow::Borrowed("SessionModeState")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionModeState"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionModeState"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11615,7 +11401,7 @@ impl ::schemars::JsonSchema for SessionModeId {
         Cow::Borrowed("SessionModeId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionModeId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionModeId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11651,10 +11437,8 @@ pub struct SessionMode {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionMode {
@@ -11727,7 +11511,7 @@ impl ::schemars::JsonSchema for SessionMode {
         Cow::Borrowed("SessionMode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionMode"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11817,9 +11601,7 @@ impl ::schemars::JsonSchema for SessionConfigOption {
         Cow::Borrowed("SessionConfigOption")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigOption"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11890,10 +11672,8 @@ impl de::Tagged for SessionConfigOptionType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl SessionConfigOptionType {
@@ -11952,7 +11732,7 @@ impl ::schemars::JsonSchema for SessionConfigOptionType {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionType"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigOptionType"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -12035,7 +11815,7 @@ impl ::schemars::JsonSchema for SessionConfigId {
         Cow::Borrowed("SessionConfigId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionConfigId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12130,9 +11910,7 @@ impl ::serde::Serialize for SessionConfigOptionCategory {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionCategory {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionConfigOptionCategory;
@@ -12172,7 +11950,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionCategory {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for SessionConfigOptionCategory {
@@ -12198,7 +11976,7 @@ impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionCategory"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigOptionCategory"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -12278,9 +12056,7 @@ impl ::schemars::JsonSchema for SessionConfigValueId {
         Cow::Borrowed("SessionConfigValueId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigValueId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigValueId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12308,10 +12084,8 @@ impl ::serde::Serialize for SessionConfigSelectOptions {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Ungrouped") {
             return Ok(Self::Ungrouped(v));
@@ -12342,7 +12116,7 @@ impl ::schemars::JsonSchema for SessionConfigSelectOptions {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOptions"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigSelectOptions"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -12386,10 +12160,8 @@ pub struct SessionConfigSelectOption {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionConfigSelectOption {
@@ -12523,7 +12295,7 @@ impl ::schemars::JsonSchema for SessionConfigSelectOption {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOption"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigSelectOption"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -12557,10 +12329,8 @@ pub struct SessionConfigSelectGroup {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionConfigSelectGroup {
@@ -12689,7 +12459,7 @@ impl ::schemars::JsonSchema for SessionConfigSelectGroup {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectGroup"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigSelectGroup"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -12775,9 +12545,7 @@ impl ::schemars::JsonSchema for SessionConfigGroupId {
         Cow::Borrowed("SessionConfigGroupId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigGroupId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigGroupId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12802,10 +12570,8 @@ pub struct SessionConfigSelect {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionConfigSelect {
@@ -12896,9 +12662,7 @@ impl ::schemars::JsonSchema for SessionConfigSelect {
         Cow::Borrowed("SessionConfigSelect")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelect"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigSelect"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12927,10 +12691,8 @@ pub struct SessionConfigBoolean {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionConfigBoolean {
@@ -12999,9 +12761,7 @@ impl ::schemars::JsonSchema for SessionConfigBoolean {
         Cow::Borrowed("SessionConfigBoolean")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigBoolean"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigBoolean"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13039,10 +12799,8 @@ pub struct LoadSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LoadSessionResponse {
@@ -13122,9 +12880,7 @@ impl ::schemars::JsonSchema for LoadSessionResponse {
         Cow::Borrowed("LoadSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LoadSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LoadSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13160,10 +12916,8 @@ pub struct ListSessionsResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ListSessionsResponse {
@@ -13233,9 +12987,7 @@ impl ::schemars::JsonSchema for ListSessionsResponse {
         Cow::Borrowed("ListSessionsResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListSessionsResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListSessionsResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13291,10 +13043,8 @@ pub struct SessionInfo {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionInfo {
@@ -13416,7 +13166,7 @@ impl ::schemars::JsonSchema for SessionInfo {
         Cow::Borrowed("SessionInfo")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13433,7 +13183,7 @@ impl ::schemars::JsonSchema for SessionInfo {
         Cow::Borrowed("SessionInfo")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13460,10 +13210,8 @@ pub struct DeleteSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for DeleteSessionResponse {
@@ -13515,9 +13263,7 @@ impl ::schemars::JsonSchema for DeleteSessionResponse {
         Cow::Borrowed("DeleteSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DeleteSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DeleteSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13555,10 +13301,8 @@ pub struct ResumeSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ResumeSessionResponse {
@@ -13638,9 +13382,7 @@ impl ::schemars::JsonSchema for ResumeSessionResponse {
         Cow::Borrowed("ResumeSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ResumeSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ResumeSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13670,10 +13412,8 @@ pub struct CloseSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CloseSessionResponse {
@@ -13725,9 +13465,7 @@ impl ::schemars::JsonSchema for CloseSessionResponse {
         Cow::Borrowed("CloseSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CloseSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CloseSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13754,10 +13492,8 @@ pub struct SetSessionModeResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetSessionModeResponse {
@@ -13810,7 +13546,7 @@ impl ::schemars::JsonSchema for SetSessionModeResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetSessionModeResponse"),
+            ::core::concat!(::core::module_path!(), "::SetSessionModeResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -13841,10 +13577,8 @@ pub struct SetSessionConfigOptionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetSessionConfigOptionResponse {
@@ -13908,9 +13642,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionResponse"
-            ),
+            ::core::concat!(::core::module_path!(), "::SetSessionConfigOptionResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -13951,10 +13683,8 @@ pub struct PromptResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptResponse {
@@ -14034,7 +13764,7 @@ impl ::schemars::JsonSchema for PromptResponse {
         Cow::Borrowed("PromptResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PromptResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14051,7 +13781,7 @@ impl ::schemars::JsonSchema for PromptResponse {
         Cow::Borrowed("PromptResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PromptResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14138,9 +13868,7 @@ impl ::serde::Serialize for StopReason {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = StopReason;
@@ -14158,7 +13886,7 @@ impl<'de> ::serde::Deserialize<'de> for StopReason {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for StopReason {
@@ -14172,7 +13900,7 @@ impl ::schemars::JsonSchema for StopReason {
         Cow::Borrowed("StopReason")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StopReason"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::StopReason"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14203,7 +13931,7 @@ impl ::schemars::JsonSchema for ExtResponse {
         Cow::Borrowed("ExtResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ExtResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14238,10 +13966,8 @@ pub struct Error {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Error {
@@ -14297,7 +14023,7 @@ impl ::schemars::JsonSchema for Error {
         Cow::Borrowed("Error")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Error"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Error"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14380,10 +14106,8 @@ impl ::serde::Serialize for ErrorCode {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
         if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
             return Err(
                 <D::Error as ::serde::de::Error>::custom(
@@ -14407,7 +14131,7 @@ impl ::schemars::JsonSchema for ErrorCode {
         Cow::Borrowed("ErrorCode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorCode"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ErrorCode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14432,10 +14156,8 @@ pub struct AgentNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentNotification {
@@ -14537,10 +14259,8 @@ impl ::serde::Serialize for AgentNotificationParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "SessionNotification") {
             return Ok(Self::SessionNotification(v));
@@ -14598,7 +14318,7 @@ impl ::schemars::JsonSchema for AgentNotification {
         Cow::Borrowed("AgentNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14622,7 +14342,7 @@ impl ::schemars::JsonSchema for AgentNotification {
         Cow::Borrowed("AgentNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14651,7 +14371,7 @@ impl ::schemars::JsonSchema for AgentNotificationParams {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::AgentNotificationParams"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -14677,7 +14397,7 @@ impl ::schemars::JsonSchema for AgentNotificationParams {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::AgentNotificationParams"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -14725,10 +14445,8 @@ pub struct SessionNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionNotification {
@@ -14841,9 +14559,7 @@ impl ::schemars::JsonSchema for SessionNotification {
         Cow::Borrowed("SessionNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionNotification"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15097,10 +14813,8 @@ impl de::Tagged for SessionUpdate {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl SessionUpdate {
@@ -15335,7 +15049,7 @@ impl ::schemars::JsonSchema for SessionUpdate {
         Cow::Borrowed("SessionUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15371,7 +15085,7 @@ impl ::schemars::JsonSchema for SessionUpdate {
         Cow::Borrowed("SessionUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15471,7 +15185,7 @@ impl ::schemars::JsonSchema for MessageId {
         Cow::Borrowed("MessageId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MessageId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MessageId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15506,10 +15220,8 @@ pub struct ContentChunk {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ContentChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ContentChunk {
@@ -15622,7 +15334,7 @@ impl ::schemars::JsonSchema for ContentChunk {
         Cow::Borrowed("ContentChunk")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ContentChunk"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ContentChunk"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15688,10 +15400,8 @@ pub struct ToolCall {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCall {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ToolCall {
@@ -15958,7 +15668,7 @@ impl ::schemars::JsonSchema for ToolCall {
         Cow::Borrowed("ToolCall")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCall"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCall"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16002,10 +15712,8 @@ pub struct PlanEntry {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PlanEntry {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for PlanEntry {
@@ -16127,7 +15835,7 @@ impl ::schemars::JsonSchema for PlanEntry {
         Cow::Borrowed("PlanEntry")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntry"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanEntry"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16194,9 +15902,7 @@ impl ::serde::Serialize for PlanEntryPriority {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PlanEntryPriority;
@@ -16215,7 +15921,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for PlanEntryPriority {
@@ -16235,7 +15941,7 @@ impl ::schemars::JsonSchema for PlanEntryPriority {
         Cow::Borrowed("PlanEntryPriority")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntryPriority"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanEntryPriority"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16298,9 +16004,7 @@ impl ::serde::Serialize for PlanEntryStatus {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PlanEntryStatus;
@@ -16319,7 +16023,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for PlanEntryStatus {
@@ -16339,7 +16043,7 @@ impl ::schemars::JsonSchema for PlanEntryStatus {
         Cow::Borrowed("PlanEntryStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntryStatus"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanEntryStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16377,10 +16081,8 @@ pub struct Plan {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Plan {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Plan {
@@ -16474,7 +16176,7 @@ impl ::schemars::JsonSchema for Plan {
         Cow::Borrowed("Plan")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Plan"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Plan"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16508,10 +16210,8 @@ pub struct AvailableCommand {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for AvailableCommand {
@@ -16635,7 +16335,7 @@ impl ::schemars::JsonSchema for AvailableCommand {
         Cow::Borrowed("AvailableCommand")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AvailableCommand"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AvailableCommand"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16660,10 +16360,8 @@ impl ::serde::Serialize for AvailableCommandInput {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Unstructured") {
             return Ok(Self::Unstructured(v));
@@ -16684,9 +16382,7 @@ impl ::schemars::JsonSchema for AvailableCommandInput {
         Cow::Borrowed("AvailableCommandInput")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AvailableCommandInput"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AvailableCommandInput"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16720,10 +16416,8 @@ pub struct UnstructuredCommandInput {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for UnstructuredCommandInput {
@@ -16813,7 +16507,7 @@ impl ::schemars::JsonSchema for UnstructuredCommandInput {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UnstructuredCommandInput"),
+            ::core::concat!(::core::module_path!(), "::UnstructuredCommandInput"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -16844,10 +16538,8 @@ pub struct AvailableCommandsUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for AvailableCommandsUpdate {
@@ -16951,7 +16643,7 @@ impl ::schemars::JsonSchema for AvailableCommandsUpdate {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AvailableCommandsUpdate"),
+            ::core::concat!(::core::module_path!(), "::AvailableCommandsUpdate"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -16984,10 +16676,8 @@ pub struct CurrentModeUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for CurrentModeUpdate {
@@ -17078,7 +16768,7 @@ impl ::schemars::JsonSchema for CurrentModeUpdate {
         Cow::Borrowed("CurrentModeUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CurrentModeUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CurrentModeUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17108,10 +16798,8 @@ pub struct ConfigOptionUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ConfigOptionUpdate {
@@ -17214,9 +16902,7 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
         Cow::Borrowed("ConfigOptionUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ConfigOptionUpdate"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ConfigOptionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17252,10 +16938,8 @@ pub struct SessionInfoUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionInfoUpdate {
@@ -17377,7 +17061,7 @@ impl ::schemars::JsonSchema for SessionInfoUpdate {
         Cow::Borrowed("SessionInfoUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfoUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionInfoUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17409,10 +17093,8 @@ pub struct Cost {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Cost {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Cost {
@@ -17516,7 +17198,7 @@ impl ::schemars::JsonSchema for Cost {
         Cow::Borrowed("Cost")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Cost"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Cost"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17550,10 +17232,8 @@ pub struct UsageUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for UsageUpdate {
@@ -17675,7 +17355,7 @@ impl ::schemars::JsonSchema for UsageUpdate {
         Cow::Borrowed("UsageUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "UsageUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::UsageUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17756,9 +17436,7 @@ impl ::serde::Serialize for NoticeSeverity {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for NoticeSeverity {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = NoticeSeverity;
@@ -17792,7 +17470,7 @@ impl<'de> ::serde::Deserialize<'de> for NoticeSeverity {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for NoticeSeverity {
@@ -17817,7 +17495,7 @@ impl ::schemars::JsonSchema for NoticeSeverity {
         Cow::Borrowed("NoticeSeverity")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NoticeSeverity"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NoticeSeverity"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17861,10 +17539,8 @@ pub struct Notice {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Notice {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Notice {
@@ -18025,7 +17701,7 @@ impl ::schemars::JsonSchema for Notice {
         Cow::Borrowed("Notice")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Notice"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Notice"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18101,7 +17777,7 @@ impl ::schemars::JsonSchema for CompactionId {
         Cow::Borrowed("CompactionId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CompactionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18191,9 +17867,7 @@ impl ::serde::Serialize for CompactionStatus {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CompactionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = CompactionStatus;
@@ -18229,7 +17903,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionStatus {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for CompactionStatus {
@@ -18254,7 +17928,7 @@ impl ::schemars::JsonSchema for CompactionStatus {
         Cow::Borrowed("CompactionStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionStatus"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CompactionStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18295,10 +17969,8 @@ pub struct CompactionUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for CompactionUpdate {
@@ -18458,7 +18130,7 @@ impl ::schemars::JsonSchema for CompactionUpdate {
         Cow::Borrowed("CompactionUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CompactionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18493,10 +18165,8 @@ pub struct CompactionSummaryChunk {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for CompactionSummaryChunk {
@@ -18604,7 +18274,7 @@ impl ::schemars::JsonSchema for CompactionSummaryChunk {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionSummaryChunk"),
+            ::core::concat!(::core::module_path!(), "::CompactionSummaryChunk"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -18640,10 +18310,8 @@ pub struct CompleteElicitationNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CompleteElicitationNotification {
@@ -18701,9 +18369,7 @@ impl ::schemars::JsonSchema for CompleteElicitationNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "CompleteElicitationNotification"
-            ),
+            ::core::concat!(::core::module_path!(), "::CompleteElicitationNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -18735,7 +18401,7 @@ impl ::schemars::JsonSchema for ExtNotification {
         Cow::Borrowed("ExtNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtNotification"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ExtNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18762,10 +18428,8 @@ pub struct ClientRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientRequest {
@@ -19060,10 +18724,8 @@ impl ::serde::Serialize for ClientRequestParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
             return Ok(Self::InitializeRequest(v));
@@ -19295,7 +18957,7 @@ impl ::schemars::JsonSchema for ClientRequest {
         Cow::Borrowed("ClientRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19330,7 +18992,7 @@ impl ::schemars::JsonSchema for ClientRequest {
         Cow::Borrowed("ClientRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19383,9 +19045,7 @@ impl ::schemars::JsonSchema for ClientRequestParams {
         Cow::Borrowed("ClientRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19419,9 +19079,7 @@ impl ::schemars::JsonSchema for ClientRequestParams {
         Cow::Borrowed("ClientRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19500,10 +19158,8 @@ pub struct InitializeRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for InitializeRequest {
@@ -19593,7 +19249,7 @@ impl ::schemars::JsonSchema for InitializeRequest {
         Cow::Borrowed("InitializeRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "InitializeRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::InitializeRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19684,10 +19340,8 @@ pub struct ClientCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientCapabilities {
@@ -19834,9 +19488,7 @@ impl ::schemars::JsonSchema for ClientCapabilities {
         Cow::Borrowed("ClientCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19867,9 +19519,7 @@ impl ::schemars::JsonSchema for ClientCapabilities {
         Cow::Borrowed("ClientCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19924,10 +19574,8 @@ pub struct FileSystemCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for FileSystemCapabilities {
@@ -20008,7 +19656,7 @@ impl ::schemars::JsonSchema for FileSystemCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "FileSystemCapabilities"),
+            ::core::concat!(::core::module_path!(), "::FileSystemCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20055,10 +19703,8 @@ pub struct ClientSessionCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientSessionCapabilities {
@@ -20146,7 +19792,7 @@ impl ::schemars::JsonSchema for ClientSessionCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientSessionCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ClientSessionCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20177,10 +19823,8 @@ pub struct CompactionCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CompactionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CompactionCapabilities {
@@ -20208,7 +19852,7 @@ impl ::schemars::JsonSchema for CompactionCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionCapabilities"),
+            ::core::concat!(::core::module_path!(), "::CompactionCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20244,10 +19888,8 @@ pub struct SessionConfigOptionsCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionConfigOptionsCapabilities {
@@ -20305,9 +19947,7 @@ impl ::schemars::JsonSchema for SessionConfigOptionsCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "SessionConfigOptionsCapabilities"
-            ),
+            ::core::concat!(::core::module_path!(), "::SessionConfigOptionsCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20342,10 +19982,8 @@ pub struct BooleanConfigOptionCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for BooleanConfigOptionCapabilities {
@@ -20392,9 +20030,7 @@ impl ::schemars::JsonSchema for BooleanConfigOptionCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "BooleanConfigOptionCapabilities"
-            ),
+            ::core::concat!(::core::module_path!(), "::BooleanConfigOptionCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20415,10 +20051,8 @@ pub struct NoticeCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for NoticeCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for NoticeCapabilities {
@@ -20445,9 +20079,7 @@ impl ::schemars::JsonSchema for NoticeCapabilities {
         Cow::Borrowed("NoticeCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NoticeCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NoticeCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20487,10 +20119,8 @@ pub struct AuthCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AuthCapabilities {
@@ -20547,7 +20177,7 @@ impl ::schemars::JsonSchema for AuthCapabilities {
         Cow::Borrowed("AuthCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20588,10 +20218,8 @@ pub struct ElicitationCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationCapabilities {
@@ -20660,7 +20288,7 @@ impl ::schemars::JsonSchema for ElicitationCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ElicitationCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20701,10 +20329,8 @@ pub struct ElicitationFormCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationFormCapabilities {
@@ -20751,7 +20377,7 @@ impl ::schemars::JsonSchema for ElicitationFormCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationFormCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ElicitationFormCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20783,10 +20409,8 @@ pub struct ElicitationUrlCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationUrlCapabilities {
@@ -20833,7 +20457,7 @@ impl ::schemars::JsonSchema for ElicitationUrlCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ElicitationUrlCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20867,10 +20491,8 @@ pub struct AuthenticateRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AuthenticateRequest {
@@ -20927,9 +20549,7 @@ impl ::schemars::JsonSchema for AuthenticateRequest {
         Cow::Borrowed("AuthenticateRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthenticateRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthenticateRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20958,10 +20578,8 @@ pub struct LogoutRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LogoutRequest {
@@ -21013,7 +20631,7 @@ impl ::schemars::JsonSchema for LogoutRequest {
         Cow::Borrowed("LogoutRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LogoutRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LogoutRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21069,10 +20687,8 @@ pub struct NewSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for NewSessionRequest {
@@ -21172,7 +20788,7 @@ impl ::schemars::JsonSchema for NewSessionRequest {
         Cow::Borrowed("NewSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NewSessionRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NewSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21189,7 +20805,7 @@ impl ::schemars::JsonSchema for NewSessionRequest {
         Cow::Borrowed("NewSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NewSessionRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NewSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21297,10 +20913,8 @@ impl de::Tagged for McpServer {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl McpServer {
@@ -21349,7 +20963,7 @@ impl ::schemars::JsonSchema for McpServer {
         Cow::Borrowed("McpServer")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServer"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21370,7 +20984,7 @@ impl ::schemars::JsonSchema for McpServer {
         Cow::Borrowed("McpServer")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServer"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21406,10 +21020,8 @@ pub struct HttpHeader {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for HttpHeader {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for HttpHeader {
@@ -21465,7 +21077,7 @@ impl ::schemars::JsonSchema for HttpHeader {
         Cow::Borrowed("HttpHeader")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "HttpHeader"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::HttpHeader"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21498,10 +21110,8 @@ pub struct McpServerHttp {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpServerHttp {
@@ -21566,7 +21176,7 @@ impl ::schemars::JsonSchema for McpServerHttp {
         Cow::Borrowed("McpServerHttp")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerHttp"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerHttp"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21599,10 +21209,8 @@ pub struct McpServerSse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerSse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpServerSse {
@@ -21667,7 +21275,7 @@ impl ::schemars::JsonSchema for McpServerSse {
         Cow::Borrowed("McpServerSse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerSse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerSse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21702,10 +21310,8 @@ pub struct McpServerStdio {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpServerStdio {
@@ -21776,7 +21382,7 @@ impl ::schemars::JsonSchema for McpServerStdio {
         Cow::Borrowed("McpServerStdio")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerStdio"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerStdio"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21840,10 +21446,8 @@ pub struct LoadSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LoadSessionRequest {
@@ -21953,9 +21557,7 @@ impl ::schemars::JsonSchema for LoadSessionRequest {
         Cow::Borrowed("LoadSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LoadSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LoadSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21975,9 +21577,7 @@ impl ::schemars::JsonSchema for LoadSessionRequest {
         Cow::Borrowed("LoadSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LoadSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LoadSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22028,10 +21628,8 @@ pub struct ListSessionsRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ListSessionsRequest {
@@ -22129,9 +21727,7 @@ impl ::schemars::JsonSchema for ListSessionsRequest {
         Cow::Borrowed("ListSessionsRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListSessionsRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22148,9 +21744,7 @@ impl ::schemars::JsonSchema for ListSessionsRequest {
         Cow::Borrowed("ListSessionsRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListSessionsRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22182,10 +21776,8 @@ pub struct DeleteSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for DeleteSessionRequest {
@@ -22242,9 +21834,7 @@ impl ::schemars::JsonSchema for DeleteSessionRequest {
         Cow::Borrowed("DeleteSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DeleteSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DeleteSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22309,10 +21899,8 @@ pub struct ResumeSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ResumeSessionRequest {
@@ -22422,9 +22010,7 @@ impl ::schemars::JsonSchema for ResumeSessionRequest {
         Cow::Borrowed("ResumeSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ResumeSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22444,9 +22030,7 @@ impl ::schemars::JsonSchema for ResumeSessionRequest {
         Cow::Borrowed("ResumeSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ResumeSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22486,10 +22070,8 @@ pub struct CloseSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CloseSessionRequest {
@@ -22546,9 +22128,7 @@ impl ::schemars::JsonSchema for CloseSessionRequest {
         Cow::Borrowed("CloseSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CloseSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CloseSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22581,10 +22161,8 @@ pub struct SetSessionModeRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetSessionModeRequest {
@@ -22649,9 +22227,7 @@ impl ::schemars::JsonSchema for SetSessionModeRequest {
         Cow::Borrowed("SetSessionModeRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetSessionModeRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SetSessionModeRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22724,9 +22300,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionRequest"
-            ),
+            ::core::concat!(::core::module_path!(), "::SetSessionConfigOptionRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -22826,10 +22400,8 @@ impl de::Tagged for SetSessionConfigOptionRequestType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl SetSessionConfigOptionRequestType {
@@ -22865,7 +22437,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionRequestType"
+                ::core::module_path!(), "::SetSessionConfigOptionRequestType"
             ),
         )
     }
@@ -22889,10 +22461,8 @@ pub struct SetSessionConfigOptionRequestTypeBoolean {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetSessionConfigOptionRequestTypeBoolean {
@@ -22934,7 +22504,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeBoolean {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeBoolean"
+                ::core::module_path!(), "::SetSessionConfigOptionRequestTypeBoolean"
             ),
         )
     }
@@ -22962,10 +22532,8 @@ pub struct SetSessionConfigOptionRequestTypeValueId {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeValueId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetSessionConfigOptionRequestTypeValueId {
@@ -23007,7 +22575,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeValueId {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeValueId"
+                ::core::module_path!(), "::SetSessionConfigOptionRequestTypeValueId"
             ),
         )
     }
@@ -23057,10 +22625,8 @@ pub struct PromptRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptRequest {
@@ -23125,7 +22691,7 @@ impl ::schemars::JsonSchema for PromptRequest {
         Cow::Borrowed("PromptRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PromptRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23156,10 +22722,8 @@ impl ::serde::Serialize for ClientResponse {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -23196,10 +22760,8 @@ pub struct ClientResponseResult {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientResponseResult {
@@ -23288,10 +22850,8 @@ impl ::serde::Serialize for ClientResponseResultResult {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "WriteTextFileResponse") {
             return Ok(Self::WriteTextFileResponse(v));
@@ -23415,10 +22975,8 @@ pub struct ClientResponseError {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientResponseError {
@@ -23464,7 +23022,7 @@ impl ::schemars::JsonSchema for ClientResponse {
         Cow::Borrowed("ClientResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23512,7 +23070,7 @@ impl ::schemars::JsonSchema for ClientResponse {
         Cow::Borrowed("ClientResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23561,9 +23119,7 @@ impl ::schemars::JsonSchema for ClientResponseResult {
         Cow::Borrowed("ClientResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23610,9 +23166,7 @@ impl ::schemars::JsonSchema for ClientResponseResult {
         Cow::Borrowed("ClientResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23661,7 +23215,7 @@ impl ::schemars::JsonSchema for ClientResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::ClientResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -23709,7 +23263,7 @@ impl ::schemars::JsonSchema for ClientResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::ClientResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -23756,9 +23310,7 @@ impl ::schemars::JsonSchema for ClientResponseError {
         Cow::Borrowed("ClientResponseError")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponseError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23788,10 +23340,8 @@ pub struct WriteTextFileResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for WriteTextFileResponse {
@@ -23843,9 +23393,7 @@ impl ::schemars::JsonSchema for WriteTextFileResponse {
         Cow::Borrowed("WriteTextFileResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "WriteTextFileResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::WriteTextFileResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23874,10 +23422,8 @@ pub struct ReadTextFileResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ReadTextFileResponse {
@@ -23934,9 +23480,7 @@ impl ::schemars::JsonSchema for ReadTextFileResponse {
         Cow::Borrowed("ReadTextFileResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ReadTextFileResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ReadTextFileResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23965,10 +23509,8 @@ pub struct RequestPermissionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for RequestPermissionResponse {
@@ -24026,7 +23568,7 @@ impl ::schemars::JsonSchema for RequestPermissionResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestPermissionResponse"),
+            ::core::concat!(::core::module_path!(), "::RequestPermissionResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24106,10 +23648,8 @@ impl de::Tagged for RequestPermissionOutcome {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl RequestPermissionOutcome {
@@ -24136,7 +23676,7 @@ impl ::schemars::JsonSchema for RequestPermissionOutcome {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestPermissionOutcome"),
+            ::core::concat!(::core::module_path!(), "::RequestPermissionOutcome"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24172,10 +23712,8 @@ pub struct SelectedPermissionOutcome {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SelectedPermissionOutcome {
@@ -24227,7 +23765,7 @@ impl ::schemars::JsonSchema for SelectedPermissionOutcome {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SelectedPermissionOutcome"),
+            ::core::concat!(::core::module_path!(), "::SelectedPermissionOutcome"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24258,10 +23796,8 @@ pub struct CreateTerminalResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CreateTerminalResponse {
@@ -24319,7 +23855,7 @@ impl ::schemars::JsonSchema for CreateTerminalResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CreateTerminalResponse"),
+            ::core::concat!(::core::module_path!(), "::CreateTerminalResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24354,10 +23890,8 @@ pub struct TerminalOutputResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for TerminalOutputResponse {
@@ -24436,7 +23970,7 @@ impl ::schemars::JsonSchema for TerminalOutputResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalOutputResponse"),
+            ::core::concat!(::core::module_path!(), "::TerminalOutputResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24470,10 +24004,8 @@ pub struct TerminalExitStatus {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for TerminalExitStatus {
@@ -24541,9 +24073,7 @@ impl ::schemars::JsonSchema for TerminalExitStatus {
         Cow::Borrowed("TerminalExitStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalExitStatus"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalExitStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24570,10 +24100,8 @@ pub struct ReleaseTerminalResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ReleaseTerminalResponse {
@@ -24626,7 +24154,7 @@ impl ::schemars::JsonSchema for ReleaseTerminalResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ReleaseTerminalResponse"),
+            ::core::concat!(::core::module_path!(), "::ReleaseTerminalResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24660,10 +24188,8 @@ pub struct WaitForTerminalExitResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for WaitForTerminalExitResponse {
@@ -24738,7 +24264,7 @@ impl ::schemars::JsonSchema for WaitForTerminalExitResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "WaitForTerminalExitResponse"),
+            ::core::concat!(::core::module_path!(), "::WaitForTerminalExitResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24766,10 +24292,8 @@ pub struct KillTerminalResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for KillTerminalResponse {
@@ -24821,9 +24345,7 @@ impl ::schemars::JsonSchema for KillTerminalResponse {
         Cow::Borrowed("KillTerminalResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "KillTerminalResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::KillTerminalResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24883,7 +24405,7 @@ impl ::schemars::JsonSchema for CreateElicitationResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CreateElicitationResponse"),
+            ::core::concat!(::core::module_path!(), "::CreateElicitationResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24984,10 +24506,8 @@ impl de::Tagged for CreateElicitationResponseAction {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl CreateElicitationResponseAction {
@@ -25016,9 +24536,7 @@ impl ::schemars::JsonSchema for CreateElicitationResponseAction {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "CreateElicitationResponseAction"
-            ),
+            ::core::concat!(::core::module_path!(), "::CreateElicitationResponseAction"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -25061,10 +24579,8 @@ impl ::serde::Serialize for ElicitationContentValue {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
@@ -25127,7 +24643,7 @@ impl ::schemars::JsonSchema for ElicitationContentValue {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationContentValue"),
+            ::core::concat!(::core::module_path!(), "::ElicitationContentValue"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -25153,10 +24669,8 @@ pub struct ElicitationAcceptAction {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationAcceptAction {
@@ -25210,7 +24724,7 @@ impl ::schemars::JsonSchema for ElicitationAcceptAction {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationAcceptAction"),
+            ::core::concat!(::core::module_path!(), "::ElicitationAcceptAction"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -25241,10 +24755,8 @@ pub struct ClientNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientNotification {
@@ -25336,10 +24848,8 @@ impl ::serde::Serialize for ClientNotificationParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "CancelNotification") {
             return Ok(Self::CancelNotification(v));
@@ -25380,9 +24890,7 @@ impl ::schemars::JsonSchema for ClientNotification {
         Cow::Borrowed("ClientNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25402,9 +24910,7 @@ impl ::schemars::JsonSchema for ClientNotification {
         Cow::Borrowed("ClientNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25429,7 +24935,7 @@ impl ::schemars::JsonSchema for ClientNotificationParams {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::ClientNotificationParams"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -25451,7 +24957,7 @@ impl ::schemars::JsonSchema for ClientNotificationParams {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::ClientNotificationParams"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -25491,10 +24997,8 @@ pub struct CancelNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelNotification {
@@ -25551,9 +25055,7 @@ impl ::schemars::JsonSchema for CancelNotification {
         Cow::Borrowed("CancelNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelNotification"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CancelNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25585,10 +25087,8 @@ pub struct CancelRequestNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelRequestNotification {
@@ -25646,7 +25146,7 @@ impl ::schemars::JsonSchema for CancelRequestNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelRequestNotification"),
+            ::core::concat!(::core::module_path!(), "::CancelRequestNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -25693,10 +25193,8 @@ pub struct MessageMcpRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -25788,7 +25286,7 @@ impl ::schemars::JsonSchema for MessageMcpRequest {
         Cow::Borrowed("MessageMcpRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MessageMcpRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MessageMcpRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25880,7 +25378,7 @@ impl ::schemars::JsonSchema for McpServerAcpId {
         Cow::Borrowed("McpServerAcpId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerAcpId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerAcpId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25966,7 +25464,7 @@ impl ::schemars::JsonSchema for McpRequestId {
         Cow::Borrowed("McpRequestId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpRequestId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpRequestId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26007,10 +25505,8 @@ pub struct SessionSystemPromptCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26074,9 +25570,7 @@ impl ::schemars::JsonSchema for SessionSystemPromptCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "SessionSystemPromptCapabilities"
-            ),
+            ::core::concat!(::core::module_path!(), "::SessionSystemPromptCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -26125,10 +25619,8 @@ pub struct SessionSystemPromptModeCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26193,7 +25685,7 @@ impl ::schemars::JsonSchema for SessionSystemPromptModeCapabilities {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SessionSystemPromptModeCapabilities"
+                ::core::module_path!(), "::SessionSystemPromptModeCapabilities"
             ),
         )
     }
@@ -26236,10 +25728,8 @@ pub struct SessionSystemPromptOverrideCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26290,7 +25780,7 @@ impl ::schemars::JsonSchema for SessionSystemPromptOverrideCapabilities {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SessionSystemPromptOverrideCapabilities"
+                ::core::module_path!(), "::SessionSystemPromptOverrideCapabilities"
             ),
         )
     }
@@ -26327,10 +25817,8 @@ pub struct SessionForkCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26380,7 +25868,7 @@ impl ::schemars::JsonSchema for SessionForkCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionForkCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionForkCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -26417,10 +25905,8 @@ pub struct SessionArchiveCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26470,7 +25956,7 @@ impl ::schemars::JsonSchema for SessionArchiveCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionArchiveCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionArchiveCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -26506,10 +25992,8 @@ pub struct SessionStatusCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26559,7 +26043,7 @@ impl ::schemars::JsonSchema for SessionStatusCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionStatusCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionStatusCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -26596,10 +26080,8 @@ pub struct SessionTitleCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26649,7 +26131,7 @@ impl ::schemars::JsonSchema for SessionTitleCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionTitleCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionTitleCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -26685,10 +26167,8 @@ pub struct AuthStatusCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26738,7 +26218,7 @@ impl ::schemars::JsonSchema for AuthStatusCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthStatusCapabilities"),
+            ::core::concat!(::core::module_path!(), "::AuthStatusCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -26774,10 +26254,8 @@ pub struct ProvidersCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26826,9 +26304,7 @@ impl ::schemars::JsonSchema for ProvidersCapabilities {
         Cow::Borrowed("ProvidersCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProvidersCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProvidersCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26863,10 +26339,8 @@ pub struct ListProvidersResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -26927,9 +26401,7 @@ impl ::schemars::JsonSchema for ListProvidersResponse {
         Cow::Borrowed("ListProvidersResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListProvidersResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListProvidersResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26974,10 +26446,8 @@ pub struct ProviderInfo {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -27062,7 +26532,7 @@ impl ::schemars::JsonSchema for ProviderInfo {
         Cow::Borrowed("ProviderInfo")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProviderInfo"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProviderInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27149,7 +26619,7 @@ impl ::schemars::JsonSchema for ProviderId {
         Cow::Borrowed("ProviderId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProviderId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProviderId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27256,9 +26726,7 @@ impl ::serde::Serialize for LlmProtocol {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = LlmProtocol;
@@ -27296,7 +26764,7 @@ impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -27318,7 +26786,7 @@ impl ::schemars::JsonSchema for LlmProtocol {
         Cow::Borrowed("LlmProtocol")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LlmProtocol"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LlmProtocol"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27357,10 +26825,8 @@ pub struct ProviderCurrentConfig {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -27419,9 +26885,7 @@ impl ::schemars::JsonSchema for ProviderCurrentConfig {
         Cow::Borrowed("ProviderCurrentConfig")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProviderCurrentConfig"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProviderCurrentConfig"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27454,10 +26918,8 @@ pub struct SetProviderResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -27513,9 +26975,7 @@ impl ::schemars::JsonSchema for SetProviderResponse {
         Cow::Borrowed("SetProviderResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetProviderResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SetProviderResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27548,10 +27008,8 @@ pub struct DisableProviderResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -27608,7 +27066,7 @@ impl ::schemars::JsonSchema for DisableProviderResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DisableProviderResponse"),
+            ::core::concat!(::core::module_path!(), "::DisableProviderResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -27654,10 +27112,8 @@ pub struct AuthStatusResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -27729,9 +27185,7 @@ impl ::schemars::JsonSchema for AuthStatusResponse {
         Cow::Borrowed("AuthStatusResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthStatusResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthStatusResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27836,9 +27290,7 @@ impl ::serde::Serialize for AuthState {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthState {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = AuthState;
@@ -27871,7 +27323,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthState {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -27893,7 +27345,7 @@ impl ::schemars::JsonSchema for AuthState {
         Cow::Borrowed("AuthState")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthState"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthState"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27956,10 +27408,8 @@ pub struct AuthAccount {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthAccount {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28070,7 +27520,7 @@ impl ::schemars::JsonSchema for AuthAccount {
         Cow::Borrowed("AuthAccount")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthAccount"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthAccount"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28117,10 +27567,8 @@ pub struct ForkSessionResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28214,9 +27662,7 @@ impl ::schemars::JsonSchema for ForkSessionResponse {
         Cow::Borrowed("ForkSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ForkSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ForkSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28253,10 +27699,8 @@ pub struct ArchiveSessionResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28313,7 +27757,7 @@ impl ::schemars::JsonSchema for ArchiveSessionResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ArchiveSessionResponse"),
+            ::core::concat!(::core::module_path!(), "::ArchiveSessionResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28347,10 +27791,8 @@ pub struct UnarchiveSessionResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28407,7 +27849,7 @@ impl ::schemars::JsonSchema for UnarchiveSessionResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionResponse"),
+            ::core::concat!(::core::module_path!(), "::UnarchiveSessionResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28448,10 +27890,8 @@ pub struct SessionStatusResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28512,9 +27952,7 @@ impl ::schemars::JsonSchema for SessionStatusResponse {
         Cow::Borrowed("SessionStatusResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionStatusResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionStatusResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28610,9 +28048,7 @@ impl ::serde::Serialize for SessionStatus {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionStatus;
@@ -28644,7 +28080,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatus {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28666,7 +28102,7 @@ impl ::schemars::JsonSchema for SessionStatus {
         Cow::Borrowed("SessionStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionStatus"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28704,10 +28140,8 @@ pub struct SetSessionTitleResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -28769,7 +28203,7 @@ impl ::schemars::JsonSchema for SetSessionTitleResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetSessionTitleResponse"),
+            ::core::concat!(::core::module_path!(), "::SetSessionTitleResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28830,10 +28264,8 @@ pub struct Usage {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for Usage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29050,7 +28482,7 @@ impl ::schemars::JsonSchema for Usage {
         Cow::Borrowed("Usage")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Usage"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Usage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29120,10 +28552,8 @@ impl de::Tagged for PlanUpdateContent {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29191,7 +28621,7 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
         Cow::Borrowed("PlanUpdateContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanUpdateContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29285,7 +28715,7 @@ impl ::schemars::JsonSchema for PlanId {
         Cow::Borrowed("PlanId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29326,10 +28756,8 @@ pub struct PlanItems {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29438,7 +28866,7 @@ impl ::schemars::JsonSchema for PlanItems {
         Cow::Borrowed("PlanItems")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanItems"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanItems"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29479,10 +28907,8 @@ pub struct PlanFile {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanFile {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29586,7 +29012,7 @@ impl ::schemars::JsonSchema for PlanFile {
         Cow::Borrowed("PlanFile")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanFile"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanFile"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29624,10 +29050,8 @@ pub struct PlanMarkdown {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29731,7 +29155,7 @@ impl ::schemars::JsonSchema for PlanMarkdown {
         Cow::Borrowed("PlanMarkdown")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanMarkdown"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanMarkdown"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29766,10 +29190,8 @@ pub struct PlanUpdate {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29867,7 +29289,7 @@ impl ::schemars::JsonSchema for PlanUpdate {
         Cow::Borrowed("PlanUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29903,10 +29325,8 @@ pub struct PlanRemoved {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29999,7 +29419,7 @@ impl ::schemars::JsonSchema for PlanRemoved {
         Cow::Borrowed("PlanRemoved")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanRemoved"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanRemoved"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30038,10 +29458,8 @@ pub struct SubagentSessionCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30146,7 +29564,7 @@ impl ::schemars::JsonSchema for SubagentSessionCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SubagentSessionCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SubagentSessionCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -30187,10 +29605,8 @@ pub struct SessionCancelCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30273,7 +29689,7 @@ impl ::schemars::JsonSchema for SessionCancelCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionCancelCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionCancelCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -30367,10 +29783,8 @@ impl de::Tagged for StateUpdate {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for StateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30457,7 +29871,7 @@ impl ::schemars::JsonSchema for StateUpdate {
         Cow::Borrowed("StateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StateUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::StateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30492,10 +29906,8 @@ pub struct RunningStateUpdate {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30577,9 +29989,7 @@ impl ::schemars::JsonSchema for RunningStateUpdate {
         Cow::Borrowed("RunningStateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RunningStateUpdate"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::RunningStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30611,10 +30021,8 @@ pub struct ErrorStopReason {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30696,7 +30104,7 @@ impl ::schemars::JsonSchema for ErrorStopReason {
         Cow::Borrowed("ErrorStopReason")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorStopReason"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ErrorStopReason"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30772,7 +30180,7 @@ impl ::schemars::JsonSchema for IdleStateUpdate {
         Cow::Borrowed("IdleStateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::IdleStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30922,10 +30330,8 @@ impl de::Tagged for IdleStateUpdateStopReason {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31003,7 +30409,7 @@ impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
+            ::core::concat!(::core::module_path!(), "::IdleStateUpdateStopReason"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -31031,10 +30437,8 @@ pub struct RequiresActionStateUpdate {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31117,7 +30521,7 @@ impl ::schemars::JsonSchema for RequiresActionStateUpdate {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequiresActionStateUpdate"),
+            ::core::concat!(::core::module_path!(), "::RequiresActionStateUpdate"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -31157,10 +30561,8 @@ pub struct UnknownStateUpdate {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31242,9 +30644,7 @@ impl ::schemars::JsonSchema for UnknownStateUpdate {
         Cow::Borrowed("UnknownStateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UnknownStateUpdate"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::UnknownStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31350,10 +30750,8 @@ pub struct SubagentUpdate {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31592,7 +30990,7 @@ impl ::schemars::JsonSchema for SubagentUpdate {
         Cow::Borrowed("SubagentUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SubagentUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SubagentUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31673,10 +31071,8 @@ pub struct SessionMessage {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31913,7 +31309,7 @@ impl ::schemars::JsonSchema for SessionMessage {
         Cow::Borrowed("SessionMessage")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionMessage"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionMessage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31956,10 +31352,8 @@ pub struct SessionMessageChunk {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32070,9 +31464,7 @@ impl ::schemars::JsonSchema for SessionMessageChunk {
         Cow::Borrowed("SessionMessageChunk")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionMessageChunk"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionMessageChunk"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32124,10 +31516,8 @@ pub struct AuthStatusUpdateNotification {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32200,7 +31590,7 @@ impl ::schemars::JsonSchema for AuthStatusUpdateNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthStatusUpdateNotification"),
+            ::core::concat!(::core::module_path!(), "::AuthStatusUpdateNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -32240,10 +31630,8 @@ pub struct SubagentCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32292,9 +31680,7 @@ impl ::schemars::JsonSchema for SubagentCapabilities {
         Cow::Borrowed("SubagentCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SubagentCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SubagentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32327,10 +31713,8 @@ pub struct PlanCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32379,7 +31763,7 @@ impl ::schemars::JsonSchema for PlanCapabilities {
         Cow::Borrowed("PlanCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32412,10 +31796,8 @@ pub struct ListProvidersRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32471,9 +31853,7 @@ impl ::schemars::JsonSchema for ListProvidersRequest {
         Cow::Borrowed("ListProvidersRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListProvidersRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListProvidersRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32521,10 +31901,8 @@ pub struct SetProviderRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32619,9 +31997,7 @@ impl ::schemars::JsonSchema for SetProviderRequest {
         Cow::Borrowed("SetProviderRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetProviderRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SetProviderRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32660,10 +32036,8 @@ pub struct DisableProviderRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32725,7 +32099,7 @@ impl ::schemars::JsonSchema for DisableProviderRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DisableProviderRequest"),
+            ::core::concat!(::core::module_path!(), "::DisableProviderRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -32764,10 +32138,8 @@ pub struct AuthStatusRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32823,7 +32195,7 @@ impl ::schemars::JsonSchema for AuthStatusRequest {
         Cow::Borrowed("AuthStatusRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthStatusRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthStatusRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32867,10 +32239,8 @@ pub struct McpServerAcp {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32929,7 +32299,7 @@ impl ::schemars::JsonSchema for McpServerAcp {
         Cow::Borrowed("McpServerAcp")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerAcp"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerAcp"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32983,10 +32353,8 @@ pub struct SystemPrompt {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33048,7 +32416,7 @@ impl ::schemars::JsonSchema for SystemPrompt {
         Cow::Borrowed("SystemPrompt")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SystemPrompt"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SystemPrompt"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33155,9 +32523,7 @@ impl ::serde::Serialize for SystemPromptMode {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SystemPromptMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SystemPromptMode;
@@ -33189,7 +32555,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPromptMode {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33211,7 +32577,7 @@ impl ::schemars::JsonSchema for SystemPromptMode {
         Cow::Borrowed("SystemPromptMode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SystemPromptMode"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SystemPromptMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33306,9 +32672,7 @@ impl ::serde::Serialize for SessionArchiveFilter {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionArchiveFilter;
@@ -33344,7 +32708,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33366,9 +32730,7 @@ impl ::schemars::JsonSchema for SessionArchiveFilter {
         Cow::Borrowed("SessionArchiveFilter")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionArchiveFilter"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionArchiveFilter"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33437,10 +32799,8 @@ pub struct ForkSessionRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33546,9 +32906,7 @@ impl ::schemars::JsonSchema for ForkSessionRequest {
         Cow::Borrowed("ForkSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ForkSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ForkSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33595,10 +32953,8 @@ pub struct ArchiveSessionRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33659,9 +33015,7 @@ impl ::schemars::JsonSchema for ArchiveSessionRequest {
         Cow::Borrowed("ArchiveSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ArchiveSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ArchiveSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33705,10 +33059,8 @@ pub struct UnarchiveSessionRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33770,7 +33122,7 @@ impl ::schemars::JsonSchema for UnarchiveSessionRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionRequest"),
+            ::core::concat!(::core::module_path!(), "::UnarchiveSessionRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -33813,10 +33165,8 @@ pub struct SessionStatusRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33877,9 +33227,7 @@ impl ::schemars::JsonSchema for SessionStatusRequest {
         Cow::Borrowed("SessionStatusRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionStatusRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionStatusRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33930,10 +33278,8 @@ pub struct SetSessionTitleRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34000,7 +33346,7 @@ impl ::schemars::JsonSchema for SetSessionTitleRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetSessionTitleRequest"),
+            ::core::concat!(::core::module_path!(), "::SetSessionTitleRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -34041,10 +33387,8 @@ impl ::serde::Serialize for MessageMcpResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -34083,9 +33427,7 @@ impl ::schemars::JsonSchema for MessageMcpResponse {
         Cow::Borrowed("MessageMcpResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MessageMcpResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34112,10 +33454,8 @@ pub struct MessageMcpResponseResult {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34170,7 +33510,7 @@ impl ::schemars::JsonSchema for MessageMcpResponseResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseResult"),
+            ::core::concat!(::core::module_path!(), "::MessageMcpResponseResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -34198,10 +33538,8 @@ pub struct MessageMcpResponseError {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34256,7 +33594,7 @@ impl ::schemars::JsonSchema for MessageMcpResponseError {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseError"),
+            ::core::concat!(::core::module_path!(), "::MessageMcpResponseError"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -34291,10 +33629,8 @@ pub struct McpError {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for McpError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34353,7 +33689,7 @@ impl ::schemars::JsonSchema for McpError {
         Cow::Borrowed("McpError")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpError"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34402,10 +33738,8 @@ pub struct MessageMcpNotification {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34498,7 +33832,7 @@ impl ::schemars::JsonSchema for MessageMcpNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpNotification"),
+            ::core::concat!(::core::module_path!(), "::MessageMcpNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -34531,10 +33865,8 @@ pub struct ProxyRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34593,7 +33925,7 @@ impl ::schemars::JsonSchema for ProxyRequest {
         Cow::Borrowed("ProxyRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34645,10 +33977,8 @@ impl ::serde::Serialize for ProxyRequestParams {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyRequest") {
             return Ok(Self::InitializeProxyRequest(v));
@@ -34680,9 +34010,7 @@ impl ::schemars::JsonSchema for ProxyRequestParams {
         Cow::Borrowed("ProxyRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34738,7 +34066,7 @@ impl ::schemars::JsonSchema for InitializeProxyRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeProxyRequest"),
+            ::core::concat!(::core::module_path!(), "::InitializeProxyRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -34798,10 +34126,8 @@ pub struct ProxySuccessorRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34873,9 +34199,7 @@ impl ::schemars::JsonSchema for ProxySuccessorRequest {
         Cow::Borrowed("ProxySuccessorRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxySuccessorRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34906,10 +34230,8 @@ impl ::serde::Serialize for ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -34941,7 +34263,7 @@ impl ::schemars::JsonSchema for ProxyResponse {
         Cow::Borrowed("ProxyResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34978,10 +34300,8 @@ pub struct ProxyResponseResult {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35032,9 +34352,7 @@ impl ::schemars::JsonSchema for ProxyResponseResult {
         Cow::Borrowed("ProxyResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35075,10 +34393,8 @@ impl ::serde::Serialize for ProxyResponseResultResult {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyResponse") {
             return Ok(Self::InitializeProxyResponse(v));
@@ -35111,7 +34427,7 @@ impl ::schemars::JsonSchema for ProxyResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::ProxyResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -35147,10 +34463,8 @@ pub struct ProxyResponseError {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35198,9 +34512,7 @@ impl ::schemars::JsonSchema for ProxyResponseError {
         Cow::Borrowed("ProxyResponseError")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponseError"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyResponseError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35247,7 +34559,7 @@ impl ::schemars::JsonSchema for InitializeProxyResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeProxyResponse"),
+            ::core::concat!(::core::module_path!(), "::InitializeProxyResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -35290,7 +34602,7 @@ impl ::schemars::JsonSchema for ProxySuccessorResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorResponse"),
+            ::core::concat!(::core::module_path!(), "::ProxySuccessorResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -35318,10 +34630,8 @@ pub struct ProxyNotification {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35375,7 +34685,7 @@ impl ::schemars::JsonSchema for ProxyNotification {
         Cow::Borrowed("ProxyNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyNotification"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35432,10 +34742,8 @@ pub struct ProxySuccessorNotification {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35508,7 +34816,7 @@ impl ::schemars::JsonSchema for ProxySuccessorNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorNotification"),
+            ::core::concat!(::core::module_path!(), "::ProxySuccessorNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {

@@ -39,10 +39,8 @@ pub struct AgentRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentRequest {
@@ -145,10 +143,8 @@ impl ::serde::Serialize for AgentRequestParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionRequest") {
             return Ok(Self::RequestPermissionRequest(v));
@@ -198,7 +194,7 @@ impl ::schemars::JsonSchema for AgentRequest {
         Cow::Borrowed("AgentRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -226,7 +222,7 @@ impl ::schemars::JsonSchema for AgentRequest {
         Cow::Borrowed("AgentRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -255,9 +251,7 @@ impl ::schemars::JsonSchema for AgentRequestParams {
         Cow::Borrowed("AgentRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -284,9 +278,7 @@ impl ::schemars::JsonSchema for AgentRequestParams {
         Cow::Borrowed("AgentRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -329,10 +321,8 @@ impl ::serde::Serialize for RequestId {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
@@ -367,7 +357,7 @@ impl ::schemars::JsonSchema for RequestId {
         Cow::Borrowed("RequestId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "RequestId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::RequestId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -423,10 +413,8 @@ pub struct RequestPermissionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for RequestPermissionRequest {
@@ -552,7 +540,7 @@ impl ::schemars::JsonSchema for RequestPermissionRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestPermissionRequest"),
+            ::core::concat!(::core::module_path!(), "::RequestPermissionRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -641,7 +629,7 @@ impl ::schemars::JsonSchema for SessionId {
         Cow::Borrowed("SessionId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -718,10 +706,8 @@ impl de::Tagged for RequestPermissionSubject {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionSubject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl RequestPermissionSubject {
@@ -755,7 +741,7 @@ impl ::schemars::JsonSchema for RequestPermissionSubject {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestPermissionSubject"),
+            ::core::concat!(::core::module_path!(), "::RequestPermissionSubject"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -967,7 +953,7 @@ impl ::schemars::JsonSchema for ToolCallUpdate {
         Cow::Borrowed("ToolCallUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1050,7 +1036,7 @@ impl ::schemars::JsonSchema for ToolCallId {
         Cow::Borrowed("ToolCallId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1176,9 +1162,7 @@ impl ::serde::Serialize for ToolKind {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolKind;
@@ -1223,7 +1207,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolKind {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for ToolKind {
@@ -1248,7 +1232,7 @@ impl ::schemars::JsonSchema for ToolKind {
         Cow::Borrowed("ToolKind")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolKind"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolKind"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1357,9 +1341,7 @@ impl ::serde::Serialize for ToolCallStatus {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ToolCallStatus;
@@ -1399,7 +1381,7 @@ impl<'de> ::serde::Deserialize<'de> for ToolCallStatus {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for ToolCallStatus {
@@ -1424,7 +1406,7 @@ impl ::schemars::JsonSchema for ToolCallStatus {
         Cow::Borrowed("ToolCallStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallStatus"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1507,10 +1489,8 @@ impl de::Tagged for ToolCallContent {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl ToolCallContent {
@@ -1575,7 +1555,7 @@ impl ::schemars::JsonSchema for ToolCallContent {
         Cow::Borrowed("ToolCallContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1692,10 +1672,8 @@ impl de::Tagged for ContentBlock {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentBlock {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl ContentBlock {
@@ -1782,7 +1760,7 @@ impl ::schemars::JsonSchema for ContentBlock {
         Cow::Borrowed("ContentBlock")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ContentBlock"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ContentBlock"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -1836,10 +1814,8 @@ pub struct Annotations {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Annotations {
@@ -2017,7 +1993,7 @@ impl ::schemars::JsonSchema for Annotations {
         Cow::Borrowed("Annotations")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Annotations"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Annotations"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2095,9 +2071,7 @@ impl ::serde::Serialize for Role {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Role {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = Role;
@@ -2123,7 +2097,7 @@ impl<'de> ::serde::Deserialize<'de> for Role {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for Role {
@@ -2148,7 +2122,7 @@ impl ::schemars::JsonSchema for Role {
         Cow::Borrowed("Role")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Role"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Role"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2182,10 +2156,8 @@ pub struct TextContent {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TextContent {
@@ -2296,7 +2268,7 @@ impl ::schemars::JsonSchema for TextContent {
         Cow::Borrowed("TextContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TextContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TextContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2372,7 +2344,7 @@ impl ::schemars::JsonSchema for MediaType {
         Cow::Borrowed("MediaType")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MediaType"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MediaType"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2416,10 +2388,8 @@ pub struct ImageContent {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ImageContent {
@@ -2579,7 +2549,7 @@ impl ::schemars::JsonSchema for ImageContent {
         Cow::Borrowed("ImageContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ImageContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ImageContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2619,10 +2589,8 @@ pub struct AudioContent {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for AudioContent {
@@ -2759,7 +2727,7 @@ impl ::schemars::JsonSchema for AudioContent {
         Cow::Borrowed("AudioContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AudioContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AudioContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -2814,10 +2782,8 @@ pub struct Icon {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Icon {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Icon {
@@ -2978,7 +2944,7 @@ impl ::schemars::JsonSchema for Icon {
         Cow::Borrowed("Icon")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Icon"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Icon"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3059,9 +3025,7 @@ impl ::serde::Serialize for IconTheme {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for IconTheme {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = IconTheme;
@@ -3090,7 +3054,7 @@ impl<'de> ::serde::Deserialize<'de> for IconTheme {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for IconTheme {
@@ -3115,7 +3079,7 @@ impl ::schemars::JsonSchema for IconTheme {
         Cow::Borrowed("IconTheme")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IconTheme"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::IconTheme"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3178,10 +3142,8 @@ pub struct ResourceLink {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ResourceLink {
@@ -3429,7 +3391,7 @@ impl ::schemars::JsonSchema for ResourceLink {
         Cow::Borrowed("ResourceLink")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ResourceLink"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ResourceLink"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3461,10 +3423,8 @@ impl ::serde::Serialize for EmbeddedResourceResource {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResourceResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "TextResourceContents") {
             return Ok(Self::TextResourceContents(v));
@@ -3495,7 +3455,7 @@ impl ::schemars::JsonSchema for EmbeddedResourceResource {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "EmbeddedResourceResource"),
+            ::core::concat!(::core::module_path!(), "::EmbeddedResourceResource"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -3537,10 +3497,8 @@ pub struct TextResourceContents {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TextResourceContents {
@@ -3662,9 +3620,7 @@ impl ::schemars::JsonSchema for TextResourceContents {
         Cow::Borrowed("TextResourceContents")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TextResourceContents"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TextResourceContents"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3702,10 +3658,8 @@ pub struct BlobResourceContents {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for BlobResourceContents {
@@ -3832,9 +3786,7 @@ impl ::schemars::JsonSchema for BlobResourceContents {
         Cow::Borrowed("BlobResourceContents")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BlobResourceContents"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BlobResourceContents"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -3868,10 +3820,8 @@ pub struct EmbeddedResource {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for EmbeddedResource {
@@ -3987,7 +3937,7 @@ impl ::schemars::JsonSchema for EmbeddedResource {
         Cow::Borrowed("EmbeddedResource")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EmbeddedResource"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::EmbeddedResource"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4022,10 +3972,8 @@ pub struct Content {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Content {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Content {
@@ -4116,7 +4064,7 @@ impl ::schemars::JsonSchema for Content {
         Cow::Borrowed("Content")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Content"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Content"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4205,7 +4153,7 @@ impl ::schemars::JsonSchema for DiffChange {
         Cow::Borrowed("DiffChange")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffChange"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DiffChange"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4294,10 +4242,8 @@ impl de::Tagged for DiffChangeOperation {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for DiffChangeOperation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl DiffChangeOperation {
@@ -4356,9 +4302,7 @@ impl ::schemars::JsonSchema for DiffChangeOperation {
         Cow::Borrowed("DiffChangeOperation")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DiffChangeOperation"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DiffChangeOperation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4452,9 +4396,7 @@ impl ::serde::Serialize for DiffFileType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for DiffFileType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = DiffFileType;
@@ -4490,7 +4432,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffFileType {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for DiffFileType {
@@ -4515,7 +4457,7 @@ impl ::schemars::JsonSchema for DiffFileType {
         Cow::Borrowed("DiffFileType")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffFileType"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DiffFileType"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4594,7 +4536,7 @@ impl ::schemars::JsonSchema for AbsolutePath {
         Cow::Borrowed("AbsolutePath")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AbsolutePath"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AbsolutePath"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4616,10 +4558,8 @@ pub struct DiffPathChange {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for DiffPathChange {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for DiffPathChange {
@@ -4688,7 +4628,7 @@ impl ::schemars::JsonSchema for DiffPathChange {
         Cow::Borrowed("DiffPathChange")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffPathChange"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DiffPathChange"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4713,10 +4653,8 @@ pub struct DiffPathPairChange {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for DiffPathPairChange {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for DiffPathPairChange {
@@ -4801,9 +4739,7 @@ impl ::schemars::JsonSchema for DiffPathPairChange {
         Cow::Borrowed("DiffPathPairChange")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DiffPathPairChange"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DiffPathPairChange"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -4834,10 +4770,8 @@ pub struct DiffPatch {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for DiffPatch {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for DiffPatch {
@@ -4939,7 +4873,7 @@ impl ::schemars::JsonSchema for DiffPatch {
         Cow::Borrowed("DiffPatch")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffPatch"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DiffPatch"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5023,9 +4957,7 @@ impl ::serde::Serialize for DiffPatchFormat {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for DiffPatchFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = DiffPatchFormat;
@@ -5055,7 +4987,7 @@ impl<'de> ::serde::Deserialize<'de> for DiffPatchFormat {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for DiffPatchFormat {
@@ -5080,7 +5012,7 @@ impl ::schemars::JsonSchema for DiffPatchFormat {
         Cow::Borrowed("DiffPatchFormat")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "DiffPatchFormat"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DiffPatchFormat"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5124,10 +5056,8 @@ pub struct Diff {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Diff {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Diff {
@@ -5243,7 +5173,7 @@ impl ::schemars::JsonSchema for Diff {
         Cow::Borrowed("Diff")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Diff"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Diff"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5322,7 +5252,7 @@ impl ::schemars::JsonSchema for TerminalId {
         Cow::Borrowed("TerminalId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5355,10 +5285,8 @@ pub struct Terminal {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Terminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Terminal {
@@ -5449,7 +5377,7 @@ impl ::schemars::JsonSchema for Terminal {
         Cow::Borrowed("Terminal")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Terminal"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Terminal"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5487,10 +5415,8 @@ pub struct ToolCallLocation {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ToolCallLocation {
@@ -5623,7 +5549,7 @@ impl ::schemars::JsonSchema for ToolCallLocation {
         Cow::Borrowed("ToolCallLocation")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ToolCallLocation"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallLocation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5661,10 +5587,8 @@ pub struct ToolCallCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ToolCallCapabilities {
@@ -5764,9 +5688,7 @@ impl ::schemars::JsonSchema for ToolCallCapabilities {
         Cow::Borrowed("ToolCallCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -5800,10 +5722,8 @@ pub struct ToolCallCancelCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ToolCallCancelCapabilities {
@@ -5882,7 +5802,7 @@ impl ::schemars::JsonSchema for ToolCallCancelCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallCancelCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ToolCallCancelCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -5917,10 +5837,8 @@ pub struct ToolCallPermissionSubject {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ToolCallPermissionSubject {
@@ -5972,7 +5890,7 @@ impl ::schemars::JsonSchema for ToolCallPermissionSubject {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallPermissionSubject"),
+            ::core::concat!(::core::module_path!(), "::ToolCallPermissionSubject"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -6010,10 +5928,8 @@ pub struct CommandPermissionSubject {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CommandPermissionSubject {
@@ -6102,7 +6018,7 @@ impl ::schemars::JsonSchema for CommandPermissionSubject {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CommandPermissionSubject"),
+            ::core::concat!(::core::module_path!(), "::CommandPermissionSubject"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -6141,10 +6057,8 @@ pub struct PermissionOption {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PermissionOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PermissionOption {
@@ -6209,7 +6123,7 @@ impl ::schemars::JsonSchema for PermissionOption {
         Cow::Borrowed("PermissionOption")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PermissionOption"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PermissionOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6285,9 +6199,7 @@ impl ::schemars::JsonSchema for PermissionOptionId {
         Cow::Borrowed("PermissionOptionId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PermissionOptionId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PermissionOptionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6380,9 +6292,7 @@ impl ::serde::Serialize for PermissionOptionKind {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PermissionOptionKind;
@@ -6420,7 +6330,7 @@ impl<'de> ::serde::Deserialize<'de> for PermissionOptionKind {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for PermissionOptionKind {
@@ -6439,9 +6349,7 @@ impl ::schemars::JsonSchema for PermissionOptionKind {
         Cow::Borrowed("PermissionOptionKind")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PermissionOptionKind"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PermissionOptionKind"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -6521,7 +6429,7 @@ impl ::schemars::JsonSchema for CreateElicitationRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequest"),
+            ::core::concat!(::core::module_path!(), "::CreateElicitationRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -6611,10 +6519,8 @@ impl de::Tagged for CreateElicitationRequestMode {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CreateElicitationRequestMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl CreateElicitationRequestMode {
@@ -6648,7 +6554,7 @@ impl ::schemars::JsonSchema for CreateElicitationRequestMode {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CreateElicitationRequestMode"),
+            ::core::concat!(::core::module_path!(), "::CreateElicitationRequestMode"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -6693,10 +6599,8 @@ pub struct ElicitationSessionScope {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationSessionScope {
@@ -6750,7 +6654,7 @@ impl ::schemars::JsonSchema for ElicitationSessionScope {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationSessionScope"),
+            ::core::concat!(::core::module_path!(), "::ElicitationSessionScope"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -6778,10 +6682,8 @@ pub struct ElicitationRequestScope {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationRequestScope {
@@ -6822,7 +6724,7 @@ impl ::schemars::JsonSchema for ElicitationRequestScope {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationRequestScope"),
+            ::core::concat!(::core::module_path!(), "::ElicitationRequestScope"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -6873,10 +6775,8 @@ pub struct ElicitationSchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationSchema {
@@ -6985,7 +6885,7 @@ impl ::schemars::JsonSchema for ElicitationSchema {
         Cow::Borrowed("ElicitationSchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ElicitationSchema"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationSchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7043,9 +6943,7 @@ impl ::serde::Serialize for ElicitationSchemaType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = ElicitationSchemaType;
@@ -7062,7 +6960,7 @@ impl<'de> ::serde::Deserialize<'de> for ElicitationSchemaType {
                 }
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl de::Scalar for ElicitationSchemaType {
@@ -7076,9 +6974,7 @@ impl ::schemars::JsonSchema for ElicitationSchemaType {
         Cow::Borrowed("ElicitationSchemaType")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationSchemaType"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationSchemaType"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7170,10 +7066,8 @@ impl de::Tagged for ElicitationPropertySchema {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl ElicitationPropertySchema {
@@ -7228,7 +7122,7 @@ impl ::schemars::JsonSchema for ElicitationPropertySchema {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationPropertySchema"),
+            ::core::concat!(::core::module_path!(), "::ElicitationPropertySchema"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -7323,9 +7217,7 @@ impl ::serde::Serialize for StringFormat {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StringFormat {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = StringFormat;
@@ -7361,7 +7253,7 @@ impl<'de> ::serde::Deserialize<'de> for StringFormat {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for StringFormat {
@@ -7380,7 +7272,7 @@ impl ::schemars::JsonSchema for StringFormat {
         Cow::Borrowed("StringFormat")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StringFormat"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::StringFormat"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7417,10 +7309,8 @@ pub struct EnumOption {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for EnumOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for EnumOption {
@@ -7493,7 +7383,7 @@ impl ::schemars::JsonSchema for EnumOption {
         Cow::Borrowed("EnumOption")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EnumOption"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::EnumOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7576,10 +7466,8 @@ pub struct StringPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for StringPropertySchema {
@@ -7779,9 +7667,7 @@ impl ::schemars::JsonSchema for StringPropertySchema {
         Cow::Borrowed("StringPropertySchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StringPropertySchema"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::StringPropertySchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -7836,10 +7722,8 @@ pub struct NumberPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for NumberPropertySchema {
@@ -7953,9 +7837,7 @@ impl ::schemars::JsonSchema for NumberPropertySchema {
         Cow::Borrowed("NumberPropertySchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NumberPropertySchema"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NumberPropertySchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8007,10 +7889,8 @@ pub struct IntegerPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for IntegerPropertySchema {
@@ -8124,9 +8004,7 @@ impl ::schemars::JsonSchema for IntegerPropertySchema {
         Cow::Borrowed("IntegerPropertySchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IntegerPropertySchema"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::IntegerPropertySchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8168,10 +8046,8 @@ pub struct BooleanPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for BooleanPropertySchema {
@@ -8261,9 +8137,7 @@ impl ::schemars::JsonSchema for BooleanPropertySchema {
         Cow::Borrowed("BooleanPropertySchema")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BooleanPropertySchema"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BooleanPropertySchema"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8355,10 +8229,8 @@ impl de::Tagged for MultiSelectItems {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for MultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl MultiSelectItems {
@@ -8391,7 +8263,7 @@ impl ::schemars::JsonSchema for MultiSelectItems {
         Cow::Borrowed("MultiSelectItems")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MultiSelectItems"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MultiSelectItems"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8432,10 +8304,8 @@ pub struct StringMultiSelectItems {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for StringMultiSelectItems {
@@ -8506,7 +8376,7 @@ impl ::schemars::JsonSchema for StringMultiSelectItems {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "StringMultiSelectItems"),
+            ::core::concat!(::core::module_path!(), "::StringMultiSelectItems"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -8539,10 +8409,8 @@ pub struct TitledMultiSelectItems {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for TitledMultiSelectItems {
@@ -8613,7 +8481,7 @@ impl ::schemars::JsonSchema for TitledMultiSelectItems {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TitledMultiSelectItems"),
+            ::core::concat!(::core::module_path!(), "::TitledMultiSelectItems"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -8668,10 +8536,8 @@ pub struct MultiSelectPropertySchema {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for MultiSelectPropertySchema {
@@ -8792,7 +8658,7 @@ impl ::schemars::JsonSchema for MultiSelectPropertySchema {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MultiSelectPropertySchema"),
+            ::core::concat!(::core::module_path!(), "::MultiSelectPropertySchema"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -8832,9 +8698,7 @@ impl ::schemars::JsonSchema for ElicitationFormMode {
         Cow::Borrowed("ElicitationFormMode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationFormMode"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationFormMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -8873,10 +8737,8 @@ impl ::serde::Serialize for ElicitationFormModeScope {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationFormModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
@@ -8906,7 +8768,7 @@ impl ::schemars::JsonSchema for ElicitationFormModeScope {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationFormModeScope"),
+            ::core::concat!(::core::module_path!(), "::ElicitationFormModeScope"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -8986,7 +8848,7 @@ impl ::schemars::JsonSchema for ElicitationId {
         Cow::Borrowed("ElicitationId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ElicitationId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9031,9 +8893,7 @@ impl ::schemars::JsonSchema for ElicitationUrlMode {
         Cow::Borrowed("ElicitationUrlMode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlMode"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ElicitationUrlMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9072,10 +8932,8 @@ impl ::serde::Serialize for ElicitationUrlModeScope {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationUrlModeScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Session") {
             return Ok(Self::Session(v));
@@ -9105,7 +8963,7 @@ impl ::schemars::JsonSchema for ElicitationUrlModeScope {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlModeScope"),
+            ::core::concat!(::core::module_path!(), "::ElicitationUrlModeScope"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -9146,7 +9004,7 @@ impl ::schemars::JsonSchema for ExtRequest {
         Cow::Borrowed("ExtRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ExtRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9174,10 +9032,8 @@ impl ::serde::Serialize for AgentResponse {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -9214,10 +9070,8 @@ pub struct AgentResponseResult {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentResponseResult {
@@ -9357,10 +9211,8 @@ impl ::serde::Serialize for AgentResponseResultResult {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeResponse") {
             return Ok(Self::InitializeResponse(v));
@@ -9602,10 +9454,8 @@ pub struct AgentResponseError {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentResponseError {
@@ -9668,10 +9518,8 @@ impl ::serde::Serialize for AgentResponseErrorId {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
@@ -9707,7 +9555,7 @@ impl ::schemars::JsonSchema for AgentResponse {
         Cow::Borrowed("AgentResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9749,7 +9597,7 @@ impl ::schemars::JsonSchema for AgentResponse {
         Cow::Borrowed("AgentResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9812,9 +9660,7 @@ impl ::schemars::JsonSchema for AgentResponseResult {
         Cow::Borrowed("AgentResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9855,9 +9701,7 @@ impl ::schemars::JsonSchema for AgentResponseResult {
         Cow::Borrowed("AgentResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -9920,7 +9764,7 @@ impl ::schemars::JsonSchema for AgentResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::AgentResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -9962,7 +9806,7 @@ impl ::schemars::JsonSchema for AgentResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::AgentResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -10023,9 +9867,7 @@ impl ::schemars::JsonSchema for AgentResponseError {
         Cow::Borrowed("AgentResponseError")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseError"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponseError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10041,9 +9883,7 @@ impl ::schemars::JsonSchema for AgentResponseErrorId {
         Cow::Borrowed("AgentResponseErrorId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentResponseErrorId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentResponseErrorId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10096,10 +9936,8 @@ pub struct InitializeResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for InitializeResponse {
@@ -10194,9 +10032,7 @@ impl ::schemars::JsonSchema for InitializeResponse {
         Cow::Borrowed("InitializeResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::InitializeResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10246,7 +10082,7 @@ impl ::schemars::JsonSchema for ProtocolVersion {
         Cow::Borrowed("ProtocolVersion")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProtocolVersion"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProtocolVersion"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10289,10 +10125,8 @@ pub struct Implementation {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for Implementation {
@@ -10359,7 +10193,7 @@ impl ::schemars::JsonSchema for Implementation {
         Cow::Borrowed("Implementation")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Implementation"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Implementation"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10419,10 +10253,8 @@ pub struct AgentCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentCapabilities {
@@ -10514,7 +10346,7 @@ impl ::schemars::JsonSchema for AgentCapabilities {
         Cow::Borrowed("AgentCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10534,7 +10366,7 @@ impl ::schemars::JsonSchema for AgentCapabilities {
         Cow::Borrowed("AgentCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10671,10 +10503,8 @@ pub struct SessionCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionCapabilities {
@@ -10880,9 +10710,7 @@ impl ::schemars::JsonSchema for SessionCapabilities {
         Cow::Borrowed("SessionCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -10910,9 +10738,7 @@ impl ::schemars::JsonSchema for SessionCapabilities {
         Cow::Borrowed("SessionCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11005,10 +10831,8 @@ pub struct PromptCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptCapabilities {
@@ -11095,9 +10919,7 @@ impl ::schemars::JsonSchema for PromptCapabilities {
         Cow::Borrowed("PromptCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PromptCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11139,10 +10961,8 @@ pub struct PromptImageCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptImageCapabilities {
@@ -11189,7 +11009,7 @@ impl ::schemars::JsonSchema for PromptImageCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptImageCapabilities"),
+            ::core::concat!(::core::module_path!(), "::PromptImageCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -11219,10 +11039,8 @@ pub struct PromptAudioCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptAudioCapabilities {
@@ -11269,7 +11087,7 @@ impl ::schemars::JsonSchema for PromptAudioCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "PromptAudioCapabilities"),
+            ::core::concat!(::core::module_path!(), "::PromptAudioCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -11299,10 +11117,8 @@ pub struct PromptEmbeddedContextCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptEmbeddedContextCapabilities {
@@ -11350,7 +11166,7 @@ impl ::schemars::JsonSchema for PromptEmbeddedContextCapabilities {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "PromptEmbeddedContextCapabilities"
+                ::core::module_path!(), "::PromptEmbeddedContextCapabilities"
             ),
         )
     }
@@ -11402,10 +11218,8 @@ pub struct McpCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpCapabilities {
@@ -11497,7 +11311,7 @@ impl ::schemars::JsonSchema for McpCapabilities {
         Cow::Borrowed("McpCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11517,7 +11331,7 @@ impl ::schemars::JsonSchema for McpCapabilities {
         Cow::Borrowed("McpCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpCapabilities"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11550,10 +11364,8 @@ pub struct McpStdioCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpStdioCapabilities {
@@ -11599,9 +11411,7 @@ impl ::schemars::JsonSchema for McpStdioCapabilities {
         Cow::Borrowed("McpStdioCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpStdioCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpStdioCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11630,10 +11440,8 @@ pub struct McpHttpCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpHttpCapabilities {
@@ -11679,9 +11487,7 @@ impl ::schemars::JsonSchema for McpHttpCapabilities {
         Cow::Borrowed("McpHttpCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpHttpCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpHttpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11710,10 +11516,8 @@ pub struct SessionDeleteCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionDeleteCapabilities {
@@ -11760,7 +11564,7 @@ impl ::schemars::JsonSchema for SessionDeleteCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionDeleteCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionDeleteCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -11793,10 +11597,8 @@ pub struct SessionAdditionalDirectoriesCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionAdditionalDirectoriesCapabilities {
@@ -11844,7 +11646,7 @@ impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SessionAdditionalDirectoriesCapabilities"
+                ::core::module_path!(), "::SessionAdditionalDirectoriesCapabilities"
             ),
         )
     }
@@ -11888,10 +11690,8 @@ pub struct AgentAuthCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentAuthCapabilities {
@@ -11959,9 +11759,7 @@ impl ::schemars::JsonSchema for AgentAuthCapabilities {
         Cow::Borrowed("AgentAuthCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentAuthCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -11978,9 +11776,7 @@ impl ::schemars::JsonSchema for AgentAuthCapabilities {
         Cow::Borrowed("AgentAuthCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentAuthCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentAuthCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12064,10 +11860,8 @@ impl de::Tagged for AuthMethod {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethod {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl AuthMethod {
@@ -12100,7 +11894,7 @@ impl ::schemars::JsonSchema for AuthMethod {
         Cow::Borrowed("AuthMethod")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethod"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthMethod"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12174,7 +11968,7 @@ impl ::schemars::JsonSchema for AuthMethodId {
         Cow::Borrowed("AuthMethodId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethodId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthMethodId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12205,10 +11999,8 @@ pub struct EnvVariable {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for EnvVariable {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for EnvVariable {
@@ -12264,7 +12056,7 @@ impl ::schemars::JsonSchema for EnvVariable {
         Cow::Borrowed("EnvVariable")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "EnvVariable"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::EnvVariable"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12315,10 +12107,8 @@ pub struct AuthMethodTerminal {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AuthMethodTerminal {
@@ -12420,9 +12210,7 @@ impl ::schemars::JsonSchema for AuthMethodTerminal {
         Cow::Borrowed("AuthMethodTerminal")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthMethodTerminal"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthMethodTerminal"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12464,10 +12252,8 @@ pub struct AuthMethodAgent {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AuthMethodAgent {
@@ -12545,7 +12331,7 @@ impl ::schemars::JsonSchema for AuthMethodAgent {
         Cow::Borrowed("AuthMethodAgent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthMethodAgent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthMethodAgent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12572,10 +12358,8 @@ pub struct LoginAuthResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LoginAuthResponse {
@@ -12627,7 +12411,7 @@ impl ::schemars::JsonSchema for LoginAuthResponse {
         Cow::Borrowed("LoginAuthResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LoginAuthResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LoginAuthResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12654,10 +12438,8 @@ pub struct LogoutAuthResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LogoutAuthResponse {
@@ -12709,9 +12491,7 @@ impl ::schemars::JsonSchema for LogoutAuthResponse {
         Cow::Borrowed("LogoutAuthResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "LogoutAuthResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LogoutAuthResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12763,10 +12543,8 @@ pub struct NewSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for NewSessionResponse {
@@ -12865,9 +12643,7 @@ impl ::schemars::JsonSchema for NewSessionResponse {
         Cow::Borrowed("NewSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "NewSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NewSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -12966,9 +12742,7 @@ impl ::schemars::JsonSchema for SessionConfigOption {
         Cow::Borrowed("SessionConfigOption")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigOption"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigOption"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13052,10 +12826,8 @@ impl de::Tagged for SessionConfigOptionType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl SessionConfigOptionType {
@@ -13115,7 +12887,7 @@ impl ::schemars::JsonSchema for SessionConfigOptionType {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionType"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigOptionType"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -13198,7 +12970,7 @@ impl ::schemars::JsonSchema for SessionConfigId {
         Cow::Borrowed("SessionConfigId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionConfigId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13297,9 +13069,7 @@ impl ::serde::Serialize for SessionConfigOptionCategory {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionCategory {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionConfigOptionCategory;
@@ -13339,7 +13109,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionCategory {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for SessionConfigOptionCategory {
@@ -13365,7 +13135,7 @@ impl ::schemars::JsonSchema for SessionConfigOptionCategory {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigOptionCategory"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigOptionCategory"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -13445,9 +13215,7 @@ impl ::schemars::JsonSchema for SessionConfigValueId {
         Cow::Borrowed("SessionConfigValueId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigValueId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigValueId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13475,10 +13243,8 @@ impl ::serde::Serialize for SessionConfigSelectOptions {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOptions {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Ungrouped") {
             return Ok(Self::Ungrouped(v));
@@ -13509,7 +13275,7 @@ impl ::schemars::JsonSchema for SessionConfigSelectOptions {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOptions"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigSelectOptions"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -13555,10 +13321,8 @@ pub struct SessionConfigSelectOption {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionConfigSelectOption {
@@ -13692,7 +13456,7 @@ impl ::schemars::JsonSchema for SessionConfigSelectOption {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectOption"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigSelectOption"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -13729,10 +13493,8 @@ pub struct SessionConfigSelectGroup {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionConfigSelectGroup {
@@ -13883,7 +13645,7 @@ impl ::schemars::JsonSchema for SessionConfigSelectGroup {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelectGroup"),
+            ::core::concat!(::core::module_path!(), "::SessionConfigSelectGroup"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -13969,9 +13731,7 @@ impl ::schemars::JsonSchema for SessionConfigGroupId {
         Cow::Borrowed("SessionConfigGroupId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigGroupId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigGroupId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -13997,10 +13757,8 @@ pub struct SessionConfigSelect {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionConfigSelect {
@@ -14091,9 +13849,7 @@ impl ::schemars::JsonSchema for SessionConfigSelect {
         Cow::Borrowed("SessionConfigSelect")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigSelect"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigSelect"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14122,10 +13878,8 @@ pub struct SessionConfigBoolean {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionConfigBoolean {
@@ -14194,9 +13948,7 @@ impl ::schemars::JsonSchema for SessionConfigBoolean {
         Cow::Borrowed("SessionConfigBoolean")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionConfigBoolean"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionConfigBoolean"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14279,10 +14031,8 @@ impl de::Tagged for AvailableCommand {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl AvailableCommand {
@@ -14329,7 +14079,7 @@ impl ::schemars::JsonSchema for AvailableCommand {
         Cow::Borrowed("AvailableCommand")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AvailableCommand"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AvailableCommand"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14400,10 +14150,8 @@ impl de::Tagged for AvailableCommandInput {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AvailableCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl AvailableCommandInput {
@@ -14450,9 +14198,7 @@ impl ::schemars::JsonSchema for AvailableCommandInput {
         Cow::Borrowed("AvailableCommandInput")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AvailableCommandInput"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AvailableCommandInput"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14481,10 +14227,8 @@ pub struct TextCommandInput {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TextCommandInput {
@@ -14573,7 +14317,7 @@ impl ::schemars::JsonSchema for TextCommandInput {
         Cow::Borrowed("TextCommandInput")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TextCommandInput"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TextCommandInput"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14613,10 +14357,8 @@ pub struct Command {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Command {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Command {
@@ -14740,7 +14482,7 @@ impl ::schemars::JsonSchema for Command {
         Cow::Borrowed("Command")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Command"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Command"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14774,10 +14516,8 @@ pub struct ListSessionsResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ListSessionsResponse {
@@ -14845,9 +14585,7 @@ impl ::schemars::JsonSchema for ListSessionsResponse {
         Cow::Borrowed("ListSessionsResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListSessionsResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListSessionsResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -14912,10 +14650,8 @@ pub struct SessionInfo {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SessionInfo {
@@ -15034,7 +14770,7 @@ impl ::schemars::JsonSchema for SessionInfo {
         Cow::Borrowed("SessionInfo")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15054,7 +14790,7 @@ impl ::schemars::JsonSchema for SessionInfo {
         Cow::Borrowed("SessionInfo")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfo"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15130,7 +14866,7 @@ impl ::schemars::JsonSchema for SessionListCursor {
         Cow::Borrowed("SessionListCursor")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionListCursor"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionListCursor"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15157,10 +14893,8 @@ pub struct DeleteSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for DeleteSessionResponse {
@@ -15212,9 +14946,7 @@ impl ::schemars::JsonSchema for DeleteSessionResponse {
         Cow::Borrowed("DeleteSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DeleteSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DeleteSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15261,10 +14993,8 @@ pub struct ResumeSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ResumeSessionResponse {
@@ -15357,9 +15087,7 @@ impl ::schemars::JsonSchema for ResumeSessionResponse {
         Cow::Borrowed("ResumeSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ResumeSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ResumeSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15389,10 +15117,8 @@ pub struct CloseSessionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CloseSessionResponse {
@@ -15444,9 +15170,7 @@ impl ::schemars::JsonSchema for CloseSessionResponse {
         Cow::Borrowed("CloseSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CloseSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CloseSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15473,10 +15197,8 @@ pub struct CancelToolCallResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelToolCallResponse {
@@ -15529,7 +15251,7 @@ impl ::schemars::JsonSchema for CancelToolCallResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelToolCallResponse"),
+            ::core::concat!(::core::module_path!(), "::CancelToolCallResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -15557,10 +15279,8 @@ pub struct CancelTerminalResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelTerminalResponse {
@@ -15613,7 +15333,7 @@ impl ::schemars::JsonSchema for CancelTerminalResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelTerminalResponse"),
+            ::core::concat!(::core::module_path!(), "::CancelTerminalResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -15644,10 +15364,8 @@ pub struct SetSessionConfigOptionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetSessionConfigOptionResponse {
@@ -15705,9 +15423,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionResponse"
-            ),
+            ::core::concat!(::core::module_path!(), "::SetSessionConfigOptionResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -15753,10 +15469,8 @@ pub struct PromptResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptResponse {
@@ -15813,7 +15527,7 @@ impl ::schemars::JsonSchema for PromptResponse {
         Cow::Borrowed("PromptResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PromptResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15893,7 +15607,7 @@ impl ::schemars::JsonSchema for MessageId {
         Cow::Borrowed("MessageId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MessageId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MessageId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15924,7 +15638,7 @@ impl ::schemars::JsonSchema for ExtResponse {
         Cow::Borrowed("ExtResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ExtResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -15963,10 +15677,8 @@ pub struct Error {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Error {
@@ -16066,7 +15778,7 @@ impl ::schemars::JsonSchema for Error {
         Cow::Borrowed("Error")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Error"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Error"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16157,10 +15869,8 @@ impl ::serde::Serialize for ErrorCode {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
         if !(-2147483648..=2147483647).contains(&i128::from(wide)) {
             return Err(
                 <D::Error as ::serde::de::Error>::custom(
@@ -16185,7 +15895,7 @@ impl ::schemars::JsonSchema for ErrorCode {
         Cow::Borrowed("ErrorCode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorCode"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ErrorCode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16216,10 +15926,8 @@ impl ::serde::Serialize for ErrorData {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "UnsupportedProtocolVersion") {
             return Ok(Self::UnsupportedProtocolVersion(v));
@@ -16258,7 +15966,7 @@ impl ::schemars::JsonSchema for ErrorData {
         Cow::Borrowed("ErrorData")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorData"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ErrorData"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16300,10 +16008,8 @@ pub struct UnsupportedProtocolVersionErrorData {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for UnsupportedProtocolVersionErrorData {
@@ -16415,7 +16121,7 @@ impl ::schemars::JsonSchema for UnsupportedProtocolVersionErrorData {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "UnsupportedProtocolVersionErrorData"
+                ::core::module_path!(), "::UnsupportedProtocolVersionErrorData"
             ),
         )
     }
@@ -16450,10 +16156,8 @@ pub struct SessionNotFoundErrorData {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for SessionNotFoundErrorData {
@@ -16545,7 +16249,7 @@ impl ::schemars::JsonSchema for SessionNotFoundErrorData {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionNotFoundErrorData"),
+            ::core::concat!(::core::module_path!(), "::SessionNotFoundErrorData"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -16571,10 +16275,8 @@ pub struct AgentNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AgentNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for AgentNotification {
@@ -16677,10 +16379,8 @@ impl ::serde::Serialize for AgentNotificationParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AgentNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "UpdateSessionNotification") {
             return Ok(Self::UpdateSessionNotification(v));
@@ -16738,7 +16438,7 @@ impl ::schemars::JsonSchema for AgentNotification {
         Cow::Borrowed("AgentNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16765,7 +16465,7 @@ impl ::schemars::JsonSchema for AgentNotification {
         Cow::Borrowed("AgentNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentNotification"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -16797,7 +16497,7 @@ impl ::schemars::JsonSchema for AgentNotificationParams {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::AgentNotificationParams"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -16826,7 +16526,7 @@ impl ::schemars::JsonSchema for AgentNotificationParams {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AgentNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::AgentNotificationParams"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -16877,10 +16577,8 @@ pub struct UpdateSessionNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for UpdateSessionNotification {
@@ -16994,7 +16692,7 @@ impl ::schemars::JsonSchema for UpdateSessionNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UpdateSessionNotification"),
+            ::core::concat!(::core::module_path!(), "::UpdateSessionNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -17286,10 +16984,8 @@ impl de::Tagged for SessionUpdate {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SessionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl SessionUpdate {
@@ -17570,7 +17266,7 @@ impl ::schemars::JsonSchema for SessionUpdate {
         Cow::Borrowed("SessionUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17611,7 +17307,7 @@ impl ::schemars::JsonSchema for SessionUpdate {
         Cow::Borrowed("SessionUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17675,10 +17371,8 @@ pub struct ContentChunk {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ContentChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ContentChunk {
@@ -17785,7 +17479,7 @@ impl ::schemars::JsonSchema for ContentChunk {
         Cow::Borrowed("ContentChunk")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ContentChunk"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ContentChunk"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17879,7 +17573,7 @@ impl ::schemars::JsonSchema for UserMessage {
         Cow::Borrowed("UserMessage")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "UserMessage"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::UserMessage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -17973,7 +17667,7 @@ impl ::schemars::JsonSchema for AgentMessage {
         Cow::Borrowed("AgentMessage")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentMessage"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentMessage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18067,7 +17761,7 @@ impl ::schemars::JsonSchema for AgentThought {
         Cow::Borrowed("AgentThought")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AgentThought"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AgentThought"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18171,10 +17865,8 @@ impl de::Tagged for BackgroundWork {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for BackgroundWork {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl BackgroundWork {
@@ -18248,7 +17940,7 @@ impl ::schemars::JsonSchema for BackgroundWork {
         Cow::Borrowed("BackgroundWork")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "BackgroundWork"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BackgroundWork"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18268,7 +17960,7 @@ impl ::schemars::JsonSchema for BackgroundWork {
         Cow::Borrowed("BackgroundWork")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "BackgroundWork"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BackgroundWork"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18302,10 +17994,8 @@ pub struct BackgroundTerminal {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for BackgroundTerminal {
@@ -18396,9 +18086,7 @@ impl ::schemars::JsonSchema for BackgroundTerminal {
         Cow::Borrowed("BackgroundTerminal")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BackgroundTerminal"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BackgroundTerminal"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18428,10 +18116,8 @@ pub struct BackgroundToolCall {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for BackgroundToolCall {
@@ -18522,9 +18208,7 @@ impl ::schemars::JsonSchema for BackgroundToolCall {
         Cow::Borrowed("BackgroundToolCall")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BackgroundToolCall"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BackgroundToolCall"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18561,10 +18245,8 @@ pub struct RunningStateUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for RunningStateUpdate {
@@ -18664,9 +18346,7 @@ impl ::schemars::JsonSchema for RunningStateUpdate {
         Cow::Borrowed("RunningStateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RunningStateUpdate"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::RunningStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -18692,10 +18372,8 @@ pub struct ErrorStopReason {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ErrorStopReason {
@@ -18773,7 +18451,7 @@ impl ::schemars::JsonSchema for ErrorStopReason {
         Cow::Borrowed("ErrorStopReason")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ErrorStopReason"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ErrorStopReason"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19023,10 +18701,8 @@ impl de::Tagged for IdleStateUpdateStopReason {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for IdleStateUpdateStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl IdleStateUpdateStopReason {
@@ -19100,7 +18776,7 @@ impl ::schemars::JsonSchema for IdleStateUpdate {
         Cow::Borrowed("IdleStateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::IdleStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19120,7 +18796,7 @@ impl ::schemars::JsonSchema for IdleStateUpdate {
         Cow::Borrowed("IdleStateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "IdleStateUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::IdleStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19141,7 +18817,7 @@ impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "IdleStateUpdateStopReason"),
+            ::core::concat!(::core::module_path!(), "::IdleStateUpdateStopReason"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -19186,10 +18862,8 @@ pub struct RequiresActionStateUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for RequiresActionStateUpdate {
@@ -19290,7 +18964,7 @@ impl ::schemars::JsonSchema for RequiresActionStateUpdate {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequiresActionStateUpdate"),
+            ::core::concat!(::core::module_path!(), "::RequiresActionStateUpdate"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -19431,10 +19105,8 @@ impl de::Tagged for StateUpdate {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for StateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl StateUpdate {
@@ -19518,7 +19190,7 @@ impl ::schemars::JsonSchema for StateUpdate {
         Cow::Borrowed("StateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StateUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::StateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19542,7 +19214,7 @@ impl ::schemars::JsonSchema for StateUpdate {
         Cow::Borrowed("StateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "StateUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::StateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19588,10 +19260,8 @@ pub struct ToolCallContentChunk {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ToolCallContentChunk {
@@ -19698,9 +19368,7 @@ impl ::schemars::JsonSchema for ToolCallContentChunk {
         Cow::Borrowed("ToolCallContentChunk")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ToolCallContentChunk"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ToolCallContentChunk"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19732,10 +19400,8 @@ pub struct TerminalOutput {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TerminalOutput {
@@ -19829,7 +19495,7 @@ impl ::schemars::JsonSchema for TerminalOutput {
         Cow::Borrowed("TerminalOutput")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalOutput"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalOutput"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -19870,10 +19536,8 @@ pub struct TerminalExitStatus {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TerminalExitStatus {
@@ -19995,9 +19659,7 @@ impl ::schemars::JsonSchema for TerminalExitStatus {
         Cow::Borrowed("TerminalExitStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalExitStatus"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalExitStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20028,10 +19690,8 @@ pub struct TerminalSize {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalSize {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TerminalSize {
@@ -20183,7 +19843,7 @@ impl ::schemars::JsonSchema for TerminalSize {
         Cow::Borrowed("TerminalSize")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalSize"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalSize"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20221,10 +19881,8 @@ pub struct TerminalCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TerminalCapabilities {
@@ -20324,9 +19982,7 @@ impl ::schemars::JsonSchema for TerminalCapabilities {
         Cow::Borrowed("TerminalCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20360,10 +20016,8 @@ pub struct TerminalCancelCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TerminalCancelCapabilities {
@@ -20442,7 +20096,7 @@ impl ::schemars::JsonSchema for TerminalCancelCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalCancelCapabilities"),
+            ::core::concat!(::core::module_path!(), "::TerminalCancelCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -20575,7 +20229,7 @@ impl ::schemars::JsonSchema for TerminalUpdate {
         Cow::Borrowed("TerminalUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "TerminalUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20615,10 +20269,8 @@ pub struct TerminalOutputChunk {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for TerminalOutputChunk {
@@ -20728,9 +20380,7 @@ impl ::schemars::JsonSchema for TerminalOutputChunk {
         Cow::Borrowed("TerminalOutputChunk")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalOutputChunk"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::TerminalOutputChunk"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20834,10 +20484,8 @@ impl de::Tagged for PlanUpdateContent {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PlanUpdateContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl PlanUpdateContent {
@@ -20907,7 +20555,7 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
         Cow::Borrowed("PlanUpdateContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanUpdateContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -20927,7 +20575,7 @@ impl ::schemars::JsonSchema for PlanUpdateContent {
         Cow::Borrowed("PlanUpdateContent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdateContent"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanUpdateContent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21008,7 +20656,7 @@ impl ::schemars::JsonSchema for PlanId {
         Cow::Borrowed("PlanId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21046,10 +20694,8 @@ pub struct PlanEntry {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PlanEntry {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for PlanEntry {
@@ -21171,7 +20817,7 @@ impl ::schemars::JsonSchema for PlanEntry {
         Cow::Borrowed("PlanEntry")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntry"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanEntry"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21260,9 +20906,7 @@ impl ::serde::Serialize for PlanEntryPriority {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PlanEntryPriority;
@@ -21296,7 +20940,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryPriority {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for PlanEntryPriority {
@@ -21321,7 +20965,7 @@ impl ::schemars::JsonSchema for PlanEntryPriority {
         Cow::Borrowed("PlanEntryPriority")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntryPriority"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanEntryPriority"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21415,9 +21059,7 @@ impl ::serde::Serialize for PlanEntryStatus {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = PlanEntryStatus;
@@ -21453,7 +21095,7 @@ impl<'de> ::serde::Deserialize<'de> for PlanEntryStatus {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for PlanEntryStatus {
@@ -21478,7 +21120,7 @@ impl ::schemars::JsonSchema for PlanEntryStatus {
         Cow::Borrowed("PlanEntryStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanEntryStatus"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanEntryStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21513,10 +21155,8 @@ pub struct PlanItems {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PlanItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for PlanItems {
@@ -21621,7 +21261,7 @@ impl ::schemars::JsonSchema for PlanItems {
         Cow::Borrowed("PlanItems")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanItems"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanItems"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21653,10 +21293,8 @@ pub struct PlanUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for PlanUpdate {
@@ -21750,7 +21388,7 @@ impl ::schemars::JsonSchema for PlanUpdate {
         Cow::Borrowed("PlanUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -21780,10 +21418,8 @@ pub struct AvailableCommandsUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for AvailableCommandsUpdate {
@@ -21878,7 +21514,7 @@ impl ::schemars::JsonSchema for AvailableCommandsUpdate {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AvailableCommandsUpdate"),
+            ::core::concat!(::core::module_path!(), "::AvailableCommandsUpdate"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -21909,10 +21545,8 @@ pub struct ConfigOptionUpdate {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for ConfigOptionUpdate {
@@ -22009,9 +21643,7 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
         Cow::Borrowed("ConfigOptionUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ConfigOptionUpdate"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ConfigOptionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22101,7 +21733,7 @@ impl ::schemars::JsonSchema for SessionInfoUpdate {
         Cow::Borrowed("SessionInfoUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionInfoUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionInfoUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22133,10 +21765,8 @@ pub struct Cost {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Cost {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Cost {
@@ -22240,7 +21870,7 @@ impl ::schemars::JsonSchema for Cost {
         Cow::Borrowed("Cost")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Cost"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Cost"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22322,7 +21952,7 @@ impl ::schemars::JsonSchema for UsageUpdate {
         Cow::Borrowed("UsageUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "UsageUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::UsageUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22403,9 +22033,7 @@ impl ::serde::Serialize for NoticeSeverity {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for NoticeSeverity {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = NoticeSeverity;
@@ -22439,7 +22067,7 @@ impl<'de> ::serde::Deserialize<'de> for NoticeSeverity {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for NoticeSeverity {
@@ -22464,7 +22092,7 @@ impl ::schemars::JsonSchema for NoticeSeverity {
         Cow::Borrowed("NoticeSeverity")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NoticeSeverity"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NoticeSeverity"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22508,10 +22136,8 @@ pub struct Notice {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for Notice {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for Notice {
@@ -22672,7 +22298,7 @@ impl ::schemars::JsonSchema for Notice {
         Cow::Borrowed("Notice")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Notice"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Notice"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22748,7 +22374,7 @@ impl ::schemars::JsonSchema for CompactionId {
         Cow::Borrowed("CompactionId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CompactionId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22838,9 +22464,7 @@ impl ::serde::Serialize for CompactionStatus {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CompactionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = CompactionStatus;
@@ -22876,7 +22500,7 @@ impl<'de> ::serde::Deserialize<'de> for CompactionStatus {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 impl From<&str> for CompactionStatus {
@@ -22901,7 +22525,7 @@ impl ::schemars::JsonSchema for CompactionStatus {
         Cow::Borrowed("CompactionStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionStatus"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CompactionStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -22999,7 +22623,7 @@ impl ::schemars::JsonSchema for CompactionUpdate {
         Cow::Borrowed("CompactionUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "CompactionUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CompactionUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23037,10 +22661,8 @@ pub struct CompactionSummaryChunk {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 impl de::Object for CompactionSummaryChunk {
@@ -23148,7 +22770,7 @@ impl ::schemars::JsonSchema for CompactionSummaryChunk {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CompactionSummaryChunk"),
+            ::core::concat!(::core::module_path!(), "::CompactionSummaryChunk"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -23184,10 +22806,8 @@ pub struct CompleteElicitationNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CompleteElicitationNotification {
@@ -23245,9 +22865,7 @@ impl ::schemars::JsonSchema for CompleteElicitationNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "CompleteElicitationNotification"
-            ),
+            ::core::concat!(::core::module_path!(), "::CompleteElicitationNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -23279,7 +22897,7 @@ impl ::schemars::JsonSchema for ExtNotification {
         Cow::Borrowed("ExtNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ExtNotification"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ExtNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23306,10 +22924,8 @@ pub struct ClientRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientRequest {
@@ -23608,10 +23224,8 @@ impl ::serde::Serialize for ClientRequestParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeRequest") {
             return Ok(Self::InitializeRequest(v));
@@ -23843,7 +23457,7 @@ impl ::schemars::JsonSchema for ClientRequest {
         Cow::Borrowed("ClientRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23878,7 +23492,7 @@ impl ::schemars::JsonSchema for ClientRequest {
         Cow::Borrowed("ClientRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23931,9 +23545,7 @@ impl ::schemars::JsonSchema for ClientRequestParams {
         Cow::Borrowed("ClientRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -23967,9 +23579,7 @@ impl ::schemars::JsonSchema for ClientRequestParams {
         Cow::Borrowed("ClientRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24045,10 +23655,8 @@ pub struct InitializeRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for InitializeRequest {
@@ -24129,7 +23737,7 @@ impl ::schemars::JsonSchema for InitializeRequest {
         Cow::Borrowed("InitializeRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "InitializeRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::InitializeRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24180,10 +23788,8 @@ pub struct ClientCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientCapabilities {
@@ -24251,9 +23857,7 @@ impl ::schemars::JsonSchema for ClientCapabilities {
         Cow::Borrowed("ClientCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24301,10 +23905,8 @@ pub struct ClientAuthCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientAuthCapabilities {
@@ -24362,7 +23964,7 @@ impl ::schemars::JsonSchema for ClientAuthCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientAuthCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ClientAuthCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24399,10 +24001,8 @@ pub struct TerminalAuthCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for TerminalAuthCapabilities {
@@ -24449,7 +24049,7 @@ impl ::schemars::JsonSchema for TerminalAuthCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "TerminalAuthCapabilities"),
+            ::core::concat!(::core::module_path!(), "::TerminalAuthCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24489,10 +24089,8 @@ pub struct ElicitationCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationCapabilities {
@@ -24561,7 +24159,7 @@ impl ::schemars::JsonSchema for ElicitationCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ElicitationCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24600,10 +24198,8 @@ pub struct ElicitationFormCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationFormCapabilities {
@@ -24650,7 +24246,7 @@ impl ::schemars::JsonSchema for ElicitationFormCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationFormCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ElicitationFormCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24680,10 +24276,8 @@ pub struct ElicitationUrlCapabilities {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationUrlCapabilities {
@@ -24730,7 +24324,7 @@ impl ::schemars::JsonSchema for ElicitationUrlCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationUrlCapabilities"),
+            ::core::concat!(::core::module_path!(), "::ElicitationUrlCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -24768,10 +24362,8 @@ pub struct LoginAuthRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LoginAuthRequest {
@@ -24828,7 +24420,7 @@ impl ::schemars::JsonSchema for LoginAuthRequest {
         Cow::Borrowed("LoginAuthRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LoginAuthRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LoginAuthRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24861,10 +24453,8 @@ pub struct LogoutAuthRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for LogoutAuthRequest {
@@ -24916,7 +24506,7 @@ impl ::schemars::JsonSchema for LogoutAuthRequest {
         Cow::Borrowed("LogoutAuthRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LogoutAuthRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LogoutAuthRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -24972,10 +24562,8 @@ pub struct NewSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for NewSessionRequest {
@@ -25082,7 +24670,7 @@ impl ::schemars::JsonSchema for NewSessionRequest {
         Cow::Borrowed("NewSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NewSessionRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NewSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25102,7 +24690,7 @@ impl ::schemars::JsonSchema for NewSessionRequest {
         Cow::Borrowed("NewSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "NewSessionRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::NewSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25205,10 +24793,8 @@ impl de::Tagged for McpServer {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for McpServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl McpServer {
@@ -25251,7 +24837,7 @@ impl ::schemars::JsonSchema for McpServer {
         Cow::Borrowed("McpServer")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServer"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25271,7 +24857,7 @@ impl ::schemars::JsonSchema for McpServer {
         Cow::Borrowed("McpServer")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServer"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServer"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25306,10 +24892,8 @@ pub struct HttpHeader {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for HttpHeader {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for HttpHeader {
@@ -25365,7 +24949,7 @@ impl ::schemars::JsonSchema for HttpHeader {
         Cow::Borrowed("HttpHeader")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "HttpHeader"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::HttpHeader"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25402,10 +24986,8 @@ pub struct McpServerHttp {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpServerHttp {
@@ -25472,7 +25054,7 @@ impl ::schemars::JsonSchema for McpServerHttp {
         Cow::Borrowed("McpServerHttp")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerHttp"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerHttp"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25510,10 +25092,8 @@ pub struct McpServerStdio {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for McpServerStdio {
@@ -25591,7 +25171,7 @@ impl ::schemars::JsonSchema for McpServerStdio {
         Cow::Borrowed("McpServerStdio")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerStdio"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerStdio"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25646,10 +25226,8 @@ pub struct ListSessionsRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ListSessionsRequest {
@@ -25747,9 +25325,7 @@ impl ::schemars::JsonSchema for ListSessionsRequest {
         Cow::Borrowed("ListSessionsRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListSessionsRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25769,9 +25345,7 @@ impl ::schemars::JsonSchema for ListSessionsRequest {
         Cow::Borrowed("ListSessionsRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListSessionsRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListSessionsRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25807,10 +25381,8 @@ pub struct DeleteSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for DeleteSessionRequest {
@@ -25867,9 +25439,7 @@ impl ::schemars::JsonSchema for DeleteSessionRequest {
         Cow::Borrowed("DeleteSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DeleteSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::DeleteSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -25951,10 +25521,8 @@ pub struct ResumeSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ResumeSessionRequest {
@@ -26079,9 +25647,7 @@ impl ::schemars::JsonSchema for ResumeSessionRequest {
         Cow::Borrowed("ResumeSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ResumeSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26103,9 +25669,7 @@ impl ::schemars::JsonSchema for ResumeSessionRequest {
         Cow::Borrowed("ResumeSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ResumeSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ResumeSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26184,10 +25748,8 @@ impl de::Tagged for ReplayFrom {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ReplayFrom {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl ReplayFrom {
@@ -26213,7 +25775,7 @@ impl ::schemars::JsonSchema for ReplayFrom {
         Cow::Borrowed("ReplayFrom")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ReplayFrom"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ReplayFrom"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26240,10 +25802,8 @@ pub struct ReplayFromStart {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ReplayFromStart {
@@ -26289,7 +25849,7 @@ impl ::schemars::JsonSchema for ReplayFromStart {
         Cow::Borrowed("ReplayFromStart")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ReplayFromStart"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ReplayFromStart"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26338,10 +25898,8 @@ pub struct CloseSessionRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CloseSessionRequest {
@@ -26398,9 +25956,7 @@ impl ::schemars::JsonSchema for CloseSessionRequest {
         Cow::Borrowed("CloseSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CloseSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CloseSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26444,10 +26000,8 @@ pub struct CancelToolCallRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelToolCallRequest {
@@ -26512,9 +26066,7 @@ impl ::schemars::JsonSchema for CancelToolCallRequest {
         Cow::Borrowed("CancelToolCallRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelToolCallRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CancelToolCallRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26562,10 +26114,8 @@ pub struct CancelTerminalRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelTerminalRequest {
@@ -26630,9 +26180,7 @@ impl ::schemars::JsonSchema for CancelTerminalRequest {
         Cow::Borrowed("CancelTerminalRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelTerminalRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::CancelTerminalRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -26711,9 +26259,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionRequest"
-            ),
+            ::core::concat!(::core::module_path!(), "::SetSessionConfigOptionRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -26806,10 +26352,8 @@ impl de::Tagged for SetSessionConfigOptionRequestType {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl SetSessionConfigOptionRequestType {
@@ -26845,7 +26389,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionRequestType"
+                ::core::module_path!(), "::SetSessionConfigOptionRequestType"
             ),
         )
     }
@@ -26869,10 +26413,8 @@ pub struct SetSessionConfigOptionRequestTypeId {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetSessionConfigOptionRequestTypeId {
@@ -26914,7 +26456,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeId {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeId"
+                ::core::module_path!(), "::SetSessionConfigOptionRequestTypeId"
             ),
         )
     }
@@ -26938,10 +26480,8 @@ pub struct SetSessionConfigOptionRequestTypeBoolean {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SetSessionConfigOptionRequestTypeBoolean {
@@ -26983,7 +26523,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeBoolean {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SetSessionConfigOptionRequestTypeBoolean"
+                ::core::module_path!(), "::SetSessionConfigOptionRequestTypeBoolean"
             ),
         )
     }
@@ -27038,10 +26578,8 @@ pub struct PromptRequest {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for PromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for PromptRequest {
@@ -27125,7 +26663,7 @@ impl ::schemars::JsonSchema for PromptRequest {
         Cow::Borrowed("PromptRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PromptRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PromptRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27156,10 +26694,8 @@ impl ::serde::Serialize for ClientResponse {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -27196,10 +26732,8 @@ pub struct ClientResponseResult {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientResponseResult {
@@ -27267,10 +26801,8 @@ impl ::serde::Serialize for ClientResponseResultResult {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "RequestPermissionResponse") {
             return Ok(Self::RequestPermissionResponse(v));
@@ -27330,10 +26862,8 @@ pub struct ClientResponseError {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientResponseError {
@@ -27396,10 +26926,8 @@ impl ::serde::Serialize for ClientResponseErrorId {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
@@ -27435,7 +26963,7 @@ impl ::schemars::JsonSchema for ClientResponse {
         Cow::Borrowed("ClientResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27464,7 +26992,7 @@ impl ::schemars::JsonSchema for ClientResponse {
         Cow::Borrowed("ClientResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ClientResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27494,9 +27022,7 @@ impl ::schemars::JsonSchema for ClientResponseResult {
         Cow::Borrowed("ClientResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27524,9 +27050,7 @@ impl ::schemars::JsonSchema for ClientResponseResult {
         Cow::Borrowed("ClientResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27556,7 +27080,7 @@ impl ::schemars::JsonSchema for ClientResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::ClientResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -27585,7 +27109,7 @@ impl ::schemars::JsonSchema for ClientResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::ClientResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -27613,9 +27137,7 @@ impl ::schemars::JsonSchema for ClientResponseError {
         Cow::Borrowed("ClientResponseError")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseError"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponseError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27631,9 +27153,7 @@ impl ::schemars::JsonSchema for ClientResponseErrorId {
         Cow::Borrowed("ClientResponseErrorId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientResponseErrorId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientResponseErrorId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -27662,10 +27182,8 @@ pub struct RequestPermissionResponse {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for RequestPermissionResponse {
@@ -27723,7 +27241,7 @@ impl ::schemars::JsonSchema for RequestPermissionResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestPermissionResponse"),
+            ::core::concat!(::core::module_path!(), "::RequestPermissionResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -27818,10 +27336,8 @@ impl de::Tagged for RequestPermissionOutcome {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for RequestPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl RequestPermissionOutcome {
@@ -27855,7 +27371,7 @@ impl ::schemars::JsonSchema for RequestPermissionOutcome {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "RequestPermissionOutcome"),
+            ::core::concat!(::core::module_path!(), "::RequestPermissionOutcome"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -27892,10 +27408,8 @@ pub struct CancelledPermissionOutcome {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelledPermissionOutcome {
@@ -27942,7 +27456,7 @@ impl ::schemars::JsonSchema for CancelledPermissionOutcome {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelledPermissionOutcome"),
+            ::core::concat!(::core::module_path!(), "::CancelledPermissionOutcome"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -27973,10 +27487,8 @@ pub struct SelectedPermissionOutcome {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for SelectedPermissionOutcome {
@@ -28028,7 +27540,7 @@ impl ::schemars::JsonSchema for SelectedPermissionOutcome {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SelectedPermissionOutcome"),
+            ::core::concat!(::core::module_path!(), "::SelectedPermissionOutcome"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28087,7 +27599,7 @@ impl ::schemars::JsonSchema for CreateElicitationResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CreateElicitationResponse"),
+            ::core::concat!(::core::module_path!(), "::CreateElicitationResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28188,10 +27700,8 @@ impl de::Tagged for CreateElicitationResponseAction {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for CreateElicitationResponseAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::tagged(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::tagged(d)
     }
 }
 impl CreateElicitationResponseAction {
@@ -28220,9 +27730,7 @@ impl ::schemars::JsonSchema for CreateElicitationResponseAction {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "CreateElicitationResponseAction"
-            ),
+            ::core::concat!(::core::module_path!(), "::CreateElicitationResponseAction"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28271,10 +27779,8 @@ impl ::serde::Serialize for ElicitationContentValue {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationContentValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "String") {
             return Ok(Self::String(v));
@@ -28346,7 +27852,7 @@ impl ::schemars::JsonSchema for ElicitationContentValue {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationContentValue"),
+            ::core::concat!(::core::module_path!(), "::ElicitationContentValue"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28374,10 +27880,8 @@ pub struct ElicitationAcceptAction {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ElicitationAcceptAction {
@@ -28431,7 +27935,7 @@ impl ::schemars::JsonSchema for ElicitationAcceptAction {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ElicitationAcceptAction"),
+            ::core::concat!(::core::module_path!(), "::ElicitationAcceptAction"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28462,10 +27966,8 @@ pub struct ClientNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for ClientNotification {
@@ -28576,10 +28078,8 @@ impl ::serde::Serialize for ClientNotificationParams {
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ClientNotificationParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "CancelSessionNotification") {
             return Ok(Self::CancelSessionNotification(v));
@@ -28620,9 +28120,7 @@ impl ::schemars::JsonSchema for ClientNotification {
         Cow::Borrowed("ClientNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28645,9 +28143,7 @@ impl ::schemars::JsonSchema for ClientNotification {
         Cow::Borrowed("ClientNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotification"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ClientNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -28675,7 +28171,7 @@ impl ::schemars::JsonSchema for ClientNotificationParams {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::ClientNotificationParams"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28700,7 +28196,7 @@ impl ::schemars::JsonSchema for ClientNotificationParams {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ClientNotificationParams"),
+            ::core::concat!(::core::module_path!(), "::ClientNotificationParams"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28743,10 +28239,8 @@ pub struct CancelSessionNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelSessionNotification {
@@ -28804,7 +28298,7 @@ impl ::schemars::JsonSchema for CancelSessionNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelSessionNotification"),
+            ::core::concat!(::core::module_path!(), "::CancelSessionNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28838,10 +28332,8 @@ pub struct CancelRequestNotification {
     pub additional_properties: runtime::Extra,
 }
 impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 impl de::Object for CancelRequestNotification {
@@ -28899,7 +28391,7 @@ impl ::schemars::JsonSchema for CancelRequestNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "CancelRequestNotification"),
+            ::core::concat!(::core::module_path!(), "::CancelRequestNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -28943,10 +28435,8 @@ pub struct MessageMcpRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29038,7 +28528,7 @@ impl ::schemars::JsonSchema for MessageMcpRequest {
         Cow::Borrowed("MessageMcpRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "MessageMcpRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MessageMcpRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29130,7 +28620,7 @@ impl ::schemars::JsonSchema for McpServerAcpId {
         Cow::Borrowed("McpServerAcpId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerAcpId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerAcpId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29213,7 +28703,7 @@ impl ::schemars::JsonSchema for McpRequestId {
         Cow::Borrowed("McpRequestId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpRequestId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpRequestId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29248,10 +28738,8 @@ pub struct McpAcpCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29300,9 +28788,7 @@ impl ::schemars::JsonSchema for McpAcpCapabilities {
         Cow::Borrowed("McpAcpCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "McpAcpCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpAcpCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -29343,10 +28829,8 @@ pub struct SessionSystemPromptCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29410,9 +28894,7 @@ impl ::schemars::JsonSchema for SessionSystemPromptCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(
-                ::core::module_path!(), "::", "SessionSystemPromptCapabilities"
-            ),
+            ::core::concat!(::core::module_path!(), "::SessionSystemPromptCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -29461,10 +28943,8 @@ pub struct SessionSystemPromptModeCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29529,7 +29009,7 @@ impl ::schemars::JsonSchema for SessionSystemPromptModeCapabilities {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SessionSystemPromptModeCapabilities"
+                ::core::module_path!(), "::SessionSystemPromptModeCapabilities"
             ),
         )
     }
@@ -29572,10 +29052,8 @@ pub struct SessionSystemPromptOverrideCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29626,7 +29104,7 @@ impl ::schemars::JsonSchema for SessionSystemPromptOverrideCapabilities {
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
             ::core::concat!(
-                ::core::module_path!(), "::", "SessionSystemPromptOverrideCapabilities"
+                ::core::module_path!(), "::SessionSystemPromptOverrideCapabilities"
             ),
         )
     }
@@ -29663,10 +29141,8 @@ pub struct SessionForkCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29716,7 +29192,7 @@ impl ::schemars::JsonSchema for SessionForkCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionForkCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionForkCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -29753,10 +29229,8 @@ pub struct SessionArchiveCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29806,7 +29280,7 @@ impl ::schemars::JsonSchema for SessionArchiveCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionArchiveCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionArchiveCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -29842,10 +29316,8 @@ pub struct SessionStatusCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29895,7 +29367,7 @@ impl ::schemars::JsonSchema for SessionStatusCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionStatusCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionStatusCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -29932,10 +29404,8 @@ pub struct SessionTitleCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -29985,7 +29455,7 @@ impl ::schemars::JsonSchema for SessionTitleCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionTitleCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionTitleCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -30021,10 +29491,8 @@ pub struct AuthStatusCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30074,7 +29542,7 @@ impl ::schemars::JsonSchema for AuthStatusCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthStatusCapabilities"),
+            ::core::concat!(::core::module_path!(), "::AuthStatusCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -30110,10 +29578,8 @@ pub struct ProvidersCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30162,9 +29628,7 @@ impl ::schemars::JsonSchema for ProvidersCapabilities {
         Cow::Borrowed("ProvidersCapabilities")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProvidersCapabilities"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProvidersCapabilities"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30199,10 +29663,8 @@ pub struct ListProvidersResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30263,9 +29725,7 @@ impl ::schemars::JsonSchema for ListProvidersResponse {
         Cow::Borrowed("ListProvidersResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListProvidersResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListProvidersResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30310,10 +29770,8 @@ pub struct ProviderInfo {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30398,7 +29856,7 @@ impl ::schemars::JsonSchema for ProviderInfo {
         Cow::Borrowed("ProviderInfo")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProviderInfo"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProviderInfo"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30485,7 +29943,7 @@ impl ::schemars::JsonSchema for ProviderId {
         Cow::Borrowed("ProviderId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProviderId"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProviderId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30596,9 +30054,7 @@ impl ::serde::Serialize for LlmProtocol {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = LlmProtocol;
@@ -30636,7 +30092,7 @@ impl<'de> ::serde::Deserialize<'de> for LlmProtocol {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30658,7 +30114,7 @@ impl ::schemars::JsonSchema for LlmProtocol {
         Cow::Borrowed("LlmProtocol")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "LlmProtocol"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::LlmProtocol"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30699,10 +30155,8 @@ pub struct ProviderCurrentConfig {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30761,9 +30215,7 @@ impl ::schemars::JsonSchema for ProviderCurrentConfig {
         Cow::Borrowed("ProviderCurrentConfig")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProviderCurrentConfig"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProviderCurrentConfig"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30796,10 +30248,8 @@ pub struct SetProviderResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30855,9 +30305,7 @@ impl ::schemars::JsonSchema for SetProviderResponse {
         Cow::Borrowed("SetProviderResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetProviderResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SetProviderResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -30890,10 +30338,8 @@ pub struct DisableProviderResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -30950,7 +30396,7 @@ impl ::schemars::JsonSchema for DisableProviderResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DisableProviderResponse"),
+            ::core::concat!(::core::module_path!(), "::DisableProviderResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -30996,10 +30442,8 @@ pub struct AuthStatusResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31071,9 +30515,7 @@ impl ::schemars::JsonSchema for AuthStatusResponse {
         Cow::Borrowed("AuthStatusResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthStatusResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthStatusResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31178,9 +30620,7 @@ impl ::serde::Serialize for AuthState {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthState {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = AuthState;
@@ -31213,7 +30653,7 @@ impl<'de> ::serde::Deserialize<'de> for AuthState {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31235,7 +30675,7 @@ impl ::schemars::JsonSchema for AuthState {
         Cow::Borrowed("AuthState")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthState"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthState"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31298,10 +30738,8 @@ pub struct AuthAccount {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthAccount {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31412,7 +30850,7 @@ impl ::schemars::JsonSchema for AuthAccount {
         Cow::Borrowed("AuthAccount")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthAccount"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthAccount"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31462,10 +30900,8 @@ pub struct ForkSessionResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31568,9 +31004,7 @@ impl ::schemars::JsonSchema for ForkSessionResponse {
         Cow::Borrowed("ForkSessionResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ForkSessionResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ForkSessionResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31607,10 +31041,8 @@ pub struct ArchiveSessionResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31667,7 +31099,7 @@ impl ::schemars::JsonSchema for ArchiveSessionResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ArchiveSessionResponse"),
+            ::core::concat!(::core::module_path!(), "::ArchiveSessionResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -31701,10 +31133,8 @@ pub struct UnarchiveSessionResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31761,7 +31191,7 @@ impl ::schemars::JsonSchema for UnarchiveSessionResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionResponse"),
+            ::core::concat!(::core::module_path!(), "::UnarchiveSessionResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -31811,10 +31241,8 @@ pub struct SessionStatusResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -31886,9 +31314,7 @@ impl ::schemars::JsonSchema for SessionStatusResponse {
         Cow::Borrowed("SessionStatusResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionStatusResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionStatusResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -31987,9 +31413,7 @@ impl ::serde::Serialize for SessionStatus {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionStatus;
@@ -32021,7 +31445,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionStatus {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32043,7 +31467,7 @@ impl ::schemars::JsonSchema for SessionStatus {
         Cow::Borrowed("SessionStatus")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionStatus"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionStatus"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32079,10 +31503,8 @@ pub struct BackgroundSubagent {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32177,9 +31599,7 @@ impl ::schemars::JsonSchema for BackgroundSubagent {
         Cow::Borrowed("BackgroundSubagent")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "BackgroundSubagent"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::BackgroundSubagent"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32245,10 +31665,8 @@ pub struct Usage {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for Usage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32465,7 +31883,7 @@ impl ::schemars::JsonSchema for Usage {
         Cow::Borrowed("Usage")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "Usage"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::Usage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32516,10 +31934,8 @@ pub struct UnknownStateUpdate {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32623,9 +32039,7 @@ impl ::schemars::JsonSchema for UnknownStateUpdate {
         Cow::Borrowed("UnknownStateUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UnknownStateUpdate"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::UnknownStateUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32663,10 +32077,8 @@ pub struct SetSessionTitleResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32728,7 +32140,7 @@ impl ::schemars::JsonSchema for SetSessionTitleResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetSessionTitleResponse"),
+            ::core::concat!(::core::module_path!(), "::SetSessionTitleResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -32769,10 +32181,8 @@ pub struct PlanFile {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanFile {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -32876,7 +32286,7 @@ impl ::schemars::JsonSchema for PlanFile {
         Cow::Borrowed("PlanFile")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanFile"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanFile"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -32914,10 +32324,8 @@ pub struct PlanMarkdown {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33021,7 +32429,7 @@ impl ::schemars::JsonSchema for PlanMarkdown {
         Cow::Borrowed("PlanMarkdown")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanMarkdown"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanMarkdown"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33057,10 +32465,8 @@ pub struct PlanRemoved {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33153,7 +32559,7 @@ impl ::schemars::JsonSchema for PlanRemoved {
         Cow::Borrowed("PlanRemoved")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "PlanRemoved"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::PlanRemoved"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33194,10 +32600,8 @@ pub struct SubagentSessionCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33302,7 +32706,7 @@ impl ::schemars::JsonSchema for SubagentSessionCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SubagentSessionCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SubagentSessionCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -33343,10 +32747,8 @@ pub struct SessionCancelCapabilities {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33429,7 +32831,7 @@ impl ::schemars::JsonSchema for SessionCancelCapabilities {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionCancelCapabilities"),
+            ::core::concat!(::core::module_path!(), "::SessionCancelCapabilities"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -33628,7 +33030,7 @@ impl ::schemars::JsonSchema for SubagentUpdate {
         Cow::Borrowed("SubagentUpdate")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SubagentUpdate"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SubagentUpdate"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33782,7 +33184,7 @@ impl ::schemars::JsonSchema for SessionMessage {
         Cow::Borrowed("SessionMessage")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SessionMessage"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionMessage"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33828,10 +33230,8 @@ pub struct SessionMessageChunk {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::direct_object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::direct_object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -33942,9 +33342,7 @@ impl ::schemars::JsonSchema for SessionMessageChunk {
         Cow::Borrowed("SessionMessageChunk")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionMessageChunk"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionMessageChunk"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -33996,10 +33394,8 @@ pub struct AuthStatusUpdateNotification {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34072,7 +33468,7 @@ impl ::schemars::JsonSchema for AuthStatusUpdateNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "AuthStatusUpdateNotification"),
+            ::core::concat!(::core::module_path!(), "::AuthStatusUpdateNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -34109,10 +33505,8 @@ pub struct ListProvidersRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34168,9 +33562,7 @@ impl ::schemars::JsonSchema for ListProvidersRequest {
         Cow::Borrowed("ListProvidersRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ListProvidersRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ListProvidersRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34220,10 +33612,8 @@ pub struct SetProviderRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34318,9 +33708,7 @@ impl ::schemars::JsonSchema for SetProviderRequest {
         Cow::Borrowed("SetProviderRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetProviderRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SetProviderRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34359,10 +33747,8 @@ pub struct DisableProviderRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34424,7 +33810,7 @@ impl ::schemars::JsonSchema for DisableProviderRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "DisableProviderRequest"),
+            ::core::concat!(::core::module_path!(), "::DisableProviderRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -34463,10 +33849,8 @@ pub struct AuthStatusRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34522,7 +33906,7 @@ impl ::schemars::JsonSchema for AuthStatusRequest {
         Cow::Borrowed("AuthStatusRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "AuthStatusRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::AuthStatusRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34566,10 +33950,8 @@ pub struct McpServerAcp {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34628,7 +34010,7 @@ impl ::schemars::JsonSchema for McpServerAcp {
         Cow::Borrowed("McpServerAcp")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpServerAcp"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpServerAcp"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34681,10 +34063,8 @@ pub struct SystemPrompt {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34746,7 +34126,7 @@ impl ::schemars::JsonSchema for SystemPrompt {
         Cow::Borrowed("SystemPrompt")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SystemPrompt"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SystemPrompt"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -34853,9 +34233,7 @@ impl ::serde::Serialize for SystemPromptMode {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SystemPromptMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SystemPromptMode;
@@ -34887,7 +34265,7 @@ impl<'de> ::serde::Deserialize<'de> for SystemPromptMode {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -34909,7 +34287,7 @@ impl ::schemars::JsonSchema for SystemPromptMode {
         Cow::Borrowed("SystemPromptMode")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "SystemPromptMode"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SystemPromptMode"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35004,9 +34382,7 @@ impl ::serde::Serialize for SessionArchiveFilter {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
         impl ::serde::de::Visitor<'_> for Visitor {
             type Value = SessionArchiveFilter;
@@ -35042,7 +34418,7 @@ impl<'de> ::serde::Deserialize<'de> for SessionArchiveFilter {
                 )
             }
         }
-        deserializer.deserialize_str(Visitor)
+        d.deserialize_str(Visitor)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35064,9 +34440,7 @@ impl ::schemars::JsonSchema for SessionArchiveFilter {
         Cow::Borrowed("SessionArchiveFilter")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionArchiveFilter"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionArchiveFilter"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35135,10 +34509,8 @@ pub struct ForkSessionRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35247,9 +34619,7 @@ impl ::schemars::JsonSchema for ForkSessionRequest {
         Cow::Borrowed("ForkSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ForkSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ForkSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35297,10 +34667,8 @@ pub struct ArchiveSessionRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35361,9 +34729,7 @@ impl ::schemars::JsonSchema for ArchiveSessionRequest {
         Cow::Borrowed("ArchiveSessionRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ArchiveSessionRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ArchiveSessionRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35407,10 +34773,8 @@ pub struct UnarchiveSessionRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35472,7 +34836,7 @@ impl ::schemars::JsonSchema for UnarchiveSessionRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "UnarchiveSessionRequest"),
+            ::core::concat!(::core::module_path!(), "::UnarchiveSessionRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -35515,10 +34879,8 @@ pub struct SessionStatusRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35579,9 +34941,7 @@ impl ::schemars::JsonSchema for SessionStatusRequest {
         Cow::Borrowed("SessionStatusRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SessionStatusRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::SessionStatusRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35632,10 +34992,8 @@ pub struct SetSessionTitleRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35702,7 +35060,7 @@ impl ::schemars::JsonSchema for SetSessionTitleRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "SetSessionTitleRequest"),
+            ::core::concat!(::core::module_path!(), "::SetSessionTitleRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -35743,10 +35101,8 @@ impl ::serde::Serialize for MessageMcpResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -35785,9 +35141,7 @@ impl ::schemars::JsonSchema for MessageMcpResponse {
         Cow::Borrowed("MessageMcpResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponse"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::MessageMcpResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -35819,10 +35173,8 @@ pub struct MessageMcpResponseResult {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35877,7 +35229,7 @@ impl ::schemars::JsonSchema for MessageMcpResponseResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseResult"),
+            ::core::concat!(::core::module_path!(), "::MessageMcpResponseResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -35910,10 +35262,8 @@ pub struct MessageMcpResponseError {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -35968,7 +35318,7 @@ impl ::schemars::JsonSchema for MessageMcpResponseError {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpResponseError"),
+            ::core::concat!(::core::module_path!(), "::MessageMcpResponseError"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -36003,10 +35353,8 @@ pub struct McpError {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for McpError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -36065,7 +35413,7 @@ impl ::schemars::JsonSchema for McpError {
         Cow::Borrowed("McpError")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "McpError"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::McpError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36109,10 +35457,8 @@ pub struct MessageMcpNotification {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -36205,7 +35551,7 @@ impl ::schemars::JsonSchema for MessageMcpNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "MessageMcpNotification"),
+            ::core::concat!(::core::module_path!(), "::MessageMcpNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -36238,10 +35584,8 @@ pub struct ProxyRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -36300,7 +35644,7 @@ impl ::schemars::JsonSchema for ProxyRequest {
         Cow::Borrowed("ProxyRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyRequest"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36352,10 +35696,8 @@ impl ::serde::Serialize for ProxyRequestParams {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyRequestParams {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyRequest") {
             return Ok(Self::InitializeProxyRequest(v));
@@ -36387,9 +35729,7 @@ impl ::schemars::JsonSchema for ProxyRequestParams {
         Cow::Borrowed("ProxyRequestParams")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyRequestParams"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyRequestParams"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36445,7 +35785,7 @@ impl ::schemars::JsonSchema for InitializeProxyRequest {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeProxyRequest"),
+            ::core::concat!(::core::module_path!(), "::InitializeProxyRequest"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -36505,10 +35845,8 @@ pub struct ProxySuccessorRequest {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -36580,9 +35918,7 @@ impl ::schemars::JsonSchema for ProxySuccessorRequest {
         Cow::Borrowed("ProxySuccessorRequest")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorRequest"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxySuccessorRequest"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36613,10 +35949,8 @@ impl ::serde::Serialize for ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Result") {
             return Ok(Self::Result(v));
@@ -36648,7 +35982,7 @@ impl ::schemars::JsonSchema for ProxyResponse {
         Cow::Borrowed("ProxyResponse")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyResponse"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyResponse"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36685,10 +36019,8 @@ pub struct ProxyResponseResult {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -36739,9 +36071,7 @@ impl ::schemars::JsonSchema for ProxyResponseResult {
         Cow::Borrowed("ProxyResponseResult")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponseResult"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyResponseResult"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36782,10 +36112,8 @@ impl ::serde::Serialize for ProxyResponseResultResult {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponseResultResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "InitializeProxyResponse") {
             return Ok(Self::InitializeProxyResponse(v));
@@ -36818,7 +36146,7 @@ impl ::schemars::JsonSchema for ProxyResponseResultResult {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponseResultResult"),
+            ::core::concat!(::core::module_path!(), "::ProxyResponseResultResult"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -36857,10 +36185,8 @@ pub struct ProxyResponseError {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -36911,9 +36237,7 @@ impl ::schemars::JsonSchema for ProxyResponseError {
         Cow::Borrowed("ProxyResponseError")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponseError"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyResponseError"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -36947,10 +36271,8 @@ impl ::serde::Serialize for ProxyResponseErrorId {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyResponseErrorId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = de::value(deserializer)?;
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = de::value(d)?;
         let mut errors = Vec::new();
         if let Some(v) = de::try_arm(&value, &mut errors, "Number") {
             return Ok(Self::Number(v));
@@ -36989,9 +36311,7 @@ impl ::schemars::JsonSchema for ProxyResponseErrorId {
         Cow::Borrowed("ProxyResponseErrorId")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxyResponseErrorId"),
-        )
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyResponseErrorId"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -37035,7 +36355,7 @@ impl ::schemars::JsonSchema for InitializeProxyResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "InitializeProxyResponse"),
+            ::core::concat!(::core::module_path!(), "::InitializeProxyResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -37078,7 +36398,7 @@ impl ::schemars::JsonSchema for ProxySuccessorResponse {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorResponse"),
+            ::core::concat!(::core::module_path!(), "::ProxySuccessorResponse"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
@@ -37106,10 +36426,8 @@ pub struct ProxyNotification {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -37163,7 +36481,7 @@ impl ::schemars::JsonSchema for ProxyNotification {
         Cow::Borrowed("ProxyNotification")
     }
     fn schema_id() -> Cow<'static, str> {
-        Cow::Borrowed(::core::concat!(::core::module_path!(), "::", "ProxyNotification"))
+        Cow::Borrowed(::core::concat!(::core::module_path!(), "::ProxyNotification"))
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
         runtime::schema::embedded(
@@ -37220,10 +36538,8 @@ pub struct ProxySuccessorNotification {
 }
 #[cfg(feature = "unstable")]
 impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        de::object(deserializer)
+    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::object(d)
     }
 }
 #[cfg(feature = "unstable")]
@@ -37296,7 +36612,7 @@ impl ::schemars::JsonSchema for ProxySuccessorNotification {
     }
     fn schema_id() -> Cow<'static, str> {
         Cow::Borrowed(
-            ::core::concat!(::core::module_path!(), "::", "ProxySuccessorNotification"),
+            ::core::concat!(::core::module_path!(), "::ProxySuccessorNotification"),
         )
     }
     fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {

@@ -82,7 +82,7 @@ impl Emitter {
             }
 
             impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                     struct Visitor;
                     impl ::serde::de::Visitor<'_> for Visitor {
                         type Value = #name;
@@ -90,7 +90,7 @@ impl Emitter {
                         #visit_str
                         #visit_owned
                     }
-                    deserializer.deserialize_str(Visitor)
+                    d.deserialize_str(Visitor)
                 }
             }
         });
@@ -221,8 +221,8 @@ impl Emitter {
             }
 
             impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    let wide = <i64 as ::serde::Deserialize>::deserialize(deserializer)?;
+                fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    let wide = <i64 as ::serde::Deserialize>::deserialize(d)?;
                     if !(#lo..=#hi).contains(&i128::from(wide)) {
                         return ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
                             ::core::format_args!("{wide} is out of range for {}", #expecting),

@@ -275,6 +275,7 @@ impl Emitter {
         let rt = &self.rt;
         let name = ident(&def.rust_name);
         let key = str_lit(&def.rust_name);
+        let id = str_lit(&format!("::{}", def.rust_name));
         let json = str_lit(&schema::render(def).to_string());
         // The `$defs` the fragment names: the model's references of the item and
         // of everything inline in it (inline items are not `$defs` themselves).
@@ -291,7 +292,7 @@ impl Emitter {
                     ::std::borrow::Cow::Borrowed(#key)
                 }
                 fn schema_id() -> ::std::borrow::Cow<'static, str> {
-                    ::std::borrow::Cow::Borrowed(::core::concat!(::core::module_path!(), "::", #key))
+                    ::std::borrow::Cow::Borrowed(::core::concat!(::core::module_path!(), #id))
                 }
                 fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
                     #rt::schema::embedded(generator, #json, &[#(#refs),*])

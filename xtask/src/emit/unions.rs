@@ -319,8 +319,8 @@ impl Emitter {
             }
 
             impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    #rt::de::tagged(deserializer)
+                fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    #rt::de::tagged(d)
                 }
             }
         }
@@ -396,8 +396,8 @@ impl Emitter {
         });
         quote! {
             impl<'de> ::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    let value = #rt::de::value(deserializer)?;
+                fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                    let value = #rt::de::value(d)?;
                     let mut errors = ::std::vec::Vec::new();
                     #(#tries)*
                     #fallback
