@@ -18517,7 +18517,7 @@ pub struct IdleStateUpdate {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
     ///
-    /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#stop-reasons)
+    /// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
     #[serde(flatten)]
     pub stop_reason: IdleStateUpdateStopReason,
 }

@@ -144,6 +144,41 @@ fn the_plan_records_gates_and_representations() {
     let v1 = Plan::version(&s1, &changed);
     let v1_gates: Vec<Gate> = v1.items.iter().filter(|i| i.name == "AgentCapabilities").map(|i| i.gate).collect();
     assert_eq!(v1_gates, [Gate::Stable, Gate::Unstable]);
+    // What the merge refuses, each on a copy of the v2 unstable schema.
+    let twice = |name: &str, change: &dyn Fn(&mut xtask::model::Kind)| {
+        let mut u = unstable.clone();
+        change(&mut u.defs.iter_mut().find(|d| d.name == name).unwrap().kind);
+        let plan = Plan::version(&stable, &u);
+        let gates: Vec<Gate> = plan.items.iter().filter(|i| i.name == name).map(|i| i.gate).collect();
+        assert_eq!(gates, [Gate::Stable, Gate::Unstable], "{name}");
+    };
+    let fields = |k: &mut xtask::model::Kind| match k {
+        xtask::model::Kind::Struct(s) => s.fields.clone(),
+        _ => panic!("struct"),
+    };
+    // An added required field (`new` would differ between the builds).
+    twice("SessionCapabilities", &|k| {
+        let mut f = fields(k).into_iter().find(|f| f.name == "fork").unwrap();
+        f.required = true;
+        if let xtask::model::Kind::Struct(s) = k {
+            s.fields.retain(|g| g.name != "fork");
+            s.fields.push(f);
+        }
+    });
+    fn arms(k: &mut xtask::model::Kind) -> &mut Vec<xtask::model::Variant> {
+        match k {
+            xtask::model::Kind::Union(u) => &mut u.variants,
+            _ => panic!("union"),
+        }
+    }
+    // A removed arm, an added arm without a discriminator in a tagged union,
+    // an added arm whose payload type another arm has.
+    twice("SessionUpdate", &|k| arms(k).retain(|v| v.rust_name != "UserMessageChunk"));
+    twice("SessionUpdate", &|k| arms(k).iter_mut().find(|v| v.rust_name == "PlanRemoved").unwrap().tag = None);
+    twice("SessionUpdate", &|k| {
+        let payload = arms(k).iter().find(|v| v.rust_name == "UserMessageChunk").unwrap().payload.clone();
+        arms(k).iter_mut().find(|v| v.rust_name == "PlanRemoved").unwrap().payload = payload;
+    });
     let fields = plan.fields("ToolCallUpdate", Gate::Always).unwrap();
     let field = |n: &str| fields.iter().find(|f| f.name == n).unwrap();
     assert_eq!((field("toolCallId").repr, field("toolCallId").state.clone()), (Repr::Value, Some(StateRepr::Key)));
@@ -195,6 +230,12 @@ fn every_struct_field_of_every_build_is_planned() {
         for item in &plan.items {
             for f in item.def.walk().into_iter().flat_map(struct_fields) {
                 assert_eq!(plan.decisions_of(item).fields.get(&f).rust_name, f.rust_name, "{v} {}", f.pointer);
+            }
+        }
+        // Each shape of an item rendered once, with the decisions of its build.
+        for (def, gate) in plan.gated() {
+            for f in def.walk().into_iter().flat_map(struct_fields) {
+                assert_eq!(plan.decisions(gate).fields.get(&f).rust_name, f.rust_name, "{v} {gate:?} {}", f.pointer);
             }
         }
     }

@@ -6,6 +6,13 @@ struct State {
     #[acp(key)]
     id: String,
     label: Option<String>,
+    #[acp(nested)]
+    cursor: Cursor,
+}
+
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct Cursor {
+    line: u32,
 }
 
 fn main() {}

@@ -22,7 +22,11 @@ impl Emitter {
         let name_str = &def.rust_name;
         let doc = self.item_docs(def);
         let vnames: Vec<_> = e.variants.iter().map(|v| ident(&v.rust_name)).collect();
-        let vdocs: Vec<_> = e.variants.iter().map(|v| docs_or(&v.docs, || format!("`{}`.", v.value))).collect();
+        let vdocs: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| docs_or(self.docs_of(def, &v.rust_name, &v.docs), || format!("`{}`.", v.value)))
+            .collect();
         let values: Vec<_> = e
             .variants
             .iter()
@@ -113,7 +117,9 @@ impl Emitter {
         let (variant, as_str, from_str, parse_err, is_ext, visit_owned) = match &e.fallback {
             Some(f) => {
                 let fname = ident(&f.rust_name);
-                let fdoc = docs_or(&f.docs, || "A value this version does not know, kept as received.".to_owned());
+                let fdoc = docs_or(self.docs_of(def, &f.rust_name, &f.docs), || {
+                    "A value this version does not know, kept as received.".to_owned()
+                });
                 (
                     quote! { #fdoc #fname(#rt::UnknownString), },
                     quote! { Self::#fname(v) => v.as_str(), },
@@ -162,7 +168,11 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let doc = self.item_docs(def);
         let vnames: Vec<_> = e.variants.iter().map(|v| ident(&v.rust_name)).collect();
-        let vdocs: Vec<_> = e.variants.iter().map(|v| docs_or(&v.docs, || format!("`{}`.", v.value))).collect();
+        let vdocs: Vec<_> = e
+            .variants
+            .iter()
+            .map(|v| docs_or(self.docs_of(def, &v.rust_name, &v.docs), || format!("`{}`.", v.value)))
+            .collect();
         let values: Vec<_> = e
             .variants
             .iter()
@@ -174,7 +184,9 @@ impl Emitter {
         let (fallback, value_fallback, from_fallback) = match &e.fallback {
             Some(f) => {
                 let fname = ident(&f.rust_name);
-                let fdoc = docs_or(&f.docs, || "A value this version does not know, kept as received.".to_owned());
+                let fdoc = docs_or(self.docs_of(def, &f.rust_name, &f.docs), || {
+                    "A value this version does not know, kept as received.".to_owned()
+                });
                 (
                     quote! { #fdoc #fname(#rt::UnknownInteger), },
                     quote! { Self::#fname(v) => v.get(), },

@@ -479,7 +479,7 @@ impl Emitter {
 }
 
 /// `items` behind `gate`: the gate on every item, not just the first of each block.
-fn gated(items: Vec<TokenStream>, gate: Gate) -> Vec<TokenStream> {
+pub(crate) fn gated(items: Vec<TokenStream>, gate: Gate) -> Vec<TokenStream> {
     if gate == Gate::Always {
         return items;
     }

@@ -272,7 +272,8 @@ impl Emitter {
             fields.push(quote! { #gate #fd #attrs pub #fname: #ft, });
         }
         if let Some(fl) = &s.flatten {
-            let fd = docs_or(&fl.docs, || format!("The variant part of this object (see [`{}`]).", fl.union));
+            let own = self.docs_of(def, crate::plan::merge::FLATTEN, &fl.docs);
+            let fd = docs_or(own, || format!("The variant part of this object (see [`{}`]).", fl.union));
             let (fname, ft) = (ident(&fl.rust_name), self.rust_name(&fl.union));
             fields.push(quote! { #fd #[serde(flatten)] pub #fname: #ft, });
         }
@@ -314,7 +315,12 @@ impl Emitter {
             items.push(self.keeping_deserialize(def, s));
         }
         items.push(self.builder(def, s));
-        items.extend(s.fields.iter().flat_map(|f| self.hidden_rule_types(&self.fields.get(f).read, f)));
+        for f in &s.fields {
+            let hidden = self.hidden_rule_types(&self.fields.get(f).read, f);
+            // Gated with their field, when only the unstable build has it.
+            let gate = if self.gate_of(def, &f.name).is_empty() { super::Gate::Always } else { super::Gate::Unstable };
+            items.extend(super::gated(hidden, gate));
+        }
         items
     }
 

@@ -226,6 +226,26 @@ impl Emitter {
         }
     }
 
+    /// The body of `Tagged::is_known`: one pattern of the discriminators,
+    /// and those of the arms only the unstable build has in a second one
+    /// behind the feature.
+    fn is_known(&self, def: &Def, tagged: &[&Variant]) -> TokenStream {
+        let (always, only): (Vec<&&Variant>, Vec<&&Variant>) =
+            tagged.iter().partition(|v| self.gate_of(def, &v.rust_name).is_empty());
+        let pattern = |vs: &[&&Variant]| {
+            if vs.is_empty() {
+                return quote!(false);
+            }
+            let tags = vs.iter().map(|v| str_lit(v.tag.as_deref().unwrap_or_default()));
+            quote!(matches!(tag, #(#tags)|*))
+        };
+        if only.is_empty() {
+            return pattern(&always);
+        }
+        let (a, o) = (pattern(&always), pattern(&only));
+        quote!(#a || (cfg!(feature = "unstable") && #o))
+    }
+
     fn tagged_deserialize(&self, def: &Def, u: &Union, tag: &Tag) -> TokenStream {
         let rt = &self.rt;
         let name = ident(&def.rust_name);
@@ -240,19 +260,7 @@ impl Emitter {
                 quote!(#g #t)
             })
             .collect();
-        // `is_known`: one pattern, and the discriminators of the arms only
-        // the unstable build has in a second one behind the feature.
-        let (always, only): (Vec<&&Variant>, Vec<&&Variant>) = tagged.iter().partition(|v| gate(v).is_empty());
-        let pattern = |vs: &[&&Variant]| {
-            let tags = vs.iter().map(|v| str_lit(v.tag.as_deref().unwrap_or_default()));
-            quote!(matches!(tag, #(#tags)|*))
-        };
-        let is_known = if only.is_empty() {
-            pattern(&always)
-        } else {
-            let (a, o) = (pattern(&always), pattern(&only));
-            quote!(#a || (cfg!(feature = "unstable") && #o))
-        };
+        let is_known = self.is_known(def, &tagged);
         // The streaming path: a known discriminator, payload decoded in place.
         let streamed = tagged_streamed_arms(rt, u, &gate);
         // The buffered path: the whole object (unknown, missing or odd discriminators).

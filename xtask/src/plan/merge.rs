@@ -6,13 +6,17 @@
 //! The rule ([`merge`]): the two shapes, descriptions and pointers aside,
 //! are the same but for fields and arms the unstable shape adds, the stable
 //! ones keep their order, an added field is optional (so `new` and `Default`
-//! are the same in both builds), an added arm is not the "no discriminator"
-//! arm, and every decision the plan took about the common parts is the same
+//! are the same in both builds), an added arm of a tagged union has a
+//! discriminator value (so `tag()`, the missing-discriminator path and the
+//! closed union's order stay as they are in the stable build), an added arm's
+//! payload type is no other arm's (so the `From` impls are the same in both
+//! builds), and every decision the plan took about the common parts is the same
 //! in both files (representation, read rule and boxing of each field, boxed
 //! arms, direct decoding, order, scalar); a field's `default` may differ
 //! (it is documentation: the docs give both). The same holds for every inline
-//! item, matched by name. Anything else (a field whose type or default
-//! changed, a removed arm) keeps the two whole copies, each behind its cfg.
+//! item (the inline items of both shapes, in order, with the same names).
+//! Anything else (a field whose type changed, a removed arm) keeps the two
+//! whole copies, each behind its cfg.
 //!
 //! The item is rendered from the unstable shape with the stable shape's
 //! descriptions for what both have (as an item equal in both is), and its
@@ -22,6 +26,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Decisions;
 use crate::model::*;
+
+/// The element key of a struct's flattened union, for its description.
+pub const FLATTEN: &str = "(flatten)";
 
 /// What the plan records for the items rendered once ([`merge`]), by
 /// (definition name, element): the element is a field's wire name or a union
@@ -70,6 +77,14 @@ fn merge_into(s: &Def, u: &Def, sd: &Decisions, ud: &Decisions, out: &mut Merged
     match (&s.kind, &u.kind) {
         (Kind::Struct(a), Kind::Struct(b)) => structs(s, a, b, sd, ud, out)?,
         (Kind::Union(a), Kind::Union(b)) => unions(s, a, b, sd, ud, out)?,
+        (Kind::Enum(a), Kind::Enum(_)) if own(s) == own(u) => {
+            for v in &a.variants {
+                out.stable_docs.insert((s.name.clone(), v.rust_name.clone()), v.docs.clone());
+            }
+            if let Some(f) = &a.fallback {
+                out.stable_docs.insert((s.name.clone(), f.rust_name.clone()), f.docs.clone());
+            }
+        }
         _ => {
             let (a, b) = (own(s), own(u));
             if a != b {
@@ -106,6 +121,9 @@ fn structs(def: &Def, a: &Struct, b: &Struct, sd: &Decisions, ud: &Decisions, ou
     }
     if x != y {
         return None;
+    }
+    if let Some(fl) = &a.flatten {
+        out.stable_docs.insert((def.name.clone(), FLATTEN.to_owned()), fl.docs.clone());
     }
     let (ka, kb): (Vec<&str>, Vec<&str>) =
         (a.fields.iter().map(|f| f.name.as_str()).collect(), b.fields.iter().map(|f| f.name.as_str()).collect());
@@ -163,7 +181,13 @@ fn unions(def: &Def, a: &Union, b: &Union, sd: &Decisions, ud: &Decisions, out: 
                 }
                 out.stable_docs.insert(key, v.docs.clone());
             }
-            None if w.payload == Payload::NoTag => return None,
+            None if w.payload == Payload::NoTag || (a.tag.is_some() && w.tag.is_none()) => return None,
+            // Its payload type is another arm's: a `From` impl would go.
+            None if matches!(&w.payload, Payload::Type(_))
+                && b.variants.iter().any(|o| o.rust_name != w.rust_name && o.payload == w.payload) =>
+            {
+                return None
+            }
             None => {
                 out.unstable_only.insert(key);
             }

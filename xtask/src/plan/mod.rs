@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
 mod defs;
-mod merge;
+pub mod merge;
 mod read;
 pub(crate) use defs::ordered_defs;
 pub use defs::{is_direct_method, Decisions};
