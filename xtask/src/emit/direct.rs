@@ -97,7 +97,7 @@ impl Emitter {
                     }
                     Payload::NoTag => return None,
                 };
-                let cfg = self.gate_of(def, &v.rust_name);
+                let cfg = self.cfg_of(def, &v.rust_name);
                 Some(acp_bindings_codegen::TaggedArm { tag, variant: ident(&v.rust_name), payload, cfg })
             })
             .collect();

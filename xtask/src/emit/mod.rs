@@ -195,14 +195,19 @@ impl Emitter {
         }
     }
 
-    /// `#[cfg(feature = "unstable")]` on a field or arm (`element`) that
-    /// only the unstable build of an item rendered once has; nothing otherwise.
-    pub(crate) fn gate_of(&self, def: &Def, element: &str) -> TokenStream {
+    /// The gate of a field or arm (`element`) of an item rendered once:
+    /// `Unstable` when only the unstable build has it, `Always` otherwise.
+    pub(crate) fn gate_of(&self, def: &Def, element: &str) -> Gate {
         if self.merged.unstable_only.contains(&(def.name.clone(), element.to_owned())) {
-            Gate::Unstable.cfg()
+            Gate::Unstable
         } else {
-            quote!()
+            Gate::Always
         }
+    }
+
+    /// The `#[cfg]` of [`Emitter::gate_of`] (nothing for `Always`).
+    pub(crate) fn cfg_of(&self, def: &Def, element: &str) -> TokenStream {
+        self.gate_of(def, element).cfg()
     }
 
     /// The description of `element` of `def` (`""` for the definition): the
@@ -302,13 +307,14 @@ impl Emitter {
     }
 
     fn item_docs(&self, def: &Def) -> TokenStream {
-        let own = self.docs_of(def, "", &def.docs);
-        docs(&Some(own.clone().unwrap_or_else(|| format!("`{}` (the schema gives no description).", def.name))))
+        docs(&Some(self.description(def)))
     }
 
-    /// The schema's description of an item, or a line saying it has none.
-    fn description(def: &Def) -> String {
-        def.docs.clone().unwrap_or_else(|| format!("`{}` (the schema gives no description).", def.name))
+    /// The schema's description of an item (the stable schema's, for an item
+    /// rendered once for both builds), or a line saying it has none.
+    fn description(&self, def: &Def) -> String {
+        let own = self.docs_of(def, "", &def.docs);
+        own.clone().unwrap_or_else(|| format!("`{}` (the schema gives no description).", def.name))
     }
 
     fn method_consts(&self, def: &Def) -> Option<TokenStream> {

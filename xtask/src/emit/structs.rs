@@ -178,7 +178,7 @@ impl Emitter {
             quote!(keep_unknown, declared)
         } else {
             // The wire type keeps the schema's description; the state says what it is.
-            let wire_doc = str_lit(&Self::description(def));
+            let wire_doc = str_lit(&self.description(def));
             quote!(patch_doc = #wire_doc)
         };
         // The derive writes the direct decoder of the wire type.
@@ -268,7 +268,7 @@ impl Emitter {
         for f in &s.fields {
             let (fd, attrs, fname, ft) =
                 (self.field_docs(def, f), self.field_attrs(f, !keeps), ident(&f.rust_name), self.field_type(f));
-            let gate = self.gate_of(def, &f.name);
+            let gate = self.cfg_of(def, &f.name);
             fields.push(quote! { #gate #fd #attrs pub #fname: #ft, });
         }
         if let Some(fl) = &s.flatten {
@@ -318,8 +318,7 @@ impl Emitter {
         for f in &s.fields {
             let hidden = self.hidden_rule_types(&self.fields.get(f).read, f);
             // Gated with their field, when only the unstable build has it.
-            let gate = if self.gate_of(def, &f.name).is_empty() { super::Gate::Always } else { super::Gate::Unstable };
-            items.extend(super::gated(hidden, gate));
+            items.extend(super::gated(hidden, self.gate_of(def, &f.name)));
         }
         items
     }
@@ -339,7 +338,7 @@ impl Emitter {
                 ty: self.field_type(f),
                 reader: self.reader_type(&self.fields.get(f).read),
                 required: f.required,
-                cfg: self.gate_of(def, &f.name),
+                cfg: self.cfg_of(def, &f.name),
             })
             .collect();
         let object = acp_bindings_codegen::Object {
@@ -363,7 +362,7 @@ impl Emitter {
             let fname = ident(&f.rust_name);
             let t = self.ty(&f.ty);
             // Only an optional field is gated (the plan's merge rule).
-            let gate = self.gate_of(def, &f.name);
+            let gate = self.cfg_of(def, &f.name);
             if f.required {
                 let ft = self.field_type(f);
                 params.push(quote!(#fname: impl ::core::convert::Into<#ft>));

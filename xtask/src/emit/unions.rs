@@ -23,7 +23,7 @@ impl Emitter {
         let mut variants = Vec::new();
         for v in &u.variants {
             let vn = ident(&v.rust_name);
-            let gate = self.gate_of(def, &v.rust_name);
+            let gate = self.cfg_of(def, &v.rust_name);
             let vd = docs_or(self.docs_of(def, &v.rust_name, &v.docs), || match (&v.tag, &v.payload) {
                 (Some(t), _) => format!("The `{t}` variant."),
                 (None, Payload::Type(Type::Ref(r))) => format!("A [`{}`].", self.rust_name(r)),
@@ -98,7 +98,7 @@ impl Emitter {
             let value =
                 if self.arm_boxed(&def.name, v) { quote!(::std::boxed::Box::new(value)) } else { quote!(value) };
             let doc = format!(" The `{}` arm.", v.tag.as_deref().unwrap_or(&v.rust_name));
-            let gate = self.gate_of(def, &v.rust_name);
+            let gate = self.cfg_of(def, &v.rust_name);
             out.push(quote! {
                 #gate
                 impl ::core::convert::From<#ty> for #name {
@@ -145,7 +145,7 @@ impl Emitter {
                 }
                 None => quote!(::core::option::Option::None),
             };
-            let gate = self.gate_of(def, &v.rust_name);
+            let gate = self.cfg_of(def, &v.rust_name);
             arms.push(quote!(#gate #pat => #val,));
         }
         if always {
@@ -185,9 +185,8 @@ impl Emitter {
         let mut arms = Vec::new();
         for v in &u.variants {
             let vn = ident(&v.rust_name);
-            let gate = self.gate_of(def, &v.rust_name);
-            arms.push(quote!(#gate));
-            arms.push(match (&v.payload, &v.tag) {
+            let gate = self.cfg_of(def, &v.rust_name);
+            let arm = match (&v.payload, &v.tag) {
                 (Payload::Unit, Some(t)) => {
                     let t = str_lit(t);
                     quote!(Self::#vn => #rt::ser::tagged(s, K, #t, ::core::option::Option::<&()>::None),)
@@ -208,7 +207,8 @@ impl Emitter {
                     }
                 },
                 (Payload::Unit, None) => quote!(Self::#vn => s.serialize_unit(),),
-            });
+            };
+            arms.push(quote!(#gate #arm));
         }
         if let Some(c) = &u.catch_all {
             let cn = ident(&c.rust_name);
@@ -231,7 +231,7 @@ impl Emitter {
     /// behind the feature.
     fn is_known(&self, def: &Def, tagged: &[&Variant]) -> TokenStream {
         let (always, only): (Vec<&&Variant>, Vec<&&Variant>) =
-            tagged.iter().partition(|v| self.gate_of(def, &v.rust_name).is_empty());
+            tagged.iter().partition(|v| self.gate_of(def, &v.rust_name) == super::Gate::Always);
         let pattern = |vs: &[&&Variant]| {
             if vs.is_empty() {
                 return quote!(false);
@@ -251,7 +251,7 @@ impl Emitter {
         let name = ident(&def.rust_name);
         let uname = str_lit(&def.rust_name);
         let key = str_lit(&tag.property);
-        let gate = |v: &Variant| self.gate_of(def, &v.rust_name);
+        let gate = |v: &Variant| self.cfg_of(def, &v.rust_name);
         let tagged: Vec<&Variant> = u.variants.iter().filter(|v| v.tag.is_some()).collect();
         let known: Vec<TokenStream> = tagged
             .iter()
@@ -376,7 +376,7 @@ impl Emitter {
         let tries = u.variants.iter().map(|v| {
             let vn = ident(&v.rust_name);
             let arm = str_lit(&v.rust_name);
-            let gate = self.gate_of(def, &v.rust_name);
+            let gate = self.cfg_of(def, &v.rust_name);
             match &v.payload {
                 Payload::Unit => quote! {
                     #gate
@@ -422,15 +422,16 @@ fn tagged_streamed_arms(rt: &TokenStream, u: &Union, gate: &dyn Fn(&Variant) -> 
     for v in &u.variants {
         let Some(t) = &v.tag else { continue };
         let (vn, tl) = (ident(&v.rust_name), str_lit(t));
-        streamed.push(gate(v));
+        let gate = gate(v);
         streamed.push(match &v.payload {
             Payload::Unit => quote! {
+                #gate
                 #tl => {
                     <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
                     ::core::result::Result::Ok(Self::#vn)
                 }
             },
-            _ => quote!(#tl => #rt::de::variant(payload, tag, Self::#vn),),
+            _ => quote!(#gate #tl => #rt::de::variant(payload, tag, Self::#vn),),
         });
         // No buffered arm for a known discriminator: `runtime::de::tagged`
         // always streams it (`from_object` sees only absent, unknown or

@@ -107,6 +107,11 @@ fn own(d: &Def) -> Def {
     d
 }
 
+/// A field without its description and pointer, to compare shapes.
+fn bare_field(f: &Field) -> Field {
+    Field { docs: None, pointer: String::new(), ..f.clone() }
+}
+
 /// `Some` when `a`'s keys all appear in `b`, in the same order.
 fn subsequence<'a>(a: &[&'a str], b: &[&'a str]) -> Option<()> {
     let mut rest = b.iter();
@@ -134,7 +139,7 @@ fn structs(def: &Def, a: &Struct, b: &Struct, sd: &Decisions, ud: &Decisions, ou
             Some(f) => {
                 // The `default` only documents the field (it is never applied
                 // nor written): a changed one is told in the docs.
-                let strip = |f: &Field| Field { docs: None, pointer: String::new(), default: None, ..f.clone() };
+                let strip = |f: &Field| Field { default: None, ..bare_field(f) };
                 if strip(f) != strip(g) || sd.fields.get(f) != ud.fields.get(g) {
                     return None;
                 }
@@ -158,7 +163,7 @@ fn unions(def: &Def, a: &Union, b: &Union, sd: &Decisions, ud: &Decisions, out: 
             docs: None,
             tag_docs: None,
             pointer: String::new(),
-            fields: c.fields.iter().map(|f| Field { docs: None, pointer: String::new(), ..f.clone() }).collect(),
+            fields: c.fields.iter().map(bare_field).collect(),
             ..c
         })
     };
