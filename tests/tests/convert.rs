@@ -226,6 +226,53 @@ fn v2_session() -> Vec<Value> {
     ]
 }
 
+/// The methods that cross one to one (the adapters' shared table), each a
+/// request and its response or a notification, driven both ways: the method
+/// is renamed where the table says, and the params and result come through.
+#[test]
+fn one_to_one_methods_cross_both_ways_by_the_same_table() {
+    let requests = [
+        ("authenticate", "auth/login", json!({"methodId": "m"}), json!({})),
+        ("logout", "auth/logout", json!({}), json!({})),
+        ("session/list", "session/list", json!({"cwd": "/w"}), json!({"sessions": []})),
+        ("session/delete", "session/delete", json!({"sessionId": "s1"}), json!({})),
+        ("session/close", "session/close", json!({"sessionId": "s1"}), json!({})),
+    ];
+    let notes = [
+        ("session/cancel", json!({"sessionId": "s1"})),
+        ("$/cancel_request", json!({"requestId": 7})),
+        ("elicitation/complete", json!({"elicitationId": "e1"})),
+    ];
+    for (from, to) in [("v1", "v2"), ("v2", "v1")] {
+        let mut m = if from == "v1" { v1_session() } else { v2_session() };
+        let head = m.len();
+        for (i, (v1, v2, params, result)) in requests.iter().enumerate() {
+            let method = if from == "v1" { v1 } else { v2 };
+            m.push(req(10 + i as u64, method, params.clone()));
+            m.push(res(10 + i as u64, result.clone()));
+        }
+        for (method, params) in &notes {
+            m.push(note(method, params.clone()));
+        }
+        let (out, report) = drive(from, &m);
+        assert!(report.iter().all(|l| !l.contains("unconvertible")), "{from} -> {to}: {report:?}");
+        let tail: Vec<&Value> =
+            out.iter().filter(|o| o["id"].as_u64().is_some_and(|id| id >= 10) || o["id"].is_null()).collect();
+        let tail: Vec<&Value> = tail.into_iter().filter(|o| o["method"] != "session/update").collect();
+        let mut expect = Vec::new();
+        for (i, (v1, v2, params, result)) in requests.iter().enumerate() {
+            let method = if to == "v1" { v1 } else { v2 };
+            expect.push(req(10 + i as u64, method, params.clone()));
+            expect.push(res(10 + i as u64, result.clone()));
+        }
+        for (method, params) in &notes {
+            expect.push(note(method, params.clone()));
+        }
+        let got: Vec<Value> = tail.into_iter().cloned().collect();
+        assert_eq!(got, expect, "{from} -> {to} (after the {head} opening messages)");
+    }
+}
+
 #[test]
 fn v1_prompt_is_acknowledged_echoed_and_ends_with_idle() {
     let mut m = v1_session();

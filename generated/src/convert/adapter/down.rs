@@ -247,8 +247,8 @@ impl V2ToV1 {
 
     #[allow(unreachable_patterns)]
     fn request(&mut self, id: v2::RequestId, request: v2::rpc::Request, form: ParamsForm) -> Out<v1::rpc::Message> {
-        use v1::rpc::{Request as A, RequestToAgent as AA, RequestToClient as AC};
-        use v2::rpc::{Request as B, RequestToAgent as BA, RequestToClient as BC};
+        use v1::rpc::{Request as A, RequestToAgent as AA};
+        use v2::rpc::{Request as B, RequestToAgent as BA};
         let strict = self.strict;
         let (id1, mut losses) = run(strict, "/id", |cx| id.to_v1(cx))?;
         let (req, more) = match request {
@@ -300,25 +300,7 @@ impl V2ToV1 {
                 })?;
                 (A::Agent(AA::SessionLoad(r)), l)
             }
-            B::Agent(BA::AuthLogin(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::Authenticate(p)))?,
-            B::Agent(BA::AuthLogout(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::Logout(p)))?,
-            B::Agent(BA::SessionNew(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionNew(p)))?,
-            B::Agent(BA::SessionList(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionList(p)))?,
-            B::Agent(BA::SessionDelete(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionDelete(p)))?,
-            B::Agent(BA::SessionResume(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionResume(p)))?,
-            B::Agent(BA::SessionClose(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionClose(p)))?,
-            B::Agent(BA::SessionSetConfigOption(p)) => {
-                conv1(strict, "/params", p, |p| A::Agent(AA::SessionSetConfigOption(p)))?
-            }
-            B::Agent(BA::SessionPrompt(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionPrompt(p)))?,
-            B::Client(BC::SessionRequestPermission(p)) => {
-                conv1(strict, "/params", p, |p| A::Client(AC::SessionRequestPermission(p)))?
-            }
-            B::Client(BC::ElicitationCreate(p)) => {
-                conv1(strict, "/params", p, |p| A::Client(AC::ElicitationCreate(p)))?
-            }
-            B::Extension(e) => (A::Extension(e), Vec::new()),
-            other => return Err(unconvertible_method(other.method(), "v1")),
+            other => methods::request_to_v1(strict, other)?,
         };
         losses.extend(more);
         Ok((vec![v1::rpc::Message::Request { id: id1, request: req, form }], losses))
@@ -326,22 +308,11 @@ impl V2ToV1 {
 
     #[allow(unreachable_patterns)]
     fn notification(&mut self, n: v2::rpc::Notification, form: ParamsForm) -> Out<v1::rpc::Message> {
-        use v1::rpc::{
-            Notification as A, NotificationToAgent as AA, NotificationToAnySide as AS, NotificationToClient as AC,
-        };
-        use v2::rpc::{
-            Notification as B, NotificationToAgent as BA, NotificationToAnySide as BS, NotificationToClient as BC,
-        };
+        use v2::rpc::{Notification as B, NotificationToClient as BC};
         let strict = self.strict;
         let (n, losses) = match n {
             B::Client(BC::SessionUpdate(n)) => return self.session_update(n),
-            B::Agent(BA::SessionCancel(p)) => conv1(strict, "/params", p, |p| A::Agent(AA::SessionCancel(p)))?,
-            B::Protocol(BS::CancelRequest(p)) => conv1(strict, "/params", p, |p| A::Protocol(AS::CancelRequest(p)))?,
-            B::Client(BC::ElicitationComplete(p)) => {
-                conv1(strict, "/params", p, |p| A::Client(AC::ElicitationComplete(p)))?
-            }
-            B::Extension(e) => (A::Extension(e), Vec::new()),
-            other => return Err(unconvertible_method(other.method(), "v1")),
+            other => methods::notification_to_v1(strict, other)?,
         };
         Ok((vec![v1::rpc::Message::Notification { notification: n, form }], losses))
     }
@@ -354,8 +325,8 @@ impl V2ToV1 {
         form: ParamsForm,
         pending: Pending2,
     ) -> Out<v1::rpc::Message> {
-        use v1::rpc::{Response as A, ResponseFromAgent as AA, ResponseFromClient as AC};
-        use v2::rpc::{Response as B, ResponseFromAgent as BA, ResponseFromClient as BC};
+        use v1::rpc::{Response as A, ResponseFromAgent as AA};
+        use v2::rpc::{Response as B, ResponseFromAgent as BA};
         let strict = self.strict;
         let (id1, mut losses) = run(strict, "/id", |cx| id.to_v1(cx))?;
         let mut after = Vec::new();
@@ -394,33 +365,17 @@ impl V2ToV1 {
                 })?;
                 (A::Agent(AA::SessionLoad(r)), l)
             }
-            B::Agent(BA::Initialize(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Initialize(p)))?,
-            B::Agent(BA::AuthLogin(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Authenticate(p)))?,
-            B::Agent(BA::AuthLogout(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::Logout(p)))?,
             B::Agent(BA::SessionNew(mut p)) => {
                 let session = p.session_id.as_str().to_owned();
                 after.extend(commands_update(strict, &session, p.available_commands.take(), &mut losses)?);
-                conv1(strict, "/result", p, |p| A::Agent(AA::SessionNew(p)))?
+                methods::response_to_v1(strict, B::Agent(BA::SessionNew(p)))?
             }
-            B::Agent(BA::SessionList(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionList(p)))?,
-            B::Agent(BA::SessionDelete(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionDelete(p)))?,
             B::Agent(BA::SessionResume(mut p)) => {
                 let session = pending.target.clone().unwrap_or_default();
                 after.extend(commands_update(strict, &session, p.available_commands.take(), &mut losses)?);
-                conv1(strict, "/result", p, |p| A::Agent(AA::SessionResume(p)))?
+                methods::response_to_v1(strict, B::Agent(BA::SessionResume(p)))?
             }
-            B::Agent(BA::SessionClose(p)) => conv1(strict, "/result", p, |p| A::Agent(AA::SessionClose(p)))?,
-            B::Agent(BA::SessionSetConfigOption(p)) => {
-                conv1(strict, "/result", p, |p| A::Agent(AA::SessionSetConfigOption(p)))?
-            }
-            B::Client(BC::SessionRequestPermission(p)) => {
-                conv1(strict, "/result", p, |p| A::Client(AC::SessionRequestPermission(p)))?
-            }
-            B::Client(BC::ElicitationCreate(p)) => {
-                conv1(strict, "/result", p, |p| A::Client(AC::ElicitationCreate(p)))?
-            }
-            B::Extension(e) => (A::Extension(e), Vec::new()),
-            other => return Err(unconvertible_method(other.method(), "v1")),
+            other => methods::response_to_v1(strict, other)?,
         };
         losses.extend(more);
         let mut out = vec![v1::rpc::Message::Response { id: id1, response: r, form }];

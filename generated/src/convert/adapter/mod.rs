@@ -12,6 +12,11 @@
 //!   chunks; the tool calls (a v2 `SessionReducer` in `V2ToV1`, titles in
 //!   `V1ToV2`); the v1 modes.
 //!
+//! Which method becomes which is one table, read by both adapters
+//! (`adapter/methods.rs`): the methods that cross one to one, whose params
+//! and results convert by their own conversions. The choices below handle
+//! the others, and some of those first.
+//!
 //! Choices the specification leaves open, made here:
 //!
 //! - **v1 -> v2 prompt.** Right after the v1 `session/prompt` request come the
@@ -358,10 +363,6 @@ fn unconvertible_method(method: &str, target: &str) -> AdaptError {
     })
 }
 
-fn conv<S: ToV2, T>(strict: bool, p: S, wrap: impl FnOnce(S::V2) -> T) -> Result<(T, Vec<Loss>), AdaptError> {
-    conv_at(strict, "/params", p, wrap)
-}
-
 fn conv_at<S: ToV2, T>(
     strict: bool,
     base: &'static str,
@@ -383,6 +384,7 @@ fn conv1<S: ToV1, T>(
 }
 
 mod down;
+mod methods;
 mod up;
 pub use down::V2ToV1;
 pub use up::V1ToV2;

@@ -200,18 +200,7 @@ impl V1ToV2 {
                 }
                 (B::Client(BC::SessionRequestPermission(r)), l)
             }
-            A::Agent(AA::Initialize(p)) => conv(strict, p, |p| B::Agent(BA::Initialize(p)))?,
-            A::Agent(AA::Authenticate(p)) => conv(strict, p, |p| B::Agent(BA::AuthLogin(p)))?,
-            A::Agent(AA::Logout(p)) => conv(strict, p, |p| B::Agent(BA::AuthLogout(p)))?,
-            A::Agent(AA::SessionNew(p)) => conv(strict, p, |p| B::Agent(BA::SessionNew(p)))?,
-            A::Agent(AA::SessionList(p)) => conv(strict, p, |p| B::Agent(BA::SessionList(p)))?,
-            A::Agent(AA::SessionDelete(p)) => conv(strict, p, |p| B::Agent(BA::SessionDelete(p)))?,
-            A::Agent(AA::SessionResume(p)) => conv(strict, p, |p| B::Agent(BA::SessionResume(p)))?,
-            A::Agent(AA::SessionClose(p)) => conv(strict, p, |p| B::Agent(BA::SessionClose(p)))?,
-            A::Agent(AA::SessionSetConfigOption(p)) => conv(strict, p, |p| B::Agent(BA::SessionSetConfigOption(p)))?,
-            A::Client(AC::ElicitationCreate(p)) => conv(strict, p, |p| B::Client(BC::ElicitationCreate(p)))?,
-            A::Extension(e) => (B::Extension(e), Vec::new()),
-            other => return Err(unconvertible_method(other.method(), "v2")),
+            other => methods::request_to_v2(strict, other)?,
         };
         losses.extend(more);
         let mut out = vec![v2::rpc::Message::Request { id: id2, request: req, form }];
@@ -225,20 +214,11 @@ impl V1ToV2 {
 
     #[allow(unreachable_patterns)]
     fn notification(&mut self, n: v1::rpc::Notification, form: ParamsForm) -> Out<v2::rpc::Message> {
-        use v1::rpc::{
-            Notification as A, NotificationToAgent as AA, NotificationToAnySide as AS, NotificationToClient as AC,
-        };
-        use v2::rpc::{
-            Notification as B, NotificationToAgent as BA, NotificationToAnySide as BS, NotificationToClient as BC,
-        };
+        use v1::rpc::{Notification as A, NotificationToClient as AC};
         let strict = self.strict;
         let (n, losses) = match n {
             A::Client(AC::SessionUpdate(n)) => return self.session_update(n),
-            A::Agent(AA::SessionCancel(p)) => conv(strict, p, |p| B::Agent(BA::SessionCancel(p)))?,
-            A::Protocol(AS::CancelRequest(p)) => conv(strict, p, |p| B::Protocol(BS::CancelRequest(p)))?,
-            A::Client(AC::ElicitationComplete(p)) => conv(strict, p, |p| B::Client(BC::ElicitationComplete(p)))?,
-            A::Extension(e) => (B::Extension(e), Vec::new()),
-            other => return Err(unconvertible_method(other.method(), "v2")),
+            other => methods::notification_to_v2(strict, other)?,
         };
         Ok((vec![v2::rpc::Message::Notification { notification: n, form }], losses))
     }
@@ -443,8 +423,8 @@ impl V1ToV2 {
         form: ParamsForm,
         pending: Pending1,
     ) -> Out<v2::rpc::Message> {
-        use v1::rpc::{Response as A, ResponseFromAgent as AA, ResponseFromClient as AC};
-        use v2::rpc::{Response as B, ResponseFromAgent as BA, ResponseFromClient as BC};
+        use v1::rpc::{Response as A, ResponseFromAgent as AA};
+        use v2::rpc::{Response as B, ResponseFromAgent as BA};
         let strict = self.strict;
         let (id2, mut losses) = run(strict, "/id", |cx| id.to_v2(cx))?;
         let mut before = Vec::new();
@@ -490,25 +470,12 @@ impl V1ToV2 {
                 l.extend(modes_loss(strict, "/result", why)?);
                 (B::Agent(BA::SessionSetConfigOption(r)), l)
             }
-            A::Agent(AA::Initialize(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::Initialize(p)))?,
-            A::Agent(AA::Authenticate(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogin(p)))?,
-            A::Agent(AA::Logout(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::AuthLogout(p)))?,
-            A::Agent(AA::SessionList(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionList(p)))?,
-            A::Agent(AA::SessionDelete(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionDelete(p)))?,
             A::Agent(AA::SessionResume(p)) => {
                 let session = pending.session.unwrap_or_default();
                 before.push(snapshot(&session));
                 self.resume_response(&session, p)?
             }
-            A::Agent(AA::SessionClose(p)) => conv_at(strict, "/result", p, |p| B::Agent(BA::SessionClose(p)))?,
-            A::Client(AC::SessionRequestPermission(p)) => {
-                conv_at(strict, "/result", p, |p| B::Client(BC::SessionRequestPermission(p)))?
-            }
-            A::Client(AC::ElicitationCreate(p)) => {
-                conv_at(strict, "/result", p, |p| B::Client(BC::ElicitationCreate(p)))?
-            }
-            A::Extension(e) => (B::Extension(e), Vec::new()),
-            other => return Err(unconvertible_method(other.method(), "v2")),
+            other => methods::response_to_v2(strict, other)?,
         };
         losses.extend(more);
         before.push(v2::rpc::Message::Response { id: id2, response: r, form });
