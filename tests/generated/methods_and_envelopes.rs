@@ -675,6 +675,8 @@ pub mod rpc {
     pub use ::acp_bindings::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
+    #[allow(unused_imports)]
+    use ::acp_bindings::runtime::rpc::{encode_payload, payload, write_payload, NullMode};
     /// The requests handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -705,22 +707,8 @@ pub mod rpc {
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
-                "initialize" => {
-                    runtime::rpc::payload(
-                            "initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::Initialize(p), f))
-                }
-                "auth/logout" => {
-                    runtime::rpc::payload(
-                            "auth/logout",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::AuthLogout(p), f))
-                }
+                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
+                "auth/logout" => payload(method, raw, NullMode::Empty, Self::AuthLogout),
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -735,8 +723,8 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
-                Self::AuthLogout(p) => runtime::rpc::encode_payload(p, form),
+                Self::Initialize(p) => encode_payload(p, form),
+                Self::AuthLogout(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -753,12 +741,8 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::AuthLogout(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::Initialize(p) => write_payload(map, key, p, form, required),
+                Self::AuthLogout(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -774,21 +758,15 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "initialize" => {
-                    <super::InitializeRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::Initialize)
+                    ::serde::Deserialize::deserialize(d).map(Self::Initialize)
                 }
                 "auth/logout" => {
-                    <super::LogoutRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::AuthLogout)
+                    ::serde::Deserialize::deserialize(d).map(Self::AuthLogout)
                 }
                 _ => {
                     Err(
@@ -828,12 +806,12 @@ pub mod rpc {
                 Self::Extension(e) => &e.method,
             }
         }
-        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
         pub fn decode(
-            request_method: &str,
+            method: &str,
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
-            match request_method {
+            match method {
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -944,9 +922,9 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 _ => {
                     Err(
@@ -1025,9 +1003,9 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 _ => {
                     Err(
@@ -1055,12 +1033,12 @@ pub mod rpc {
                 Self::Extension(e) => &e.method,
             }
         }
-        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
         pub fn decode(
-            request_method: &str,
+            method: &str,
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
-            match request_method {
+            match method {
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -1171,9 +1149,9 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 _ => {
                     Err(
@@ -1211,12 +1189,7 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "proxy/initialize" => {
-                    runtime::rpc::payload(
-                            "proxy/initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxyInitialize(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxyInitialize)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -1232,7 +1205,7 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::ProxyInitialize(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxyInitialize(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -1249,9 +1222,7 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::ProxyInitialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxyInitialize(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -1267,15 +1238,12 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "proxy/initialize" => {
-                    <super::InitializeProxyRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProxyInitialize)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProxyInitialize)
                 }
                 _ => {
                     Err(

@@ -311,9 +311,8 @@ fn dispatch_follows_the_unstable_shape_of_a_changed_payload() {
     let unstable = xtask::lower::lower(Path::new("unstable.json"), &schema("[]")).unwrap();
     let (items, registry) = codegen::merge(&stable, &unstable);
     let text: String = items.iter().map(ToString::to_string).collect::<String>().replace(' ', "");
-    let arm = |cfg: &str, mode: &str| {
-        format!("#[cfg({cfg})]\"x/ping\"=>crate::runtime::rpc::payload(\"x/ping\",raw,crate::runtime::rpc::NullMode::{mode})")
-    };
+    let arm =
+        |cfg: &str, mode: &str| format!("#[cfg({cfg})]\"x/ping\"=>payload(method,raw,NullMode::{mode},Self::XPing)");
     assert!(text.contains(&arm("not(feature=\"unstable\")", "Refuse")), "{text}");
     assert!(text.contains(&arm("feature=\"unstable\"", "Empty")), "{text}");
     // The by-name registry and TYPE_NAMES name each shape under its own cfg.

@@ -361,21 +361,23 @@ pub enum NullMode {
     Refuse,
 }
 
-/// Decodes a method payload according to its [`NullMode`].
-pub fn payload<T: DeserializeOwned>(
+/// Decodes a method payload according to its [`NullMode`] and makes it a message enum's arm
+/// with `arm` (the variant that holds it).
+pub fn payload<T: DeserializeOwned, S>(
     method: &str,
     raw: Option<&RawValue>,
     mode: NullMode,
-) -> Result<(T, ParamsForm), DispatchError> {
+    arm: impl FnOnce(T) -> S,
+) -> Result<(S, ParamsForm), DispatchError> {
     let form = match raw {
         None => ParamsForm::Absent,
         Some(r) if r.get().trim() == "null" => ParamsForm::Null,
         Some(_) => ParamsForm::Object,
     };
     match (form, raw, mode) {
-        (ParamsForm::Object, Some(r), _) => decode(r.get()).map(|v| (v, form)),
-        (_, _, NullMode::Empty) => decode("{}").map(|v| (v, form)),
-        (_, _, NullMode::Value) => decode("null").map(|v| (v, form)),
+        (ParamsForm::Object, Some(r), _) => decode(r.get()).map(|v| (arm(v), form)),
+        (_, _, NullMode::Empty) => decode("{}").map(|v| (arm(v), form)),
+        (_, _, NullMode::Value) => decode("null").map(|v| (arm(v), form)),
         _ => Err(DispatchError::new(
             DispatchErrorKind::InvalidPayload,
             "",

@@ -35172,6 +35172,8 @@ pub mod rpc {
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
+    #[allow(unused_imports)]
+    use crate::runtime::rpc::{encode_payload, payload, write_payload, NullMode};
     /// The requests handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -35308,178 +35310,69 @@ pub mod rpc {
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
-                "initialize" => {
-                    runtime::rpc::payload(
-                            "initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::Initialize(p), f))
-                }
+                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
                 "authenticate" => {
-                    runtime::rpc::payload(
-                            "authenticate",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::Authenticate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::Authenticate)
                 }
-                "logout" => {
-                    runtime::rpc::payload("logout", raw, runtime::rpc::NullMode::Empty)
-                        .map(|(p, f)| (Self::Logout(p), f))
-                }
-                "session/new" => {
-                    runtime::rpc::payload(
-                            "session/new",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionNew(p), f))
-                }
+                "logout" => payload(method, raw, NullMode::Empty, Self::Logout),
+                "session/new" => payload(method, raw, NullMode::Refuse, Self::SessionNew),
                 "session/load" => {
-                    runtime::rpc::payload(
-                            "session/load",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionLoad(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionLoad)
                 }
                 "session/list" => {
-                    runtime::rpc::payload(
-                            "session/list",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionList(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionList)
                 }
                 "session/delete" => {
-                    runtime::rpc::payload(
-                            "session/delete",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionDelete(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionDelete)
                 }
                 "session/resume" => {
-                    runtime::rpc::payload(
-                            "session/resume",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionResume(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionResume)
                 }
                 "session/close" => {
-                    runtime::rpc::payload(
-                            "session/close",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionClose(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionClose)
                 }
                 "session/set_mode" => {
-                    runtime::rpc::payload(
-                            "session/set_mode",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetMode(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetMode)
                 }
                 "session/set_config_option" => {
-                    runtime::rpc::payload(
-                            "session/set_config_option",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetConfigOption(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetConfigOption)
                 }
                 "session/prompt" => {
-                    runtime::rpc::payload(
-                            "session/prompt",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionPrompt(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionPrompt)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/list" => {
-                    runtime::rpc::payload(
-                            "providers/list",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::ProvidersList(p), f))
+                    payload(method, raw, NullMode::Empty, Self::ProvidersList)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/set" => {
-                    runtime::rpc::payload(
-                            "providers/set",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProvidersSet(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProvidersSet)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/disable" => {
-                    runtime::rpc::payload(
-                            "providers/disable",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProvidersDisable(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProvidersDisable)
                 }
                 #[cfg(feature = "unstable")]
-                "auth/status" => {
-                    runtime::rpc::payload(
-                            "auth/status",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::AuthStatus(p), f))
-                }
+                "auth/status" => payload(method, raw, NullMode::Empty, Self::AuthStatus),
                 #[cfg(feature = "unstable")]
                 "session/fork" => {
-                    runtime::rpc::payload(
-                            "session/fork",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionFork(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionFork)
                 }
                 #[cfg(feature = "unstable")]
                 "session/archive" => {
-                    runtime::rpc::payload(
-                            "session/archive",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionArchive(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionArchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/unarchive" => {
-                    runtime::rpc::payload(
-                            "session/unarchive",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionUnarchive(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionUnarchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/status" => {
-                    runtime::rpc::payload(
-                            "session/status",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionStatus(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionStatus)
                 }
                 #[cfg(feature = "unstable")]
                 "session/set_title" => {
-                    runtime::rpc::payload(
-                            "session/set_title",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetTitle(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetTitle)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -35495,36 +35388,36 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
-                Self::Authenticate(p) => runtime::rpc::encode_payload(p, form),
-                Self::Logout(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionNew(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionLoad(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionList(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionDelete(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionResume(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionClose(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionSetMode(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionSetConfigOption(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionPrompt(p) => runtime::rpc::encode_payload(p, form),
+                Self::Initialize(p) => encode_payload(p, form),
+                Self::Authenticate(p) => encode_payload(p, form),
+                Self::Logout(p) => encode_payload(p, form),
+                Self::SessionNew(p) => encode_payload(p, form),
+                Self::SessionLoad(p) => encode_payload(p, form),
+                Self::SessionList(p) => encode_payload(p, form),
+                Self::SessionDelete(p) => encode_payload(p, form),
+                Self::SessionResume(p) => encode_payload(p, form),
+                Self::SessionClose(p) => encode_payload(p, form),
+                Self::SessionSetMode(p) => encode_payload(p, form),
+                Self::SessionSetConfigOption(p) => encode_payload(p, form),
+                Self::SessionPrompt(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersList(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersSet(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersDisable(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => runtime::rpc::encode_payload(p, form),
+                Self::AuthStatus(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionFork(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionArchive(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionUnarchive(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionStatus(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionSetTitle(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -35541,78 +35434,38 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::Authenticate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::Logout(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionNew(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionLoad(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionDelete(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionResume(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionClose(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionSetMode(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::Initialize(p) => write_payload(map, key, p, form, required),
+                Self::Authenticate(p) => write_payload(map, key, p, form, required),
+                Self::Logout(p) => write_payload(map, key, p, form, required),
+                Self::SessionNew(p) => write_payload(map, key, p, form, required),
+                Self::SessionLoad(p) => write_payload(map, key, p, form, required),
+                Self::SessionList(p) => write_payload(map, key, p, form, required),
+                Self::SessionDelete(p) => write_payload(map, key, p, form, required),
+                Self::SessionResume(p) => write_payload(map, key, p, form, required),
+                Self::SessionClose(p) => write_payload(map, key, p, form, required),
+                Self::SessionSetMode(p) => write_payload(map, key, p, form, required),
                 Self::SessionSetConfigOption(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::SessionPrompt(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionPrompt(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersList(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersSet(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersDisable(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::AuthStatus(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionFork(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionArchive(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionUnarchive(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionStatus(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionSetTitle(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -35628,144 +35481,80 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "initialize" => {
-                    <super::InitializeRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::Initialize)
+                    ::serde::Deserialize::deserialize(d).map(Self::Initialize)
                 }
                 "authenticate" => {
-                    <super::AuthenticateRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::Authenticate)
+                    ::serde::Deserialize::deserialize(d).map(Self::Authenticate)
                 }
-                "logout" => {
-                    <super::LogoutRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::Logout)
-                }
+                "logout" => ::serde::Deserialize::deserialize(d).map(Self::Logout),
                 "session/new" => {
-                    <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionNew)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionNew)
                 }
                 "session/load" => {
-                    <super::LoadSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionLoad)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionLoad)
                 }
                 "session/list" => {
-                    <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionList)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionList)
                 }
                 "session/delete" => {
-                    <super::DeleteSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionDelete)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionDelete)
                 }
                 "session/resume" => {
-                    <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionResume)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionResume)
                 }
                 "session/close" => {
-                    <super::CloseSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionClose)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionClose)
                 }
                 "session/set_mode" => {
-                    <super::SetSessionModeRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionSetMode)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionSetMode)
                 }
                 "session/set_config_option" => {
-                    <super::SetSessionConfigOptionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
+                    ::serde::Deserialize::deserialize(d)
                         .map(Self::SessionSetConfigOption)
                 }
                 "session/prompt" => {
-                    <super::PromptRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionPrompt)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionPrompt)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/list" => {
-                    <super::ListProvidersRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProvidersList)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersList)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/set" => {
-                    <super::SetProviderRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProvidersSet)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersSet)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/disable" => {
-                    <super::DisableProviderRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProvidersDisable)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersDisable)
                 }
                 #[cfg(feature = "unstable")]
                 "auth/status" => {
-                    <super::AuthStatusRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::AuthStatus)
+                    ::serde::Deserialize::deserialize(d).map(Self::AuthStatus)
                 }
                 #[cfg(feature = "unstable")]
                 "session/fork" => {
-                    <super::ForkSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionFork)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionFork)
                 }
                 #[cfg(feature = "unstable")]
                 "session/archive" => {
-                    <super::ArchiveSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionArchive)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionArchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/unarchive" => {
-                    <super::UnarchiveSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionUnarchive)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionUnarchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/status" => {
-                    <super::SessionStatusRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionStatus)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionStatus)
                 }
                 #[cfg(feature = "unstable")]
                 "session/set_title" => {
-                    <super::SetSessionTitleRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionSetTitle)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionSetTitle)
                 }
                 _ => {
                     Err(
@@ -36040,184 +35829,75 @@ pub mod rpc {
                 Self::Extension(e) => &e.method,
             }
         }
-        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
         pub fn decode(
-            request_method: &str,
+            method: &str,
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
-            match request_method {
-                "initialize" => {
-                    runtime::rpc::payload(
-                            "initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::Initialize(p), f))
-                }
+            match method {
+                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
                 "authenticate" => {
-                    runtime::rpc::payload(
-                            "authenticate",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::Authenticate(p), f))
+                    payload(method, raw, NullMode::Empty, Self::Authenticate)
                 }
-                "logout" => {
-                    runtime::rpc::payload("logout", raw, runtime::rpc::NullMode::Empty)
-                        .map(|(p, f)| (Self::Logout(p), f))
-                }
-                "session/new" => {
-                    runtime::rpc::payload(
-                            "session/new",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionNew(p), f))
-                }
+                "logout" => payload(method, raw, NullMode::Empty, Self::Logout),
+                "session/new" => payload(method, raw, NullMode::Refuse, Self::SessionNew),
                 "session/load" => {
-                    runtime::rpc::payload(
-                            "session/load",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionLoad(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionLoad)
                 }
                 "session/list" => {
-                    runtime::rpc::payload(
-                            "session/list",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionList(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionList)
                 }
                 "session/delete" => {
-                    runtime::rpc::payload(
-                            "session/delete",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionDelete(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionDelete)
                 }
                 "session/resume" => {
-                    runtime::rpc::payload(
-                            "session/resume",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionResume(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionResume)
                 }
                 "session/close" => {
-                    runtime::rpc::payload(
-                            "session/close",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionClose(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionClose)
                 }
                 "session/set_mode" => {
-                    runtime::rpc::payload(
-                            "session/set_mode",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionSetMode(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionSetMode)
                 }
                 "session/set_config_option" => {
-                    runtime::rpc::payload(
-                            "session/set_config_option",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetConfigOption(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetConfigOption)
                 }
                 "session/prompt" => {
-                    runtime::rpc::payload(
-                            "session/prompt",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionPrompt(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionPrompt)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/list" => {
-                    runtime::rpc::payload(
-                            "providers/list",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProvidersList(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProvidersList)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/set" => {
-                    runtime::rpc::payload(
-                            "providers/set",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::ProvidersSet(p), f))
+                    payload(method, raw, NullMode::Empty, Self::ProvidersSet)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/disable" => {
-                    runtime::rpc::payload(
-                            "providers/disable",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::ProvidersDisable(p), f))
+                    payload(method, raw, NullMode::Empty, Self::ProvidersDisable)
                 }
                 #[cfg(feature = "unstable")]
-                "auth/status" => {
-                    runtime::rpc::payload(
-                            "auth/status",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::AuthStatus(p), f))
-                }
+                "auth/status" => payload(method, raw, NullMode::Refuse, Self::AuthStatus),
                 #[cfg(feature = "unstable")]
                 "session/fork" => {
-                    runtime::rpc::payload(
-                            "session/fork",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionFork(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionFork)
                 }
                 #[cfg(feature = "unstable")]
                 "session/archive" => {
-                    runtime::rpc::payload(
-                            "session/archive",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionArchive(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionArchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/unarchive" => {
-                    runtime::rpc::payload(
-                            "session/unarchive",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionUnarchive(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionUnarchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/status" => {
-                    runtime::rpc::payload(
-                            "session/status",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionStatus(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionStatus)
                 }
                 #[cfg(feature = "unstable")]
                 "session/set_title" => {
-                    runtime::rpc::payload(
-                            "session/set_title",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetTitle(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetTitle)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -36233,36 +35913,36 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
-                Self::Authenticate(p) => runtime::rpc::encode_payload(p, form),
-                Self::Logout(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionNew(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionLoad(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionList(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionDelete(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionResume(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionClose(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionSetMode(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionSetConfigOption(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionPrompt(p) => runtime::rpc::encode_payload(p, form),
+                Self::Initialize(p) => encode_payload(p, form),
+                Self::Authenticate(p) => encode_payload(p, form),
+                Self::Logout(p) => encode_payload(p, form),
+                Self::SessionNew(p) => encode_payload(p, form),
+                Self::SessionLoad(p) => encode_payload(p, form),
+                Self::SessionList(p) => encode_payload(p, form),
+                Self::SessionDelete(p) => encode_payload(p, form),
+                Self::SessionResume(p) => encode_payload(p, form),
+                Self::SessionClose(p) => encode_payload(p, form),
+                Self::SessionSetMode(p) => encode_payload(p, form),
+                Self::SessionSetConfigOption(p) => encode_payload(p, form),
+                Self::SessionPrompt(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersList(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersSet(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersDisable(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => runtime::rpc::encode_payload(p, form),
+                Self::AuthStatus(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionFork(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionArchive(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionUnarchive(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionStatus(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionSetTitle(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -36279,78 +35959,38 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::Authenticate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::Logout(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionNew(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionLoad(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionDelete(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionResume(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionClose(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionSetMode(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::Initialize(p) => write_payload(map, key, p, form, required),
+                Self::Authenticate(p) => write_payload(map, key, p, form, required),
+                Self::Logout(p) => write_payload(map, key, p, form, required),
+                Self::SessionNew(p) => write_payload(map, key, p, form, required),
+                Self::SessionLoad(p) => write_payload(map, key, p, form, required),
+                Self::SessionList(p) => write_payload(map, key, p, form, required),
+                Self::SessionDelete(p) => write_payload(map, key, p, form, required),
+                Self::SessionResume(p) => write_payload(map, key, p, form, required),
+                Self::SessionClose(p) => write_payload(map, key, p, form, required),
+                Self::SessionSetMode(p) => write_payload(map, key, p, form, required),
                 Self::SessionSetConfigOption(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::SessionPrompt(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionPrompt(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersList(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersSet(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersDisable(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::AuthStatus(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionFork(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionArchive(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionUnarchive(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionStatus(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionSetTitle(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -36534,22 +36174,10 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "session/cancel" => {
-                    runtime::rpc::payload(
-                            "session/cancel",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionCancel(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionCancel)
                 }
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    runtime::rpc::payload(
-                            "mcp/message",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::McpMessage(p), f))
-                }
+                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -36564,9 +36192,9 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::SessionCancel(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionCancel(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => runtime::rpc::encode_payload(p, form),
+                Self::McpMessage(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -36583,13 +36211,9 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::SessionCancel(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionCancel(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::McpMessage(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -36605,22 +36229,16 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "session/cancel" => {
-                    <super::CancelNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionCancel)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionCancel)
                 }
                 #[cfg(feature = "unstable")]
                 "mcp/message" => {
-                    <super::MessageMcpNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::McpMessage)
+                    ::serde::Deserialize::deserialize(d).map(Self::McpMessage)
                 }
                 _ => {
                     Err(
@@ -36712,86 +36330,39 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "fs/write_text_file" => {
-                    runtime::rpc::payload(
-                            "fs/write_text_file",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::FsWriteTextFile(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::FsWriteTextFile)
                 }
                 "fs/read_text_file" => {
-                    runtime::rpc::payload(
-                            "fs/read_text_file",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::FsReadTextFile(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::FsReadTextFile)
                 }
                 "session/request_permission" => {
-                    runtime::rpc::payload(
-                            "session/request_permission",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionRequestPermission(p), f))
+                    payload(
+                        method,
+                        raw,
+                        NullMode::Refuse,
+                        Self::SessionRequestPermission,
+                    )
                 }
                 "terminal/create" => {
-                    runtime::rpc::payload(
-                            "terminal/create",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::TerminalCreate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::TerminalCreate)
                 }
                 "terminal/output" => {
-                    runtime::rpc::payload(
-                            "terminal/output",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::TerminalOutput(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::TerminalOutput)
                 }
                 "terminal/release" => {
-                    runtime::rpc::payload(
-                            "terminal/release",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::TerminalRelease(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::TerminalRelease)
                 }
                 "terminal/wait_for_exit" => {
-                    runtime::rpc::payload(
-                            "terminal/wait_for_exit",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::TerminalWaitForExit(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::TerminalWaitForExit)
                 }
                 "terminal/kill" => {
-                    runtime::rpc::payload(
-                            "terminal/kill",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::TerminalKill(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::TerminalKill)
                 }
                 "elicitation/create" => {
-                    runtime::rpc::payload(
-                            "elicitation/create",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ElicitationCreate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ElicitationCreate)
                 }
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    runtime::rpc::payload(
-                            "mcp/message",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::McpMessage(p), f))
-                }
+                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -36806,19 +36377,17 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::FsWriteTextFile(p) => runtime::rpc::encode_payload(p, form),
-                Self::FsReadTextFile(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionRequestPermission(p) => {
-                    runtime::rpc::encode_payload(p, form)
-                }
-                Self::TerminalCreate(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalOutput(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalRelease(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalWaitForExit(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalKill(p) => runtime::rpc::encode_payload(p, form),
-                Self::ElicitationCreate(p) => runtime::rpc::encode_payload(p, form),
+                Self::FsWriteTextFile(p) => encode_payload(p, form),
+                Self::FsReadTextFile(p) => encode_payload(p, form),
+                Self::SessionRequestPermission(p) => encode_payload(p, form),
+                Self::TerminalCreate(p) => encode_payload(p, form),
+                Self::TerminalOutput(p) => encode_payload(p, form),
+                Self::TerminalRelease(p) => encode_payload(p, form),
+                Self::TerminalWaitForExit(p) => encode_payload(p, form),
+                Self::TerminalKill(p) => encode_payload(p, form),
+                Self::ElicitationCreate(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => runtime::rpc::encode_payload(p, form),
+                Self::McpMessage(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -36835,37 +36404,21 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::FsWriteTextFile(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::FsReadTextFile(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::FsWriteTextFile(p) => write_payload(map, key, p, form, required),
+                Self::FsReadTextFile(p) => write_payload(map, key, p, form, required),
                 Self::SessionRequestPermission(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::TerminalCreate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::TerminalOutput(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::TerminalRelease(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::TerminalCreate(p) => write_payload(map, key, p, form, required),
+                Self::TerminalOutput(p) => write_payload(map, key, p, form, required),
+                Self::TerminalRelease(p) => write_payload(map, key, p, form, required),
                 Self::TerminalWaitForExit(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::TerminalKill(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::ElicitationCreate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::TerminalKill(p) => write_payload(map, key, p, form, required),
+                Self::ElicitationCreate(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::McpMessage(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -36881,70 +36434,41 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "fs/write_text_file" => {
-                    <super::WriteTextFileRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::FsWriteTextFile)
+                    ::serde::Deserialize::deserialize(d).map(Self::FsWriteTextFile)
                 }
                 "fs/read_text_file" => {
-                    <super::ReadTextFileRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::FsReadTextFile)
+                    ::serde::Deserialize::deserialize(d).map(Self::FsReadTextFile)
                 }
                 "session/request_permission" => {
-                    <super::RequestPermissionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
+                    ::serde::Deserialize::deserialize(d)
                         .map(Self::SessionRequestPermission)
                 }
                 "terminal/create" => {
-                    <super::CreateTerminalRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::TerminalCreate)
+                    ::serde::Deserialize::deserialize(d).map(Self::TerminalCreate)
                 }
                 "terminal/output" => {
-                    <super::TerminalOutputRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::TerminalOutput)
+                    ::serde::Deserialize::deserialize(d).map(Self::TerminalOutput)
                 }
                 "terminal/release" => {
-                    <super::ReleaseTerminalRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::TerminalRelease)
+                    ::serde::Deserialize::deserialize(d).map(Self::TerminalRelease)
                 }
                 "terminal/wait_for_exit" => {
-                    <super::WaitForTerminalExitRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::TerminalWaitForExit)
+                    ::serde::Deserialize::deserialize(d).map(Self::TerminalWaitForExit)
                 }
                 "terminal/kill" => {
-                    <super::KillTerminalRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::TerminalKill)
+                    ::serde::Deserialize::deserialize(d).map(Self::TerminalKill)
                 }
                 "elicitation/create" => {
-                    <super::CreateElicitationRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ElicitationCreate)
+                    ::serde::Deserialize::deserialize(d).map(Self::ElicitationCreate)
                 }
                 #[cfg(feature = "unstable")]
                 "mcp/message" => {
-                    <super::MessageMcpRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::McpMessage)
+                    ::serde::Deserialize::deserialize(d).map(Self::McpMessage)
                 }
                 _ => {
                     Err(
@@ -37077,93 +36601,46 @@ pub mod rpc {
                 Self::Extension(e) => &e.method,
             }
         }
-        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
         pub fn decode(
-            request_method: &str,
+            method: &str,
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
-            match request_method {
+            match method {
                 "fs/write_text_file" => {
-                    runtime::rpc::payload(
-                            "fs/write_text_file",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::FsWriteTextFile(p), f))
+                    payload(method, raw, NullMode::Empty, Self::FsWriteTextFile)
                 }
                 "fs/read_text_file" => {
-                    runtime::rpc::payload(
-                            "fs/read_text_file",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::FsReadTextFile(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::FsReadTextFile)
                 }
                 "session/request_permission" => {
-                    runtime::rpc::payload(
-                            "session/request_permission",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionRequestPermission(p), f))
+                    payload(
+                        method,
+                        raw,
+                        NullMode::Refuse,
+                        Self::SessionRequestPermission,
+                    )
                 }
                 "terminal/create" => {
-                    runtime::rpc::payload(
-                            "terminal/create",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::TerminalCreate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::TerminalCreate)
                 }
                 "terminal/output" => {
-                    runtime::rpc::payload(
-                            "terminal/output",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::TerminalOutput(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::TerminalOutput)
                 }
                 "terminal/release" => {
-                    runtime::rpc::payload(
-                            "terminal/release",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::TerminalRelease(p), f))
+                    payload(method, raw, NullMode::Empty, Self::TerminalRelease)
                 }
                 "terminal/wait_for_exit" => {
-                    runtime::rpc::payload(
-                            "terminal/wait_for_exit",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::TerminalWaitForExit(p), f))
+                    payload(method, raw, NullMode::Empty, Self::TerminalWaitForExit)
                 }
                 "terminal/kill" => {
-                    runtime::rpc::payload(
-                            "terminal/kill",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::TerminalKill(p), f))
+                    payload(method, raw, NullMode::Empty, Self::TerminalKill)
                 }
                 "elicitation/create" => {
-                    runtime::rpc::payload(
-                            "elicitation/create",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ElicitationCreate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ElicitationCreate)
                 }
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    runtime::rpc::payload(
-                            "mcp/message",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::McpMessage(p), f))
-                }
+                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -37178,19 +36655,17 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::FsWriteTextFile(p) => runtime::rpc::encode_payload(p, form),
-                Self::FsReadTextFile(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionRequestPermission(p) => {
-                    runtime::rpc::encode_payload(p, form)
-                }
-                Self::TerminalCreate(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalOutput(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalRelease(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalWaitForExit(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalKill(p) => runtime::rpc::encode_payload(p, form),
-                Self::ElicitationCreate(p) => runtime::rpc::encode_payload(p, form),
+                Self::FsWriteTextFile(p) => encode_payload(p, form),
+                Self::FsReadTextFile(p) => encode_payload(p, form),
+                Self::SessionRequestPermission(p) => encode_payload(p, form),
+                Self::TerminalCreate(p) => encode_payload(p, form),
+                Self::TerminalOutput(p) => encode_payload(p, form),
+                Self::TerminalRelease(p) => encode_payload(p, form),
+                Self::TerminalWaitForExit(p) => encode_payload(p, form),
+                Self::TerminalKill(p) => encode_payload(p, form),
+                Self::ElicitationCreate(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => runtime::rpc::encode_payload(p, form),
+                Self::McpMessage(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -37207,37 +36682,21 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::FsWriteTextFile(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::FsReadTextFile(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::FsWriteTextFile(p) => write_payload(map, key, p, form, required),
+                Self::FsReadTextFile(p) => write_payload(map, key, p, form, required),
                 Self::SessionRequestPermission(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::TerminalCreate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::TerminalOutput(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::TerminalRelease(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::TerminalCreate(p) => write_payload(map, key, p, form, required),
+                Self::TerminalOutput(p) => write_payload(map, key, p, form, required),
+                Self::TerminalRelease(p) => write_payload(map, key, p, form, required),
                 Self::TerminalWaitForExit(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::TerminalKill(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::ElicitationCreate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::TerminalKill(p) => write_payload(map, key, p, form, required),
+                Self::ElicitationCreate(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::McpMessage(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -37351,29 +36810,14 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "session/update" => {
-                    runtime::rpc::payload(
-                            "session/update",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionUpdate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionUpdate)
                 }
                 "elicitation/complete" => {
-                    runtime::rpc::payload(
-                            "elicitation/complete",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ElicitationComplete(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ElicitationComplete)
                 }
                 #[cfg(feature = "unstable")]
                 "auth/status_update" => {
-                    runtime::rpc::payload(
-                            "auth/status_update",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::AuthStatusUpdate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::AuthStatusUpdate)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -37389,10 +36833,10 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::SessionUpdate(p) => runtime::rpc::encode_payload(p, form),
-                Self::ElicitationComplete(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionUpdate(p) => encode_payload(p, form),
+                Self::ElicitationComplete(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatusUpdate(p) => runtime::rpc::encode_payload(p, form),
+                Self::AuthStatusUpdate(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -37409,16 +36853,12 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::SessionUpdate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionUpdate(p) => write_payload(map, key, p, form, required),
                 Self::ElicitationComplete(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
                 #[cfg(feature = "unstable")]
-                Self::AuthStatusUpdate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::AuthStatusUpdate(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -37434,28 +36874,19 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "session/update" => {
-                    <super::SessionNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionUpdate)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionUpdate)
                 }
                 "elicitation/complete" => {
-                    <super::CompleteElicitationNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ElicitationComplete)
+                    ::serde::Deserialize::deserialize(d).map(Self::ElicitationComplete)
                 }
                 #[cfg(feature = "unstable")]
                 "auth/status_update" => {
-                    <super::AuthStatusUpdateNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::AuthStatusUpdate)
+                    ::serde::Deserialize::deserialize(d).map(Self::AuthStatusUpdate)
                 }
                 _ => {
                     Err(
@@ -37470,10 +36901,7 @@ pub mod rpc {
             r: &mut fast::Reader<'de>,
         ) -> Result<Self, fast::Bail> {
             match method {
-                "session/update" => {
-                    <super::SessionNotification as fast::FromJson<'de>>::read(r)
-                        .map(Self::SessionUpdate)
-                }
+                "session/update" => fast::FromJson::read(r).map(Self::SessionUpdate),
                 _ => Err(fast::Bail),
             }
         }
@@ -37525,12 +36953,7 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "$/cancel_request" => {
-                    runtime::rpc::payload(
-                            "$/cancel_request",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::CancelRequest(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::CancelRequest)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -37546,7 +36969,7 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::CancelRequest(p) => runtime::rpc::encode_payload(p, form),
+                Self::CancelRequest(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -37563,9 +36986,7 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::CancelRequest(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::CancelRequest(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -37581,15 +37002,12 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "$/cancel_request" => {
-                    <super::CancelRequestNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::CancelRequest)
+                    ::serde::Deserialize::deserialize(d).map(Self::CancelRequest)
                 }
                 _ => {
                     Err(
@@ -37646,21 +37064,11 @@ pub mod rpc {
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/initialize" => {
-                    runtime::rpc::payload(
-                            "proxy/initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxyInitialize(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxyInitialize)
                 }
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    runtime::rpc::payload(
-                            "proxy/successor",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxySuccessor)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -37677,9 +37085,9 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxyInitialize(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxySuccessor(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -37697,13 +37105,9 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxyInitialize(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -37719,23 +37123,17 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/initialize" => {
-                    <super::InitializeProxyRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProxyInitialize)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProxyInitialize)
                 }
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    <super::ProxySuccessorRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProxySuccessor)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProxySuccessor)
                 }
                 _ => {
                     Err(
@@ -37792,29 +37190,19 @@ pub mod rpc {
                 Self::Extension(e) => &e.method,
             }
         }
-        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
         pub fn decode(
-            request_method: &str,
+            method: &str,
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
-            match request_method {
+            match method {
                 #[cfg(feature = "unstable")]
                 "proxy/initialize" => {
-                    runtime::rpc::payload(
-                            "proxy/initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxyInitialize(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxyInitialize)
                 }
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    runtime::rpc::payload(
-                            "proxy/successor",
-                            raw,
-                            runtime::rpc::NullMode::Value,
-                        )
-                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                    payload(method, raw, NullMode::Value, Self::ProxySuccessor)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -37831,9 +37219,9 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxyInitialize(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxySuccessor(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -37851,13 +37239,9 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxyInitialize(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -37910,12 +37294,7 @@ pub mod rpc {
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    runtime::rpc::payload(
-                            "proxy/successor",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxySuccessor)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -37932,7 +37311,7 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxySuccessor(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -37950,9 +37329,7 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -37968,16 +37345,13 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    <super::ProxySuccessorNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProxySuccessor)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProxySuccessor)
                 }
                 _ => {
                     Err(

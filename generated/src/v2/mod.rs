@@ -36969,6 +36969,8 @@ pub mod rpc {
     pub use crate::runtime::rpc::{
         DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side,
     };
+    #[allow(unused_imports)]
+    use crate::runtime::rpc::{encode_payload, payload, write_payload, NullMode};
     /// The requests handled by the `agent` side (`x-side: agent`).
     #[derive(Debug, Clone, PartialEq)]
     #[non_exhaustive]
@@ -37105,182 +37107,67 @@ pub mod rpc {
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
-                "initialize" => {
-                    runtime::rpc::payload(
-                            "initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::Initialize(p), f))
-                }
-                "auth/login" => {
-                    runtime::rpc::payload(
-                            "auth/login",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::AuthLogin(p), f))
-                }
-                "auth/logout" => {
-                    runtime::rpc::payload(
-                            "auth/logout",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::AuthLogout(p), f))
-                }
-                "session/new" => {
-                    runtime::rpc::payload(
-                            "session/new",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionNew(p), f))
-                }
+                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
+                "auth/login" => payload(method, raw, NullMode::Refuse, Self::AuthLogin),
+                "auth/logout" => payload(method, raw, NullMode::Empty, Self::AuthLogout),
+                "session/new" => payload(method, raw, NullMode::Refuse, Self::SessionNew),
                 "session/list" => {
-                    runtime::rpc::payload(
-                            "session/list",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionList(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionList)
                 }
                 "session/delete" => {
-                    runtime::rpc::payload(
-                            "session/delete",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionDelete(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionDelete)
                 }
                 "session/resume" => {
-                    runtime::rpc::payload(
-                            "session/resume",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionResume(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionResume)
                 }
                 "session/close" => {
-                    runtime::rpc::payload(
-                            "session/close",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionClose(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionClose)
                 }
                 "tool_call/cancel" => {
-                    runtime::rpc::payload(
-                            "tool_call/cancel",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ToolCallCancel(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ToolCallCancel)
                 }
                 "terminal/cancel" => {
-                    runtime::rpc::payload(
-                            "terminal/cancel",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::TerminalCancel(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::TerminalCancel)
                 }
                 "session/set_config_option" => {
-                    runtime::rpc::payload(
-                            "session/set_config_option",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetConfigOption(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetConfigOption)
                 }
                 "session/prompt" => {
-                    runtime::rpc::payload(
-                            "session/prompt",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionPrompt(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionPrompt)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/list" => {
-                    runtime::rpc::payload(
-                            "providers/list",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::ProvidersList(p), f))
+                    payload(method, raw, NullMode::Empty, Self::ProvidersList)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/set" => {
-                    runtime::rpc::payload(
-                            "providers/set",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProvidersSet(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProvidersSet)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/disable" => {
-                    runtime::rpc::payload(
-                            "providers/disable",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProvidersDisable(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProvidersDisable)
                 }
                 #[cfg(feature = "unstable")]
-                "auth/status" => {
-                    runtime::rpc::payload(
-                            "auth/status",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::AuthStatus(p), f))
-                }
+                "auth/status" => payload(method, raw, NullMode::Empty, Self::AuthStatus),
                 #[cfg(feature = "unstable")]
                 "session/fork" => {
-                    runtime::rpc::payload(
-                            "session/fork",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionFork(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionFork)
                 }
                 #[cfg(feature = "unstable")]
                 "session/archive" => {
-                    runtime::rpc::payload(
-                            "session/archive",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionArchive(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionArchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/unarchive" => {
-                    runtime::rpc::payload(
-                            "session/unarchive",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionUnarchive(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionUnarchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/status" => {
-                    runtime::rpc::payload(
-                            "session/status",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionStatus(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionStatus)
                 }
                 #[cfg(feature = "unstable")]
                 "session/set_title" => {
-                    runtime::rpc::payload(
-                            "session/set_title",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetTitle(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetTitle)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -37296,36 +37183,36 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
-                Self::AuthLogin(p) => runtime::rpc::encode_payload(p, form),
-                Self::AuthLogout(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionNew(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionList(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionDelete(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionResume(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionClose(p) => runtime::rpc::encode_payload(p, form),
-                Self::ToolCallCancel(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalCancel(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionSetConfigOption(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionPrompt(p) => runtime::rpc::encode_payload(p, form),
+                Self::Initialize(p) => encode_payload(p, form),
+                Self::AuthLogin(p) => encode_payload(p, form),
+                Self::AuthLogout(p) => encode_payload(p, form),
+                Self::SessionNew(p) => encode_payload(p, form),
+                Self::SessionList(p) => encode_payload(p, form),
+                Self::SessionDelete(p) => encode_payload(p, form),
+                Self::SessionResume(p) => encode_payload(p, form),
+                Self::SessionClose(p) => encode_payload(p, form),
+                Self::ToolCallCancel(p) => encode_payload(p, form),
+                Self::TerminalCancel(p) => encode_payload(p, form),
+                Self::SessionSetConfigOption(p) => encode_payload(p, form),
+                Self::SessionPrompt(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersList(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersSet(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersDisable(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => runtime::rpc::encode_payload(p, form),
+                Self::AuthStatus(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionFork(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionArchive(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionUnarchive(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionStatus(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionSetTitle(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -37342,78 +37229,38 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::AuthLogin(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::AuthLogout(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionNew(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionDelete(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionResume(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionClose(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::ToolCallCancel(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::TerminalCancel(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::Initialize(p) => write_payload(map, key, p, form, required),
+                Self::AuthLogin(p) => write_payload(map, key, p, form, required),
+                Self::AuthLogout(p) => write_payload(map, key, p, form, required),
+                Self::SessionNew(p) => write_payload(map, key, p, form, required),
+                Self::SessionList(p) => write_payload(map, key, p, form, required),
+                Self::SessionDelete(p) => write_payload(map, key, p, form, required),
+                Self::SessionResume(p) => write_payload(map, key, p, form, required),
+                Self::SessionClose(p) => write_payload(map, key, p, form, required),
+                Self::ToolCallCancel(p) => write_payload(map, key, p, form, required),
+                Self::TerminalCancel(p) => write_payload(map, key, p, form, required),
                 Self::SessionSetConfigOption(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::SessionPrompt(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionPrompt(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersList(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersSet(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersDisable(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::AuthStatus(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionFork(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionArchive(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionUnarchive(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionStatus(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionSetTitle(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -37429,144 +37276,80 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "initialize" => {
-                    <super::InitializeRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::Initialize)
+                    ::serde::Deserialize::deserialize(d).map(Self::Initialize)
                 }
-                "auth/login" => {
-                    <super::LoginAuthRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::AuthLogin)
-                }
+                "auth/login" => ::serde::Deserialize::deserialize(d).map(Self::AuthLogin),
                 "auth/logout" => {
-                    <super::LogoutAuthRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::AuthLogout)
+                    ::serde::Deserialize::deserialize(d).map(Self::AuthLogout)
                 }
                 "session/new" => {
-                    <super::NewSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionNew)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionNew)
                 }
                 "session/list" => {
-                    <super::ListSessionsRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionList)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionList)
                 }
                 "session/delete" => {
-                    <super::DeleteSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionDelete)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionDelete)
                 }
                 "session/resume" => {
-                    <super::ResumeSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionResume)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionResume)
                 }
                 "session/close" => {
-                    <super::CloseSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionClose)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionClose)
                 }
                 "tool_call/cancel" => {
-                    <super::CancelToolCallRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ToolCallCancel)
+                    ::serde::Deserialize::deserialize(d).map(Self::ToolCallCancel)
                 }
                 "terminal/cancel" => {
-                    <super::CancelTerminalRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::TerminalCancel)
+                    ::serde::Deserialize::deserialize(d).map(Self::TerminalCancel)
                 }
                 "session/set_config_option" => {
-                    <super::SetSessionConfigOptionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
+                    ::serde::Deserialize::deserialize(d)
                         .map(Self::SessionSetConfigOption)
                 }
                 "session/prompt" => {
-                    <super::PromptRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionPrompt)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionPrompt)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/list" => {
-                    <super::ListProvidersRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProvidersList)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersList)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/set" => {
-                    <super::SetProviderRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProvidersSet)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersSet)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/disable" => {
-                    <super::DisableProviderRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProvidersDisable)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProvidersDisable)
                 }
                 #[cfg(feature = "unstable")]
                 "auth/status" => {
-                    <super::AuthStatusRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::AuthStatus)
+                    ::serde::Deserialize::deserialize(d).map(Self::AuthStatus)
                 }
                 #[cfg(feature = "unstable")]
                 "session/fork" => {
-                    <super::ForkSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionFork)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionFork)
                 }
                 #[cfg(feature = "unstable")]
                 "session/archive" => {
-                    <super::ArchiveSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionArchive)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionArchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/unarchive" => {
-                    <super::UnarchiveSessionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionUnarchive)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionUnarchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/status" => {
-                    <super::SessionStatusRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionStatus)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionStatus)
                 }
                 #[cfg(feature = "unstable")]
                 "session/set_title" => {
-                    <super::SetSessionTitleRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionSetTitle)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionSetTitle)
                 }
                 _ => {
                     Err(
@@ -37841,188 +37624,73 @@ pub mod rpc {
                 Self::Extension(e) => &e.method,
             }
         }
-        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
         pub fn decode(
-            request_method: &str,
+            method: &str,
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
-            match request_method {
-                "initialize" => {
-                    runtime::rpc::payload(
-                            "initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::Initialize(p), f))
-                }
-                "auth/login" => {
-                    runtime::rpc::payload(
-                            "auth/login",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::AuthLogin(p), f))
-                }
-                "auth/logout" => {
-                    runtime::rpc::payload(
-                            "auth/logout",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::AuthLogout(p), f))
-                }
-                "session/new" => {
-                    runtime::rpc::payload(
-                            "session/new",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionNew(p), f))
-                }
+            match method {
+                "initialize" => payload(method, raw, NullMode::Refuse, Self::Initialize),
+                "auth/login" => payload(method, raw, NullMode::Empty, Self::AuthLogin),
+                "auth/logout" => payload(method, raw, NullMode::Empty, Self::AuthLogout),
+                "session/new" => payload(method, raw, NullMode::Refuse, Self::SessionNew),
                 "session/list" => {
-                    runtime::rpc::payload(
-                            "session/list",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionList(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionList)
                 }
                 "session/delete" => {
-                    runtime::rpc::payload(
-                            "session/delete",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionDelete(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionDelete)
                 }
                 "session/resume" => {
-                    runtime::rpc::payload(
-                            "session/resume",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionResume(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionResume)
                 }
                 "session/close" => {
-                    runtime::rpc::payload(
-                            "session/close",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionClose(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionClose)
                 }
                 "tool_call/cancel" => {
-                    runtime::rpc::payload(
-                            "tool_call/cancel",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::ToolCallCancel(p), f))
+                    payload(method, raw, NullMode::Empty, Self::ToolCallCancel)
                 }
                 "terminal/cancel" => {
-                    runtime::rpc::payload(
-                            "terminal/cancel",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::TerminalCancel(p), f))
+                    payload(method, raw, NullMode::Empty, Self::TerminalCancel)
                 }
                 "session/set_config_option" => {
-                    runtime::rpc::payload(
-                            "session/set_config_option",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetConfigOption(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetConfigOption)
                 }
                 "session/prompt" => {
-                    runtime::rpc::payload(
-                            "session/prompt",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionPrompt(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionPrompt)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/list" => {
-                    runtime::rpc::payload(
-                            "providers/list",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProvidersList(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProvidersList)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/set" => {
-                    runtime::rpc::payload(
-                            "providers/set",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::ProvidersSet(p), f))
+                    payload(method, raw, NullMode::Empty, Self::ProvidersSet)
                 }
                 #[cfg(feature = "unstable")]
                 "providers/disable" => {
-                    runtime::rpc::payload(
-                            "providers/disable",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::ProvidersDisable(p), f))
+                    payload(method, raw, NullMode::Empty, Self::ProvidersDisable)
                 }
                 #[cfg(feature = "unstable")]
-                "auth/status" => {
-                    runtime::rpc::payload(
-                            "auth/status",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::AuthStatus(p), f))
-                }
+                "auth/status" => payload(method, raw, NullMode::Refuse, Self::AuthStatus),
                 #[cfg(feature = "unstable")]
                 "session/fork" => {
-                    runtime::rpc::payload(
-                            "session/fork",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionFork(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionFork)
                 }
                 #[cfg(feature = "unstable")]
                 "session/archive" => {
-                    runtime::rpc::payload(
-                            "session/archive",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionArchive(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionArchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/unarchive" => {
-                    runtime::rpc::payload(
-                            "session/unarchive",
-                            raw,
-                            runtime::rpc::NullMode::Empty,
-                        )
-                        .map(|(p, f)| (Self::SessionUnarchive(p), f))
+                    payload(method, raw, NullMode::Empty, Self::SessionUnarchive)
                 }
                 #[cfg(feature = "unstable")]
                 "session/status" => {
-                    runtime::rpc::payload(
-                            "session/status",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionStatus(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionStatus)
                 }
                 #[cfg(feature = "unstable")]
                 "session/set_title" => {
-                    runtime::rpc::payload(
-                            "session/set_title",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionSetTitle(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionSetTitle)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -38038,36 +37706,36 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => runtime::rpc::encode_payload(p, form),
-                Self::AuthLogin(p) => runtime::rpc::encode_payload(p, form),
-                Self::AuthLogout(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionNew(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionList(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionDelete(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionResume(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionClose(p) => runtime::rpc::encode_payload(p, form),
-                Self::ToolCallCancel(p) => runtime::rpc::encode_payload(p, form),
-                Self::TerminalCancel(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionSetConfigOption(p) => runtime::rpc::encode_payload(p, form),
-                Self::SessionPrompt(p) => runtime::rpc::encode_payload(p, form),
+                Self::Initialize(p) => encode_payload(p, form),
+                Self::AuthLogin(p) => encode_payload(p, form),
+                Self::AuthLogout(p) => encode_payload(p, form),
+                Self::SessionNew(p) => encode_payload(p, form),
+                Self::SessionList(p) => encode_payload(p, form),
+                Self::SessionDelete(p) => encode_payload(p, form),
+                Self::SessionResume(p) => encode_payload(p, form),
+                Self::SessionClose(p) => encode_payload(p, form),
+                Self::ToolCallCancel(p) => encode_payload(p, form),
+                Self::TerminalCancel(p) => encode_payload(p, form),
+                Self::SessionSetConfigOption(p) => encode_payload(p, form),
+                Self::SessionPrompt(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersList(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersSet(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProvidersDisable(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => runtime::rpc::encode_payload(p, form),
+                Self::AuthStatus(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionFork(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionArchive(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionUnarchive(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionStatus(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionSetTitle(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -38084,78 +37752,38 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::Initialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::AuthLogin(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::AuthLogout(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionNew(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionDelete(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionResume(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::SessionClose(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::ToolCallCancel(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
-                Self::TerminalCancel(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::Initialize(p) => write_payload(map, key, p, form, required),
+                Self::AuthLogin(p) => write_payload(map, key, p, form, required),
+                Self::AuthLogout(p) => write_payload(map, key, p, form, required),
+                Self::SessionNew(p) => write_payload(map, key, p, form, required),
+                Self::SessionList(p) => write_payload(map, key, p, form, required),
+                Self::SessionDelete(p) => write_payload(map, key, p, form, required),
+                Self::SessionResume(p) => write_payload(map, key, p, form, required),
+                Self::SessionClose(p) => write_payload(map, key, p, form, required),
+                Self::ToolCallCancel(p) => write_payload(map, key, p, form, required),
+                Self::TerminalCancel(p) => write_payload(map, key, p, form, required),
                 Self::SessionSetConfigOption(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::SessionPrompt(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionPrompt(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersList(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersList(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersSet(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersSet(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProvidersDisable(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProvidersDisable(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatus(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::AuthStatus(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionFork(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionFork(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionArchive(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionArchive(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionUnarchive(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionUnarchive(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionStatus(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionStatus(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::SessionSetTitle(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionSetTitle(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -38339,22 +37967,10 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "session/cancel" => {
-                    runtime::rpc::payload(
-                            "session/cancel",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionCancel(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionCancel)
                 }
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    runtime::rpc::payload(
-                            "mcp/message",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::McpMessage(p), f))
-                }
+                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -38369,9 +37985,9 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::SessionCancel(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionCancel(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => runtime::rpc::encode_payload(p, form),
+                Self::McpMessage(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -38388,13 +38004,9 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::SessionCancel(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionCancel(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::McpMessage(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -38410,22 +38022,16 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "session/cancel" => {
-                    <super::CancelSessionNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionCancel)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionCancel)
                 }
                 #[cfg(feature = "unstable")]
                 "mcp/message" => {
-                    <super::MessageMcpNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::McpMessage)
+                    ::serde::Deserialize::deserialize(d).map(Self::McpMessage)
                 }
                 _ => {
                     Err(
@@ -38489,30 +38095,18 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "session/request_permission" => {
-                    runtime::rpc::payload(
-                            "session/request_permission",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionRequestPermission(p), f))
+                    payload(
+                        method,
+                        raw,
+                        NullMode::Refuse,
+                        Self::SessionRequestPermission,
+                    )
                 }
                 "elicitation/create" => {
-                    runtime::rpc::payload(
-                            "elicitation/create",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ElicitationCreate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ElicitationCreate)
                 }
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    runtime::rpc::payload(
-                            "mcp/message",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::McpMessage(p), f))
-                }
+                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -38527,12 +38121,10 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::SessionRequestPermission(p) => {
-                    runtime::rpc::encode_payload(p, form)
-                }
-                Self::ElicitationCreate(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionRequestPermission(p) => encode_payload(p, form),
+                Self::ElicitationCreate(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => runtime::rpc::encode_payload(p, form),
+                Self::McpMessage(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -38550,15 +38142,11 @@ pub mod rpc {
             let _ = form;
             match self {
                 Self::SessionRequestPermission(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::ElicitationCreate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ElicitationCreate(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::McpMessage(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -38574,28 +38162,20 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "session/request_permission" => {
-                    <super::RequestPermissionRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
+                    ::serde::Deserialize::deserialize(d)
                         .map(Self::SessionRequestPermission)
                 }
                 "elicitation/create" => {
-                    <super::CreateElicitationRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ElicitationCreate)
+                    ::serde::Deserialize::deserialize(d).map(Self::ElicitationCreate)
                 }
                 #[cfg(feature = "unstable")]
                 "mcp/message" => {
-                    <super::MessageMcpRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::McpMessage)
+                    ::serde::Deserialize::deserialize(d).map(Self::McpMessage)
                 }
                 _ => {
                     Err(
@@ -38658,37 +38238,25 @@ pub mod rpc {
                 Self::Extension(e) => &e.method,
             }
         }
-        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
         pub fn decode(
-            request_method: &str,
+            method: &str,
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
-            match request_method {
+            match method {
                 "session/request_permission" => {
-                    runtime::rpc::payload(
-                            "session/request_permission",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionRequestPermission(p), f))
+                    payload(
+                        method,
+                        raw,
+                        NullMode::Refuse,
+                        Self::SessionRequestPermission,
+                    )
                 }
                 "elicitation/create" => {
-                    runtime::rpc::payload(
-                            "elicitation/create",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ElicitationCreate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ElicitationCreate)
                 }
                 #[cfg(feature = "unstable")]
-                "mcp/message" => {
-                    runtime::rpc::payload(
-                            "mcp/message",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::McpMessage(p), f))
-                }
+                "mcp/message" => payload(method, raw, NullMode::Refuse, Self::McpMessage),
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
                         .map(|e| (Self::Extension(e), ParamsForm::Object))
@@ -38703,12 +38271,10 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::SessionRequestPermission(p) => {
-                    runtime::rpc::encode_payload(p, form)
-                }
-                Self::ElicitationCreate(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionRequestPermission(p) => encode_payload(p, form),
+                Self::ElicitationCreate(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => runtime::rpc::encode_payload(p, form),
+                Self::McpMessage(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -38726,15 +38292,11 @@ pub mod rpc {
             let _ = form;
             match self {
                 Self::SessionRequestPermission(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
-                Self::ElicitationCreate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ElicitationCreate(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::McpMessage(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::McpMessage(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -38806,29 +38368,14 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "session/update" => {
-                    runtime::rpc::payload(
-                            "session/update",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::SessionUpdate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::SessionUpdate)
                 }
                 "elicitation/complete" => {
-                    runtime::rpc::payload(
-                            "elicitation/complete",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ElicitationComplete(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ElicitationComplete)
                 }
                 #[cfg(feature = "unstable")]
                 "auth/status_update" => {
-                    runtime::rpc::payload(
-                            "auth/status_update",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::AuthStatusUpdate(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::AuthStatusUpdate)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -38844,10 +38391,10 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::SessionUpdate(p) => runtime::rpc::encode_payload(p, form),
-                Self::ElicitationComplete(p) => runtime::rpc::encode_payload(p, form),
+                Self::SessionUpdate(p) => encode_payload(p, form),
+                Self::ElicitationComplete(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::AuthStatusUpdate(p) => runtime::rpc::encode_payload(p, form),
+                Self::AuthStatusUpdate(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -38864,16 +38411,12 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::SessionUpdate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::SessionUpdate(p) => write_payload(map, key, p, form, required),
                 Self::ElicitationComplete(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
+                    write_payload(map, key, p, form, required)
                 }
                 #[cfg(feature = "unstable")]
-                Self::AuthStatusUpdate(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::AuthStatusUpdate(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -38889,28 +38432,19 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "session/update" => {
-                    <super::UpdateSessionNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::SessionUpdate)
+                    ::serde::Deserialize::deserialize(d).map(Self::SessionUpdate)
                 }
                 "elicitation/complete" => {
-                    <super::CompleteElicitationNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ElicitationComplete)
+                    ::serde::Deserialize::deserialize(d).map(Self::ElicitationComplete)
                 }
                 #[cfg(feature = "unstable")]
                 "auth/status_update" => {
-                    <super::AuthStatusUpdateNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::AuthStatusUpdate)
+                    ::serde::Deserialize::deserialize(d).map(Self::AuthStatusUpdate)
                 }
                 _ => {
                     Err(
@@ -38925,10 +38459,7 @@ pub mod rpc {
             r: &mut fast::Reader<'de>,
         ) -> Result<Self, fast::Bail> {
             match method {
-                "session/update" => {
-                    <super::UpdateSessionNotification as fast::FromJson<'de>>::read(r)
-                        .map(Self::SessionUpdate)
-                }
+                "session/update" => fast::FromJson::read(r).map(Self::SessionUpdate),
                 _ => Err(fast::Bail),
             }
         }
@@ -38980,12 +38511,7 @@ pub mod rpc {
         ) -> Result<(Self, ParamsForm), DispatchError> {
             match method {
                 "$/cancel_request" => {
-                    runtime::rpc::payload(
-                            "$/cancel_request",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::CancelRequest(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::CancelRequest)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -39001,7 +38527,7 @@ pub mod rpc {
         ) -> Result<Option<::serde_json::Value>, ::serde_json::Error> {
             let _ = form;
             match self {
-                Self::CancelRequest(p) => runtime::rpc::encode_payload(p, form),
+                Self::CancelRequest(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -39018,9 +38544,7 @@ pub mod rpc {
         ) -> Result<(), M::Error> {
             let _ = form;
             match self {
-                Self::CancelRequest(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::CancelRequest(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -39036,15 +38560,12 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 "$/cancel_request" => {
-                    <super::CancelRequestNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::CancelRequest)
+                    ::serde::Deserialize::deserialize(d).map(Self::CancelRequest)
                 }
                 _ => {
                     Err(
@@ -39101,21 +38622,11 @@ pub mod rpc {
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/initialize" => {
-                    runtime::rpc::payload(
-                            "proxy/initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxyInitialize(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxyInitialize)
                 }
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    runtime::rpc::payload(
-                            "proxy/successor",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxySuccessor)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -39132,9 +38643,9 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxyInitialize(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxySuccessor(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -39152,13 +38663,9 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxyInitialize(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -39174,23 +38681,17 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/initialize" => {
-                    <super::InitializeProxyRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProxyInitialize)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProxyInitialize)
                 }
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    <super::ProxySuccessorRequest as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProxySuccessor)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProxySuccessor)
                 }
                 _ => {
                     Err(
@@ -39247,29 +38748,19 @@ pub mod rpc {
                 Self::Extension(e) => &e.method,
             }
         }
-        /// Decodes a response payload from the method of the request it answers and the raw JSON (`None` when omitted).
+        /// Decodes a response payload from `method`, the method of the request it answers, and the raw JSON (`None` when omitted).
         pub fn decode(
-            request_method: &str,
+            method: &str,
             raw: Option<&::serde_json::value::RawValue>,
         ) -> Result<(Self, ParamsForm), DispatchError> {
-            match request_method {
+            match method {
                 #[cfg(feature = "unstable")]
                 "proxy/initialize" => {
-                    runtime::rpc::payload(
-                            "proxy/initialize",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxyInitialize(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxyInitialize)
                 }
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    runtime::rpc::payload(
-                            "proxy/successor",
-                            raw,
-                            runtime::rpc::NullMode::Value,
-                        )
-                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                    payload(method, raw, NullMode::Value, Self::ProxySuccessor)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -39286,9 +38777,9 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxyInitialize(p) => encode_payload(p, form),
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxySuccessor(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -39306,13 +38797,9 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxyInitialize(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxyInitialize(p) => write_payload(map, key, p, form, required),
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -39365,12 +38852,7 @@ pub mod rpc {
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    runtime::rpc::payload(
-                            "proxy/successor",
-                            raw,
-                            runtime::rpc::NullMode::Refuse,
-                        )
-                        .map(|(p, f)| (Self::ProxySuccessor(p), f))
+                    payload(method, raw, NullMode::Refuse, Self::ProxySuccessor)
                 }
                 m if m.starts_with('_') => {
                     runtime::rpc::ext(m, raw)
@@ -39387,7 +38869,7 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => runtime::rpc::encode_payload(p, form),
+                Self::ProxySuccessor(p) => encode_payload(p, form),
                 Self::Extension(e) => Ok(e.params.clone()),
             }
         }
@@ -39405,9 +38887,7 @@ pub mod rpc {
             let _ = form;
             match self {
                 #[cfg(feature = "unstable")]
-                Self::ProxySuccessor(p) => {
-                    runtime::rpc::write_payload(map, key, p, form, required)
-                }
+                Self::ProxySuccessor(p) => write_payload(map, key, p, form, required),
                 Self::Extension(e) => {
                     runtime::rpc::write_raw_payload(
                         map,
@@ -39423,16 +38903,13 @@ pub mod rpc {
         #[allow(clippy::match_single_binding)]
         fn decode_from<'de, D: ::serde::Deserializer<'de>>(
             method: &str,
-            deserializer: D,
+            d: D,
         ) -> Result<Self, D::Error> {
-            let _ = &deserializer;
+            let _ = &d;
             match method {
                 #[cfg(feature = "unstable")]
                 "proxy/successor" => {
-                    <super::ProxySuccessorNotification as ::serde::Deserialize>::deserialize(
-                            deserializer,
-                        )
-                        .map(Self::ProxySuccessor)
+                    ::serde::Deserialize::deserialize(d).map(Self::ProxySuccessor)
                 }
                 _ => {
                     Err(

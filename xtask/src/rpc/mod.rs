@@ -123,13 +123,11 @@ pub(crate) fn variant_text(method: &str) -> String {
 }
 
 /// How a payload treats an omitted or `null` params/result.
-fn null_mode(def: &Def, all: &Build<'_>, rt: &TokenStream) -> TokenStream {
+fn null_mode(def: &Def, all: &Build<'_>) -> TokenStream {
     match &resolve(def, all).kind {
-        Kind::Any => quote!(#rt::rpc::NullMode::Value),
-        Kind::Struct(s) if s.flatten.is_none() && s.fields.iter().all(|f| !f.required) => {
-            quote!(#rt::rpc::NullMode::Empty)
-        }
-        _ => quote!(#rt::rpc::NullMode::Refuse),
+        Kind::Any => quote!(NullMode::Value),
+        Kind::Struct(s) if s.flatten.is_none() && s.fields.iter().all(|f| !f.required) => quote!(NullMode::Empty),
+        _ => quote!(NullMode::Refuse),
     }
 }
 
@@ -244,6 +242,8 @@ pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
             // Re-exported for users; a schema without requests may not use them all.
             #[allow(unused_imports)]
             pub use #rt::rpc::{DispatchError, DispatchErrorKind, ExtMethod, ParamsForm, Side};
+            #[allow(unused_imports)]
+            use #rt::rpc::{encode_payload, payload, write_payload, NullMode};
             #(#items)*
         }
     }
@@ -260,12 +260,12 @@ fn side_enum(
     let side_variant = format_ident!("{}", side_name(side));
     let kind_lower = kind_name(kind).to_lowercase();
     let doc = format!(" The {kind_lower}s handled by the `{side}` side (`x-side: {side}`).");
-    let SideArms { variants, methods, names, decodes, encodes, writes, streamed, direct } =
-        side_arms(entries, builds, rt);
     let (arg, arg_doc) = match kind {
-        MethodKind::Response => (quote!(request_method), "the method of the request it answers"),
+        MethodKind::Response => (quote!(method), "`method`, the method of the request it answers,"),
         _ => (quote!(method), "its method"),
     };
+    let SideArms { variants, methods, names, decodes, encodes, writes, streamed, direct } =
+        side_arms(entries, builds, (rt, &arg));
     let decode_doc = format!(" Decodes a {kind_lower} payload from {arg_doc} and the raw JSON (`None` when omitted).");
     let all: Vec<&Entry<'_>> = entries.iter().collect();
     let conversions = payload_conversions(&name, &all, builds, |e| {
@@ -354,7 +354,12 @@ struct SideArms {
     direct: Vec<TokenStream>,
 }
 
-fn side_arms(entries: &[Entry<'_>], (stable, unstable): (&Build<'_>, &Build<'_>), rt: &TokenStream) -> SideArms {
+/// `arg` is the name of the decoder's method parameter.
+fn side_arms(
+    entries: &[Entry<'_>],
+    (stable, unstable): (&Build<'_>, &Build<'_>),
+    (rt, arg): (&TokenStream, &TokenStream),
+) -> SideArms {
     let mut a = SideArms::default();
     let fast = crate::emit::direct::fast_path(rt);
     for e in entries {
@@ -363,22 +368,20 @@ fn side_arms(entries: &[Entry<'_>], (stable, unstable): (&Build<'_>, &Build<'_>)
         let m = Literal::string(&e.method);
         let vdoc = format!(" `{}`: [`super::{}`].", e.method, e.def.rust_name);
         let build = if e.gate == Gate::Unstable { unstable } else { stable };
-        let mode = null_mode(e.def, build, rt);
+        let mode = null_mode(e.def, build);
         a.variants.push(quote! { #cfg #[doc = #vdoc] #v(super::#ty), });
         a.methods.push(quote! { #cfg Self::#v(_) => #m, });
         a.names.push(quote! { #cfg #m, });
-        a.decodes.push(quote! {
-            #cfg #m => #rt::rpc::payload(#m, raw, #mode).map(|(p, f)| (Self::#v(p), f)),
-        });
-        a.encodes.push(quote! { #cfg Self::#v(p) => #rt::rpc::encode_payload(p, form), });
-        a.writes.push(quote! { #cfg Self::#v(p) => #rt::rpc::write_payload(map, key, p, form, required), });
+        a.decodes.push(quote! { #cfg #m => payload(#arg, raw, #mode, Self::#v), });
+        a.encodes.push(quote! { #cfg Self::#v(p) => encode_payload(p, form), });
+        a.writes.push(quote! { #cfg Self::#v(p) => write_payload(map, key, p, form, required), });
         if streams(e.def, build) {
             a.streamed.push(quote! {
-                #cfg #m => <super::#ty as ::serde::Deserialize>::deserialize(deserializer).map(Self::#v),
+                #cfg #m => ::serde::Deserialize::deserialize(d).map(Self::#v),
             });
             if crate::plan::is_direct_method(&e.method) {
                 a.direct.push(quote! {
-                    #cfg #m => <super::#ty as #fast::FromJson<'de>>::read(r).map(Self::#v),
+                    #cfg #m => #fast::FromJson::read(r).map(Self::#v),
                 });
             }
         }
@@ -414,8 +417,8 @@ fn streamed_impl(
                 // Without the `unstable` feature a side may have no method
                 // decoded in one pass: the match is then its fallback alone.
                 #[allow(clippy::match_single_binding)]
-                fn decode_from<'de, D: ::serde::Deserializer<'de>>(method: &str, deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    let _ = &deserializer;
+                fn decode_from<'de, D: ::serde::Deserializer<'de>>(method: &str, d: D) -> ::core::result::Result<Self, D::Error> {
+                    let _ = &d;
                     match method {
                         #(#streamed)*
                         _ => ::core::result::Result::Err(<D::Error as ::serde::de::Error>::custom("decoded the usual way")),
