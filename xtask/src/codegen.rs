@@ -353,6 +353,7 @@ fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream) {
     }
     let registry = plan.gated();
     items.push(type_names(&registry));
+    items.push(crate::emit::schema_refs(&registry));
     items.push(crate::rpc::module(&registry, CRATE_RUNTIME));
     (items, reencode_fn(&registry))
 }

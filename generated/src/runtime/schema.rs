@@ -4,31 +4,26 @@
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
 
-/// A reference resolver for one `$defs` name.
-pub type SubSchema = fn(&mut SchemaGenerator) -> Schema;
-
-/// The generator's subschema for `T`: the [`SubSchema`] of a `$defs` name
-/// whose Rust type is `T`.
-pub fn sub<T: schemars::JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
-    generator.subschema_for::<T>()
-}
+/// The resolver of a module's `$defs` names: the generator's subschema for
+/// the Rust type of a name, `None` for a name the module does not have.
+pub type SchemaRef = fn(&mut SchemaGenerator, &str) -> Option<Schema>;
 
 /// Parses an embedded schema fragment and replaces each `{"$ref": "#/$defs/X"}`
-/// with the generator's subschema for the Rust type of `X`, so that the types
-/// it refers to are registered as definitions.
-pub fn embedded(generator: &mut SchemaGenerator, json: &str, refs: &[(&str, SubSchema)]) -> Schema {
+/// with the generator's subschema for the Rust type of `X` (`refs` finds it),
+/// so that the types it refers to are registered as definitions.
+pub fn embedded(generator: &mut SchemaGenerator, json: &str, refs: SchemaRef) -> Schema {
     let mut value: Value = serde_json::from_str(json).expect("the generator embeds valid JSON");
     resolve(&mut value, generator, refs);
     Schema::try_from(value).expect("the generator embeds a schema object")
 }
 
-fn resolve(value: &mut Value, generator: &mut SchemaGenerator, refs: &[(&str, SubSchema)]) {
+fn resolve(value: &mut Value, generator: &mut SchemaGenerator, refs: SchemaRef) {
     match value {
         Value::Object(map) => {
             let target = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"));
-            if let Some(sub) = target.and_then(|name| refs.iter().find(|(n, _)| *n == name)).map(|(_, f)| *f) {
+            if let Some(sub) = target.and_then(|name| refs(generator, name)) {
                 map.remove("$ref");
-                if let Value::Object(resolved) = sub(generator).to_value() {
+                if let Value::Object(resolved) = sub.to_value() {
                     map.extend(resolved);
                 }
             }

@@ -27,8 +27,6 @@ pub struct Emitter {
     names: BTreeMap<String, String>,
     /// Definitions decodable from one JSON string (string enums and newtypes).
     scalars: std::collections::BTreeSet<String>,
-    /// The top-level (`$defs`) names.
-    top: std::collections::BTreeSet<String>,
     /// Definitions whose Rust type can be `Eq + Hash + Ord` ([`Emitter::total_order`]).
     ordered: std::collections::BTreeSet<String>,
     /// `pub type` aliases: name -> the definition they name.
@@ -82,7 +80,6 @@ impl Emitter {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
         let crate::plan::Decisions {
             names,
-            top,
             scalars,
             ordered,
             aliases,
@@ -97,7 +94,6 @@ impl Emitter {
             rt,
             names,
             scalars,
-            top,
             ordered,
             aliases,
             direct,
@@ -272,7 +268,8 @@ impl Emitter {
 
     /// `impl schemars::JsonSchema`: the item's schema fragment rendered from the
     /// model ([`schema::render`]), embedded, with each `$ref` replaced by the
-    /// generator's reference to that type.
+    /// generator's reference to that type (found by the module's
+    /// `schema_ref`, [`schema_refs`]).
     fn json_schema(&self, def: &Def) -> Option<TokenStream> {
         if !self.schemars || (matches!(def.kind, Kind::Alias(_)) && def.method.is_none()) {
             return None;
@@ -282,14 +279,6 @@ impl Emitter {
         let key = str_lit(&def.rust_name);
         let id = str_lit(&format!("::{}", def.rust_name));
         let json = str_lit(&schema::render(def).to_string());
-        // The `$defs` the fragment names: the model's references of the item and
-        // of everything inline in it (inline items are not `$defs` themselves).
-        let refs: std::collections::BTreeSet<&String> =
-            def.walk().into_iter().flat_map(|d| &d.refs).filter(|r| self.top.contains(*r)).collect();
-        let refs = refs.into_iter().map(|r| {
-            let (k, t) = (str_lit(r), self.rust_name(r));
-            quote!((#k, #rt::schema::sub::<#t>))
-        });
         Some(quote! {
             #[cfg(feature = "schemars")]
             impl ::schemars::JsonSchema for #name {
@@ -297,10 +286,11 @@ impl Emitter {
                     ::std::borrow::Cow::Borrowed(#key)
                 }
                 fn schema_id() -> ::std::borrow::Cow<'static, str> {
-                    ::std::borrow::Cow::Borrowed(::core::concat!(::core::module_path!(), #id))
+                    ::std::borrow::Cow::Borrowed(concat!(module_path!(), #id))
                 }
-                fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                    #rt::schema::embedded(generator, #json, &[#(#refs),*])
+                fn json_schema(g: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                    const SCHEMA: &str = #json;
+                    #rt::schema::embedded(g, SCHEMA, schema_ref)
                 }
             }
         })
@@ -509,5 +499,27 @@ pub(crate) fn int_type(format: IntFormat) -> TokenStream {
         IntFormat::Uint32 => quote!(u32),
         IntFormat::Uint64 | IntFormat::Uint => quote!(u64),
         IntFormat::Uint128 => quote!(u128),
+    }
+}
+
+/// `schema_ref`, the function a version module's `JsonSchema` impls resolve
+/// their fragments' `$ref`s with: the generator's subschema for the Rust type
+/// of each `$defs` name of the module (in this build's feature set; `defs`
+/// as [`crate::plan::Plan::gated`] gives them).
+pub fn schema_refs(defs: &[(&Def, Gate)]) -> TokenStream {
+    let arms = defs.iter().map(|(d, gate)| {
+        let (key, name, cfg) = (str_lit(&d.name), ident(&d.rust_name), gate.cfg());
+        quote!(#cfg #key => g.subschema_for::<#name>(),)
+    });
+    quote! {
+        /// The generator's subschema for the type of the `$defs` name `name`
+        /// (what an embedded fragment's `{"$ref": "#/$defs/name"}` becomes).
+        #[cfg(feature = "schemars")]
+        fn schema_ref(g: &mut ::schemars::SchemaGenerator, name: &str) -> ::core::option::Option<::schemars::Schema> {
+            ::core::option::Option::Some(match name {
+                #(#arms)*
+                _ => return ::core::option::Option::None,
+            })
+        }
     }
 }

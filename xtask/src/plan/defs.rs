@@ -19,8 +19,6 @@ pub struct Decisions {
     /// name: the schema name, or the name lowering made when it cannot
     /// stand in Rust. Every reference is written with it.
     pub names: BTreeMap<String, String>,
-    /// The top-level (`$defs`) names: what a `schemars` fragment can `$ref`.
-    pub top: BTreeSet<String>,
     /// Decodable from one JSON string (string enums and string newtypes).
     pub scalars: BTreeSet<String>,
     /// Values with a total order and a hash: `Eq, Hash, PartialOrd, Ord`
@@ -73,7 +71,6 @@ impl Decisions {
             .collect();
         Decisions {
             names: all.iter().map(|d| (d.name.clone(), d.rust_name.clone())).collect(),
-            top: defs.iter().map(|d| d.name.clone()).collect(),
             fields: Fields::of(defs, &super::Sets { objects: &objects, recursive: &recursive, scalars: &scalars }),
             scalars,
             ordered: ordered_defs(&all),
