@@ -1,12 +1,19 @@
-//! `#[derive(AcpPatch)]`: ACP v2 upsert semantics (tri-state patches, apply,
-//! diff, compose) for a struct that describes an entity's stored state.
+//! The derives of `acp-bindings`:
 //!
-//! The derive parses the input and every `#[acp(...)]` attribute into its own
-//! model first (`model.rs`), collecting all errors with their spans, and only
-//! then emits code (`expand.rs`). Use it through `acp_bindings::AcpPatch`.
+//! - `#[derive(AcpPatch)]`: ACP v2 upsert semantics (tri-state patches,
+//!   apply, diff, compose) for a struct that describes an entity's stored
+//!   state. It parses the input and every `#[acp(...)]` attribute into its own
+//!   model first (`model.rs`), collecting all errors with their spans, and
+//!   only then emits code (`expand.rs`).
+//! - `#[derive(AcpDeserialize)]`: serde's `Deserialize` for a struct that
+//!   keeps the properties it does not name, each field read as its
+//!   attributes say (`object.rs`).
+//!
+//! Use them through `acp_bindings::AcpPatch` and `acp_bindings::AcpDeserialize`.
 
 mod expand;
 mod model;
+mod object;
 
 use proc_macro::TokenStream;
 
@@ -18,6 +25,22 @@ pub fn derive_acp_patch(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     match model::Entity::parse(&input) {
         Ok(entity) => expand::expand(&entity).into(),
+        Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
+    }
+}
+
+/// `serde::Deserialize` (and `acp_bindings::runtime::de::Object`) for a
+/// struct that keeps the properties it does not name in
+/// `additional_properties`. A field is read under its `#[serde(rename)]` and
+/// `#[serde(alias)]` names, may be missing only with `#[serde(default)]`, and
+/// decodes by `#[acp(read = Reader)]` when it has that rule; `#[acp(direct)]`
+/// on the struct adds its direct decoder. See the `acp-bindings` README,
+/// "Decoding your own structs".
+#[proc_macro_derive(AcpDeserialize, attributes(acp, serde))]
+pub fn derive_acp_deserialize(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    match object::derive(&input) {
+        Ok(tokens) => tokens.into(),
         Err(errors) => errors.into_iter().map(|e| e.to_compile_error()).collect::<proc_macro2::TokenStream>().into(),
     }
 }

@@ -15,43 +15,24 @@ use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `ErrorStopReason` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /// The `message` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub message: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ErrorStopReason {
-    const NAME: &'static str = "ErrorStopReason";
-    const FIELDS: &'static [&'static str] = &["message"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "message" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "message"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ErrorStopReason {
-            message: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ErrorStopReason {
     /// Creates a `ErrorStopReason` from its required fields; every optional field is omitted.
@@ -311,7 +292,7 @@ impl From<SetConfigOptionRequestTypeId> for SetConfigOptionRequestType {
     }
 }
 /// `SetConfigOptionRequestTypeBoolean` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeBoolean {
     /// The `value` property.
@@ -320,33 +301,6 @@ pub struct SetConfigOptionRequestTypeBoolean {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetConfigOptionRequestTypeBoolean {
-    const NAME: &'static str = "SetConfigOptionRequestTypeBoolean";
-    const FIELDS: &'static [&'static str] = &["value"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<bool> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetConfigOptionRequestTypeBoolean {
-            value: de::required(v0, "value")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl SetConfigOptionRequestTypeBoolean {
     /// Creates a `SetConfigOptionRequestTypeBoolean` from its required fields; every optional field is omitted.
@@ -358,7 +312,7 @@ impl SetConfigOptionRequestTypeBoolean {
     }
 }
 /// `SetConfigOptionRequestTypeId` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetConfigOptionRequestTypeId {
     /// The `value` property.
@@ -367,33 +321,6 @@ pub struct SetConfigOptionRequestTypeId {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetConfigOptionRequestTypeId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetConfigOptionRequestTypeId {
-    const NAME: &'static str = "SetConfigOptionRequestTypeId";
-    const FIELDS: &'static [&'static str] = &["value"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetConfigOptionRequestTypeId {
-            value: de::required(v0, "value")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl SetConfigOptionRequestTypeId {
     /// Creates a `SetConfigOptionRequestTypeId` from its required fields; every optional field is omitted.
@@ -405,7 +332,7 @@ impl SetConfigOptionRequestTypeId {
     }
 }
 /// `SessionScope` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionScope {
     /// The `sessionId` property.
@@ -415,33 +342,6 @@ pub struct SessionScope {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionScope {
-    const NAME: &'static str = "SessionScope";
-    const FIELDS: &'static [&'static str] = &["sessionId"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionScope {
-            session_id: de::required(v0, "sessionId")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionScope {
     /// Creates a `SessionScope` from its required fields; every optional field is omitted.
@@ -453,7 +353,7 @@ impl SessionScope {
     }
 }
 /// `RequestScope` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestScope {
     /// The `requestId` property.
@@ -463,33 +363,6 @@ pub struct RequestScope {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for RequestScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for RequestScope {
-    const NAME: &'static str = "RequestScope";
-    const FIELDS: &'static [&'static str] = &["requestId"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i64> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "requestId" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "requestId"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RequestScope {
-            request_id: de::required(v0, "requestId")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl RequestScope {
     /// Creates a `RequestScope` from its required fields; every optional field is omitted.

@@ -15,7 +15,7 @@ use ::acp_bindings::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
 /// `Image` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Image {
     /// The `data` property.
@@ -24,33 +24,6 @@ pub struct Image {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Image {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Image {
-    const NAME: &'static str = "Image";
-    const FIELDS: &'static [&'static str] = &["data"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "data" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "data"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Image {
-            data: de::required(v0, "data")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl Image {
     /// Creates a `Image` from its required fields; every optional field is omitted.
@@ -147,7 +120,7 @@ impl From<Image> for Block {
     }
 }
 /// `BlockText` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct BlockText {
     /// The `text` property.
@@ -156,33 +129,6 @@ pub struct BlockText {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BlockText {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for BlockText {
-    const NAME: &'static str = "BlockText";
-    const FIELDS: &'static [&'static str] = &["text"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "text" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "text"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BlockText {
-            text: de::required(v0, "text")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl BlockText {
     /// Creates a `BlockText` from its required fields; every optional field is omitted.
@@ -506,56 +452,21 @@ impl From<Square> for Shape {
     }
 }
 /// `Holder` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Holder {
     /// The `name` property.
     pub name: NonEmpty,
     /// The `level` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<Level>,
     /// The `shape` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<Shape>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Holder {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Holder {
-    const NAME: &'static str = "Holder";
-    const FIELDS: &'static [&'static str] = &["name", "level", "shape"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<NonEmpty> = None;
-        let mut v1: Option<Option<Level>> = None;
-        let mut v2: Option<Option<Shape>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "level" => Some(1),
-                "shape" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "level"),
-                2 => de::put(map, &mut v2, "shape"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Holder {
-            name: de::required(v0, "name")?,
-            level: v1.unwrap_or_default(),
-            shape: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Holder {
     /// Creates a `Holder` from its required fields; every optional field is omitted.
@@ -651,83 +562,27 @@ impl<'de> ::serde::Deserialize<'de> for RpcCode {
     }
 }
 /// Boolean schemas and fixed values on plain properties, as schemars writes them.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(forbidden = "legacy")]
 #[non_exhaustive]
 pub struct Envelope {
     /// The `jsonrpc` property.
     pub jsonrpc: EnvelopeJsonrpc,
     /// The `kind` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<EnvelopeKind>,
     /// The `raw` property.
     pub raw: ::serde_json::Value,
     /// The `role` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
     /// The `payload` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<Anything>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Envelope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Envelope {
-    const NAME: &'static str = "Envelope";
-    const FIELDS: &'static [&'static str] = &[
-        "jsonrpc",
-        "kind",
-        "raw",
-        "role",
-        "payload",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<EnvelopeJsonrpc> = None;
-        let mut v1: Option<Option<EnvelopeKind>> = None;
-        let mut v2: Option<::serde_json::Value> = None;
-        let mut v3: Option<Option<Role>> = None;
-        let mut v4: Option<Option<Anything>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "jsonrpc" => Some(0),
-                "kind" => Some(1),
-                "raw" => Some(2),
-                "role" => Some(3),
-                "payload" => Some(4),
-                "legacy" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "jsonrpc"),
-                1 => de::put(map, &mut v1, "kind"),
-                2 => de::put(map, &mut v2, "raw"),
-                3 => de::put(map, &mut v3, "role"),
-                4 => de::put(map, &mut v4, "payload"),
-                5 => {
-                    Err(
-                        <A::Error as ::serde::de::Error>::custom(
-                            "`legacy` is not allowed in Envelope (its schema is `false`)",
-                        ),
-                    )
-                }
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Envelope {
-            jsonrpc: de::required(v0, "jsonrpc")?,
-            kind: v1.unwrap_or_default(),
-            raw: de::required(v2, "raw")?,
-            role: v3.unwrap_or_default(),
-            payload: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Envelope {
     /// Creates a `Envelope` from its required fields; every optional field is omitted.
@@ -1012,63 +867,24 @@ impl From<::serde_json::Value> for Anything {
     }
 }
 /// A definition that holds itself: in place (boxed), through `null`, and in a list.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct TreeNode {
     /// The `label` property.
     pub label: String,
     /// The `parent` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<Box<TreeNode>>,
     /// The `next` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub next: runtime::Nullable<Box<TreeNode>>,
     /// The `children` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub children: Option<Vec<TreeNode>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TreeNode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TreeNode {
-    const NAME: &'static str = "TreeNode";
-    const FIELDS: &'static [&'static str] = &["label", "parent", "next", "children"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<Option<Box<TreeNode>>> = None;
-        let mut v2: Option<runtime::Nullable<Box<TreeNode>>> = None;
-        let mut v3: Option<Option<Vec<TreeNode>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "label" => Some(0),
-                "parent" => Some(1),
-                "next" => Some(2),
-                "children" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "label"),
-                1 => de::put(map, &mut v1, "parent"),
-                2 => de::put(map, &mut v2, "next"),
-                3 => de::put(map, &mut v3, "children"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TreeNode {
-            label: de::required(v0, "label")?,
-            parent: v1.unwrap_or_default(),
-            next: v2.unwrap_or_default(),
-            children: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TreeNode {
     /// Creates a `TreeNode` from its required fields; every optional field is omitted.
@@ -1143,7 +959,7 @@ impl From<Sum> for Expr {
     }
 }
 /// `Sum` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Sum {
     /// The `left` property.
@@ -1154,37 +970,6 @@ pub struct Sum {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Sum {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Sum {
-    const NAME: &'static str = "Sum";
-    const FIELDS: &'static [&'static str] = &["left", "right"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Box<Expr>> = None;
-        let mut v1: Option<Box<Expr>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "left" => Some(0),
-                "right" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "left"),
-                1 => de::put(map, &mut v1, "right"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Sum {
-            left: de::required(v0, "left")?,
-            right: de::required(v1, "right")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl Sum {
     /// Creates a `Sum` from its required fields; every optional field is omitted.
@@ -1197,7 +982,8 @@ impl Sum {
     }
 }
 /// `not` forbidding a property: the object has no `type` member.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(forbidden = "type")]
 #[non_exhaustive]
 pub struct LocalServer {
     /// The `command` property.
@@ -1206,41 +992,6 @@ pub struct LocalServer {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LocalServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LocalServer {
-    const NAME: &'static str = "LocalServer";
-    const FIELDS: &'static [&'static str] = &["command"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "command" => Some(0),
-                "type" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "command"),
-                1 => {
-                    Err(
-                        <A::Error as ::serde::de::Error>::custom(
-                            "`type` is not allowed in LocalServer (its schema is `false`)",
-                        ),
-                    )
-                }
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LocalServer {
-            command: de::required(v0, "command")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl LocalServer {
     /// Creates a `LocalServer` from its required fields; every optional field is omitted.
@@ -1252,7 +1003,7 @@ impl LocalServer {
     }
 }
 /// `RemoteServer` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct RemoteServer {
     /// The `url` property.
@@ -1261,33 +1012,6 @@ pub struct RemoteServer {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for RemoteServer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for RemoteServer {
-    const NAME: &'static str = "RemoteServer";
-    const FIELDS: &'static [&'static str] = &["url"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "url" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "url"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RemoteServer {
-            url: de::required(v0, "url")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl RemoteServer {
     /// Creates a `RemoteServer` from its required fields; every optional field is omitted.
@@ -1393,49 +1117,18 @@ impl From<LocalServer> for Server {
     }
 }
 /// `not` making one tag the default: `type` is absent or `agent`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Participant {
     /// The `name` property.
     pub name: String,
     /// Who takes part.
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub r#type: Option<ParticipantType>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Participant {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Participant {
-    const NAME: &'static str = "Participant";
-    const FIELDS: &'static [&'static str] = &["name", "type"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<Option<ParticipantType>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "type" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "type"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Participant {
-            name: de::required(v0, "name")?,
-            r#type: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Participant {
     /// Creates a `Participant` from its required fields; every optional field is omitted.
@@ -1613,7 +1306,7 @@ impl From<Participant> for Party {
     }
 }
 /// `PartyHuman` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct PartyHuman {
     /// The `handle` property.
@@ -1622,33 +1315,6 @@ pub struct PartyHuman {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PartyHuman {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PartyHuman {
-    const NAME: &'static str = "PartyHuman";
-    const FIELDS: &'static [&'static str] = &["handle"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "handle" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "handle"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PartyHuman {
-            handle: de::required(v0, "handle")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl PartyHuman {
     /// Creates a `PartyHuman` from its required fields; every optional field is omitted.

@@ -15,108 +15,54 @@ use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `minItems` and `maxItems` on list properties, checked on decode (v2's `PromptRequest.prompt` and `RequestPermissionRequest.options` have `minItems: 1`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Ballot {
     /// At least one.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        false,
+        __Items__defs_Ballot_properties_choices,
+        read::Plain>
+    )]
     pub choices: Vec<String>,
     /// One to three when present; `null` allowed.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
     /// At most 3 item(s) (`maxItems`, checked on decode).
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(
+        read = read::ItemCount<1,
+        3,
+        false,
+        __Items__defs_Ballot_properties_ranks,
+        read::Plain>
+    )]
     pub ranks: runtime::Nullable<Vec<u8>>,
     /// Bad items dropped, then counted; a list out of range is the default.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        true,
+        __Items__defs_Ballot_properties_notes,
+        read::LenientItems>
+    )]
     pub notes: Option<Vec<String>>,
     /// `minItems: 0` checks nothing.
     ///
     /// At least 0 item(s) (`minItems`, not checked on decode).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub any: Option<Vec<String>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Ballot {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Ballot {
-    const NAME: &'static str = "Ballot";
-    const FIELDS: &'static [&'static str] = &["choices", "ranks", "notes", "any"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<String>> = None;
-        let mut v1: Option<runtime::Nullable<Vec<u8>>> = None;
-        let mut v2: Option<Option<Vec<String>>> = None;
-        let mut v3: Option<Option<Vec<String>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "choices" => Some(0),
-                "ranks" => Some(1),
-                "notes" => Some(2),
-                "any" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            false,
-                            __Items__defs_Ballot_properties_choices,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v0, "choices")
-                }
-                1 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            3,
-                            false,
-                            __Items__defs_Ballot_properties_ranks,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v1, "ranks")
-                }
-                2 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            true,
-                            __Items__defs_Ballot_properties_notes,
-                            read::LenientItems,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v2, "notes")
-                }
-                3 => de::put(map, &mut v3, "any"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Ballot {
-            choices: de::required(v0, "choices")?,
-            ranks: v1.unwrap_or_default(),
-            notes: v2.unwrap_or_default(),
-            any: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Ballot {
     /// Creates a `Ballot` from its required fields; every optional field is omitted.

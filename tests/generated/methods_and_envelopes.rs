@@ -15,7 +15,7 @@ use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// A request payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The `protocolVersion` property.
@@ -25,33 +25,6 @@ pub struct InitializeRequest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for InitializeRequest {
-    const NAME: &'static str = "InitializeRequest";
-    const FIELDS: &'static [&'static str] = &["protocolVersion"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u16> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "protocolVersion" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "protocolVersion"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(InitializeRequest {
-            protocol_version: de::required(v0, "protocolVersion")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl InitializeRequest {
     /// Creates a `InitializeRequest` from its required fields; every optional field is omitted.
@@ -84,43 +57,27 @@ impl InitializeProxyRequest {
     pub const SIDE: &'static str = "proxy";
 }
 /// A payload with no required field.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The `_meta` property.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LogoutRequest {
-    const NAME: &'static str = "LogoutRequest";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LogoutRequest {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LogoutRequest {
     /// Creates a `LogoutRequest` from its required fields; every optional field is omitted.
@@ -203,7 +160,7 @@ impl From<&str> for RequestId {
     }
 }
 /// A JSON-RPC envelope (plumbing).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The `id` property.
@@ -211,47 +168,12 @@ pub struct ClientRequest {
     /// The `method` property.
     pub method: String,
     /// The `params` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ClientRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientRequest {
-    const NAME: &'static str = "ClientRequest";
-    const FIELDS: &'static [&'static str] = &["id", "method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "method" => Some(1),
-                "params" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "method"),
-                2 => de::put(map, &mut v2, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientRequest {
-            id: de::required(v0, "id")?,
-            method: de::required(v1, "method")?,
-            params: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientRequest {
     /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
@@ -367,7 +289,7 @@ impl From<ClientResponseError> for ClientResponse {
     }
 }
 /// `ClientResponseResult` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The `id` property.
@@ -378,37 +300,6 @@ pub struct ClientResponseResult {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientResponseResult {
-    const NAME: &'static str = "ClientResponseResult";
-    const FIELDS: &'static [&'static str] = &["id", "result"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<::serde_json::Value> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "result" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "result"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientResponseResult {
-            id: de::required(v0, "id")?,
-            result: de::required(v1, "result")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientResponseResult {
     /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
@@ -424,10 +315,11 @@ impl ClientResponseResult {
     }
 }
 /// `ClientResponseError` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The `id` property.
+    #[acp(read = read::Present)]
     pub id: Option<ClientResponseErrorId>,
     /// The `error` property.
     pub error: ClientResponseErrorError,
@@ -435,37 +327,6 @@ pub struct ClientResponseError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientResponseError {
-    const NAME: &'static str = "ClientResponseError";
-    const FIELDS: &'static [&'static str] = &["id", "error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<ClientResponseErrorId>> = None;
-        let mut v1: Option<ClientResponseErrorError> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "error" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Present, _, _>(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientResponseError {
-            id: de::required(v0, "id")?,
-            error: de::required(v1, "error")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientResponseError {
     /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
@@ -529,7 +390,7 @@ impl From<&str> for ClientResponseErrorId {
     }
 }
 /// `ClientResponseErrorError` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseErrorError {
     /// The `code` property.
@@ -540,37 +401,6 @@ pub struct ClientResponseErrorError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseErrorError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientResponseErrorError {
-    const NAME: &'static str = "ClientResponseErrorError";
-    const FIELDS: &'static [&'static str] = &["code", "message"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i32> = None;
-        let mut v1: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "code" => Some(0),
-                "message" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "code"),
-                1 => de::put(map, &mut v1, "message"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientResponseErrorError {
-            code: de::required(v0, "code")?,
-            message: de::required(v1, "message")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientResponseErrorError {
     /// Creates a `ClientResponseErrorError` from its required fields; every optional field is omitted.
@@ -583,7 +413,7 @@ impl ClientResponseErrorError {
     }
 }
 /// JSON-RPC error object (typed dispatch's `Message` carries it).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Error {
     /// The `code` property.
@@ -591,47 +421,13 @@ pub struct Error {
     /// The `message` property.
     pub message: String,
     /// Anything else.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub data: Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Error {
-    const NAME: &'static str = "Error";
-    const FIELDS: &'static [&'static str] = &["code", "message", "data"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i32> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<::serde_json::Value>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "code" => Some(0),
-                "message" => Some(1),
-                "data" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "code"),
-                1 => de::put(map, &mut v1, "message"),
-                2 => de::put_with::<read::Any, _, _>(map, &mut v2, "data"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Error {
-            code: de::required(v0, "code")?,
-            message: de::required(v1, "message")?,
-            data: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Error {
     /// Creates a `Error` from its required fields; every optional field is omitted.

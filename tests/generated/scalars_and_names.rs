@@ -71,53 +71,18 @@ impl fmt::Display for SessionId {
     }
 }
 /// Named like a prelude item: the file writes `::core::result::Result` in full, and shortens the other prelude paths.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Result {
     /// The `ok` property.
     pub ok: bool,
     /// The `note` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub note: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Result {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        d: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Result {
-    const NAME: &'static str = "Result";
-    const FIELDS: &'static [&'static str] = &["ok", "note"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> ::core::result::Result<Self, A::Error> {
-        let mut v0: Option<bool> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "ok" => Some(0),
-                "note" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "ok"),
-                1 => de::put(map, &mut v1, "note"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Result {
-            ok: de::required(v0, "ok")?,
-            note: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Result {
     /// Creates a `Result` from its required fields; every optional field is omitted.
@@ -198,26 +163,41 @@ impl fmt::Display for Port {
     }
 }
 /// A definition named like a std type, with keyword-named properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Error {
     /// The `type` property.
     #[serde(rename = "type")]
     pub r#type: String,
     /// The `const` property.
-    #[serde(rename = "const", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "const",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub r#const: runtime::Nullable<bool>,
     /// The `enum` property.
-    #[serde(rename = "enum", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "enum",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub r#enum: runtime::Nullable<Vec<String>>,
     /// The `override` property.
-    #[serde(rename = "override", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "override", default, skip_serializing_if = "Option::is_none")]
     pub r#override: Option<String>,
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(rename = "anyOf", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "anyOf", default, skip_serializing_if = "Option::is_none")]
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        false,
+        __Items__defs_Error_properties_anyOf,
+        read::Plain>
+    )]
     pub any_of: Option<Vec<String>>,
     /// The `required` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub required: runtime::Nullable<Vec<String>>,
     /// The `properties` property.
     pub properties: ::std::collections::BTreeMap<String, i32>,
@@ -225,81 +205,6 @@ pub struct Error {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        d: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Error {
-    const NAME: &'static str = "Error";
-    const FIELDS: &'static [&'static str] = &[
-        "type",
-        "const",
-        "enum",
-        "override",
-        "anyOf",
-        "required",
-        "properties",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> ::core::result::Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<bool>> = None;
-        let mut v2: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v3: Option<Option<String>> = None;
-        let mut v4: Option<Option<Vec<String>>> = None;
-        let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v6: Option<::std::collections::BTreeMap<String, i32>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "type" => Some(0),
-                "const" => Some(1),
-                "enum" => Some(2),
-                "override" => Some(3),
-                "anyOf" => Some(4),
-                "required" => Some(5),
-                "properties" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "type"),
-                1 => de::put(map, &mut v1, "const"),
-                2 => de::put(map, &mut v2, "enum"),
-                3 => de::put(map, &mut v3, "override"),
-                4 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            false,
-                            __Items__defs_Error_properties_anyOf,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v4, "anyOf")
-                }
-                5 => de::put(map, &mut v5, "required"),
-                6 => de::put(map, &mut v6, "properties"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Error {
-            r#type: de::required(v0, "type")?,
-            r#const: v1.unwrap_or_default(),
-            r#enum: v2.unwrap_or_default(),
-            r#override: v3.unwrap_or_default(),
-            any_of: v4.unwrap_or_default(),
-            required: v5.unwrap_or_default(),
-            properties: de::required(v6, "properties")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl Error {
     /// Creates a `Error` from its required fields; every optional field is omitted.
@@ -357,142 +262,58 @@ impl de::Pointer for __Items__defs_Error_properties_anyOf {
     const POINTER: &'static str = "#/$defs/Error/properties/anyOf";
 }
 /// Bounds, formats and base64.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Limits {
     /// The `sessionId` property.
     #[serde(rename = "sessionId")]
     pub session_id: SessionId,
     /// The `cols` property.
+    #[acp(read = read::IntInRange<1, 65535, __Bound__defs_Limits_properties_cols>)]
     pub cols: u16,
     /// The `line` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(
+        read = read::OptIntInRange<1,
+        4294967295,
+        true,
+        __Bound__defs_Limits_properties_line>
+    )]
     pub line: runtime::Nullable<u32>,
     /// The `priority` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(
+        read = read::OptFloatInRange<0x0,
+        0x3ff0000000000000,
+        false,
+        __Bound__defs_Limits_properties_priority>
+    )]
     pub priority: runtime::Nullable<runtime::Number>,
     /// The `offset` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(
+        read = read::OptIntInRange<{-10},
+        10,
+        false,
+        __Bound__defs_Limits_properties_offset>
+    )]
     pub offset: Option<i32>,
     /// The `data` property.
     pub data: runtime::Base64String,
     /// Format: `uri`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uri: Option<String>,
     /// Format: `date-time`.
-    #[serde(rename = "updatedAt", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "updatedAt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub updated_at: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Limits {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        d: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Limits {
-    const NAME: &'static str = "Limits";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "cols",
-        "line",
-        "priority",
-        "offset",
-        "data",
-        "uri",
-        "updatedAt",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> ::core::result::Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<u16> = None;
-        let mut v2: Option<runtime::Nullable<u32>> = None;
-        let mut v3: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v4: Option<Option<i32>> = None;
-        let mut v5: Option<runtime::Base64String> = None;
-        let mut v6: Option<Option<String>> = None;
-        let mut v7: Option<runtime::Nullable<String>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "cols" => Some(1),
-                "line" => Some(2),
-                "priority" => Some(3),
-                "offset" => Some(4),
-                "data" => Some(5),
-                "uri" => Some(6),
-                "updatedAt" => Some(7),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    de::put_with::<
-                        read::IntInRange<1, 65535, __Bound__defs_Limits_properties_cols>,
-                        _,
-                        _,
-                    >(map, &mut v1, "cols")
-                }
-                2 => {
-                    de::put_with::<
-                        read::OptIntInRange<
-                            1,
-                            4294967295,
-                            true,
-                            __Bound__defs_Limits_properties_line,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v2, "line")
-                }
-                3 => {
-                    de::put_with::<
-                        read::OptFloatInRange<
-                            0x0,
-                            0x3ff0000000000000,
-                            false,
-                            __Bound__defs_Limits_properties_priority,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v3, "priority")
-                }
-                4 => {
-                    de::put_with::<
-                        read::OptIntInRange<
-                            { -10 },
-                            10,
-                            false,
-                            __Bound__defs_Limits_properties_offset,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v4, "offset")
-                }
-                5 => de::put(map, &mut v5, "data"),
-                6 => de::put(map, &mut v6, "uri"),
-                7 => de::put(map, &mut v7, "updatedAt"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Limits {
-            session_id: de::required(v0, "sessionId")?,
-            cols: de::required(v1, "cols")?,
-            line: v2.unwrap_or_default(),
-            priority: v3.unwrap_or_default(),
-            offset: v4.unwrap_or_default(),
-            data: de::required(v5, "data")?,
-            uri: v6.unwrap_or_default(),
-            updated_at: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Limits {
     /// Creates a `Limits` from its required fields; every optional field is omitted.
@@ -584,32 +405,20 @@ impl From<::serde_json::Value> for ExtRequest {
     }
 }
 /// A capability marker with no properties.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct Empty {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Empty {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        d: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Empty {
-    const NAME: &'static str = "Empty";
-    const FIELDS: &'static [&'static str] = &[];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(
-        mut map: A,
-    ) -> ::core::result::Result<Self, A::Error> {
-        let rest = de::fields(&mut map, |_| None, |_, _| Ok(()))?;
-        Ok(Empty {
-            additional_properties: rest,
-        })
-    }
 }
 impl Empty {
     /// Creates a `Empty` from its required fields; every optional field is omitted.

@@ -109,7 +109,7 @@ impl From<AdjacentNamed> for Adjacent {
     }
 }
 /// `AdjacentNumber` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNumber {
     /// The `c` property.
@@ -118,33 +118,6 @@ pub struct AdjacentNumber {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AdjacentNumber {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AdjacentNumber {
-    const NAME: &'static str = "AdjacentNumber";
-    const FIELDS: &'static [&'static str] = &["c"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u32> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "c" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "c"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AdjacentNumber {
-            c: de::required(v0, "c")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AdjacentNumber {
     /// Creates a `AdjacentNumber` from its required fields; every optional field is omitted.
@@ -156,7 +129,7 @@ impl AdjacentNumber {
     }
 }
 /// `AdjacentPair` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentPair {
     /// The `c` property.
@@ -165,33 +138,6 @@ pub struct AdjacentPair {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AdjacentPair {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AdjacentPair {
-    const NAME: &'static str = "AdjacentPair";
-    const FIELDS: &'static [&'static str] = &["c"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<(u8, String)> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "c" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "c"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AdjacentPair {
-            c: de::required(v0, "c")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AdjacentPair {
     /// Creates a `AdjacentPair` from its required fields; every optional field is omitted.
@@ -203,7 +149,7 @@ impl AdjacentPair {
     }
 }
 /// `AdjacentNamed` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamed {
     /// The `c` property.
@@ -212,33 +158,6 @@ pub struct AdjacentNamed {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AdjacentNamed {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AdjacentNamed {
-    const NAME: &'static str = "AdjacentNamed";
-    const FIELDS: &'static [&'static str] = &["c"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AdjacentNamedC> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "c" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "c"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AdjacentNamed {
-            c: de::required(v0, "c")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AdjacentNamed {
     /// Creates a `AdjacentNamed` from its required fields; every optional field is omitted.
@@ -250,7 +169,7 @@ impl AdjacentNamed {
     }
 }
 /// `AdjacentNamedC` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AdjacentNamedC {
     /// The `x` property.
@@ -261,37 +180,6 @@ pub struct AdjacentNamedC {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AdjacentNamedC {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AdjacentNamedC {
-    const NAME: &'static str = "AdjacentNamedC";
-    const FIELDS: &'static [&'static str] = &["x", "y"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i16> = None;
-        let mut v1: Option<Vec<bool>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "x" => Some(0),
-                "y" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "x"),
-                1 => de::put(map, &mut v1, "y"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AdjacentNamedC {
-            x: de::required(v0, "x")?,
-            y: de::required(v1, "y")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AdjacentNamedC {
     /// Creates a `AdjacentNamedC` from its required fields; every optional field is omitted.
@@ -304,7 +192,7 @@ impl AdjacentNamedC {
     }
 }
 /// `rename_all`, `rename`, `alias`, `default`, `skip_serializing_if` and the tri-state `Option<Option<T>>` (omitted, `null`, a value).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Attributes {
     /// The `snakeCaseName` property.
@@ -317,88 +205,24 @@ pub struct Attributes {
     #[serde(rename = "newName")]
     pub new_name: u32,
     /// Schema default when omitted: `0` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub defaulted: Option<u32>,
     /// The `tags` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
     /// The `maybe` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub maybe: runtime::Nullable<String>,
     /// The `patch` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub patch: runtime::Nullable<String>,
     /// The `nullable` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub nullable: runtime::Nullable<bool>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Attributes {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Attributes {
-    const NAME: &'static str = "Attributes";
-    const FIELDS: &'static [&'static str] = &[
-        "snakeCaseName",
-        "type",
-        "newName",
-        "defaulted",
-        "tags",
-        "maybe",
-        "patch",
-        "nullable",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<u32> = None;
-        let mut v3: Option<Option<u32>> = None;
-        let mut v4: Option<Option<Vec<String>>> = None;
-        let mut v5: Option<runtime::Nullable<String>> = None;
-        let mut v6: Option<runtime::Nullable<String>> = None;
-        let mut v7: Option<runtime::Nullable<bool>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "snakeCaseName" => Some(0),
-                "type" => Some(1),
-                "newName" => Some(2),
-                "defaulted" => Some(3),
-                "tags" => Some(4),
-                "maybe" => Some(5),
-                "patch" => Some(6),
-                "nullable" => Some(7),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "snakeCaseName"),
-                1 => de::put(map, &mut v1, "type"),
-                2 => de::put(map, &mut v2, "newName"),
-                3 => de::put(map, &mut v3, "defaulted"),
-                4 => de::put(map, &mut v4, "tags"),
-                5 => de::put(map, &mut v5, "maybe"),
-                6 => de::put(map, &mut v6, "patch"),
-                7 => de::put(map, &mut v7, "nullable"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Attributes {
-            snake_case_name: de::required(v0, "snakeCaseName")?,
-            r#type: de::required(v1, "type")?,
-            new_name: de::required(v2, "newName")?,
-            defaulted: v3.unwrap_or_default(),
-            tags: v4.unwrap_or_default(),
-            maybe: v5.unwrap_or_default(),
-            patch: v6.unwrap_or_default(),
-            nullable: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Attributes {
     /// Creates a `Attributes` from its required fields; every optional field is omitted.
@@ -451,49 +275,18 @@ impl Attributes {
     }
 }
 /// Recursive through `Option<Box<_>>`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Chain {
     /// The `value` property.
     pub value: i32,
     /// The `next` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub next: runtime::Nullable<Box<Chain>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Chain {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Chain {
-    const NAME: &'static str = "Chain";
-    const FIELDS: &'static [&'static str] = &["value", "next"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i32> = None;
-        let mut v1: Option<runtime::Nullable<Box<Chain>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                "next" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                1 => de::put(map, &mut v1, "next"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Chain {
-            value: de::required(v0, "value")?,
-            next: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Chain {
     /// Creates a `Chain` from its required fields; every optional field is omitted.
@@ -512,7 +305,7 @@ impl Chain {
     }
 }
 /// Maps, sets, tuples, fixed arrays, `Option`, `serde_json::Value`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Collections {
     /// The `list` property.
@@ -533,6 +326,13 @@ pub struct Collections {
     pub triple: (bool, i64, Option<String>),
     /// At least 4 item(s) (`minItems`, checked on decode).
     /// At most 4 item(s) (`maxItems`, checked on decode).
+    #[acp(
+        read = read::ItemCount<4,
+        4,
+        false,
+        __Items_definitions_Collections_properties_fixed,
+        read::Plain>
+    )]
     pub fixed: Vec<u8>,
     /// The `points` property.
     pub points: Vec<Point>,
@@ -541,10 +341,10 @@ pub struct Collections {
     /// The `maybe_values` property.
     pub maybe_values: ::std::collections::BTreeMap<String, Option<String>>,
     /// The `optional` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub optional: runtime::Nullable<u32>,
     /// The `optional_ref` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub optional_ref: runtime::Nullable<Meters>,
     /// The `any` property.
     pub any: ::serde_json::Value,
@@ -556,127 +356,6 @@ pub struct Collections {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Collections {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Collections {
-    const NAME: &'static str = "Collections";
-    const FIELDS: &'static [&'static str] = &[
-        "list",
-        "nested",
-        "map",
-        "hash_map",
-        "set",
-        "hash_set",
-        "pair",
-        "triple",
-        "fixed",
-        "points",
-        "sparse",
-        "maybe_values",
-        "optional",
-        "optional_ref",
-        "any",
-        "object",
-        "labels",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<u16>> = None;
-        let mut v1: Option<Vec<Vec<String>>> = None;
-        let mut v2: Option<::std::collections::BTreeMap<String, i64>> = None;
-        let mut v3: Option<::std::collections::BTreeMap<String, bool>> = None;
-        let mut v4: Option<Vec<String>> = None;
-        let mut v5: Option<Vec<u32>> = None;
-        let mut v6: Option<(u8, String)> = None;
-        let mut v7: Option<(bool, i64, Option<String>)> = None;
-        let mut v8: Option<Vec<u8>> = None;
-        let mut v9: Option<Vec<Point>> = None;
-        let mut v10: Option<Vec<Option<u32>>> = None;
-        let mut v11: Option<::std::collections::BTreeMap<String, Option<String>>> = None;
-        let mut v12: Option<runtime::Nullable<u32>> = None;
-        let mut v13: Option<runtime::Nullable<Meters>> = None;
-        let mut v14: Option<::serde_json::Value> = None;
-        let mut v15: Option<Box<runtime::JsonObject>> = None;
-        let mut v16: Option<::std::collections::BTreeMap<String, String>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "list" => Some(0),
-                "nested" => Some(1),
-                "map" => Some(2),
-                "hash_map" => Some(3),
-                "set" => Some(4),
-                "hash_set" => Some(5),
-                "pair" => Some(6),
-                "triple" => Some(7),
-                "fixed" => Some(8),
-                "points" => Some(9),
-                "sparse" => Some(10),
-                "maybe_values" => Some(11),
-                "optional" => Some(12),
-                "optional_ref" => Some(13),
-                "any" => Some(14),
-                "object" => Some(15),
-                "labels" => Some(16),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "list"),
-                1 => de::put(map, &mut v1, "nested"),
-                2 => de::put(map, &mut v2, "map"),
-                3 => de::put(map, &mut v3, "hash_map"),
-                4 => de::put(map, &mut v4, "set"),
-                5 => de::put(map, &mut v5, "hash_set"),
-                6 => de::put(map, &mut v6, "pair"),
-                7 => de::put(map, &mut v7, "triple"),
-                8 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            4,
-                            4,
-                            false,
-                            __Items_definitions_Collections_properties_fixed,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v8, "fixed")
-                }
-                9 => de::put(map, &mut v9, "points"),
-                10 => de::put(map, &mut v10, "sparse"),
-                11 => de::put(map, &mut v11, "maybe_values"),
-                12 => de::put(map, &mut v12, "optional"),
-                13 => de::put(map, &mut v13, "optional_ref"),
-                14 => de::put(map, &mut v14, "any"),
-                15 => de::put(map, &mut v15, "object"),
-                16 => de::put(map, &mut v16, "labels"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Collections {
-            list: de::required(v0, "list")?,
-            nested: de::required(v1, "nested")?,
-            map: de::required(v2, "map")?,
-            hash_map: de::required(v3, "hash_map")?,
-            set: de::required(v4, "set")?,
-            hash_set: de::required(v5, "hash_set")?,
-            pair: de::required(v6, "pair")?,
-            triple: de::required(v7, "triple")?,
-            fixed: de::required(v8, "fixed")?,
-            points: de::required(v9, "points")?,
-            sparse: de::required(v10, "sparse")?,
-            maybe_values: de::required(v11, "maybe_values")?,
-            optional: v12.unwrap_or_default(),
-            optional_ref: v13.unwrap_or_default(),
-            any: de::required(v14, "any")?,
-            object: de::required(v15, "object")?,
-            labels: de::required(v16, "labels")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl Collections {
     /// Creates a `Collections` from its required fields; every optional field is omitted.
@@ -984,7 +663,7 @@ impl From<ExprLet> for Expr {
     }
 }
 /// `ExprLit` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLit {
     /// The `value` property.
@@ -993,33 +672,6 @@ pub struct ExprLit {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ExprLit {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ExprLit {
-    const NAME: &'static str = "ExprLit";
-    const FIELDS: &'static [&'static str] = &["value"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i64> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ExprLit {
-            value: de::required(v0, "value")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ExprLit {
     /// Creates a `ExprLit` from its required fields; every optional field is omitted.
@@ -1031,7 +683,7 @@ impl ExprLit {
     }
 }
 /// `ExprNeg` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprNeg {
     /// The `arg` property.
@@ -1040,33 +692,6 @@ pub struct ExprNeg {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ExprNeg {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ExprNeg {
-    const NAME: &'static str = "ExprNeg";
-    const FIELDS: &'static [&'static str] = &["arg"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Box<Expr>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "arg" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "arg"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ExprNeg {
-            arg: de::required(v0, "arg")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ExprNeg {
     /// Creates a `ExprNeg` from its required fields; every optional field is omitted.
@@ -1078,7 +703,7 @@ impl ExprNeg {
     }
 }
 /// `ExprSum` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprSum {
     /// The `args` property.
@@ -1087,33 +712,6 @@ pub struct ExprSum {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ExprSum {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ExprSum {
-    const NAME: &'static str = "ExprSum";
-    const FIELDS: &'static [&'static str] = &["args"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<Expr>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "args" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "args"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ExprSum {
-            args: de::required(v0, "args")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ExprSum {
     /// Creates a `ExprSum` from its required fields; every optional field is omitted.
@@ -1125,7 +723,7 @@ impl ExprSum {
     }
 }
 /// `ExprLet` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
@@ -1136,37 +734,6 @@ pub struct ExprLet {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ExprLet {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ExprLet {
-    const NAME: &'static str = "ExprLet";
-    const FIELDS: &'static [&'static str] = &["bindings", "body"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<::std::collections::BTreeMap<String, Expr>> = None;
-        let mut v1: Option<Box<Expr>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "bindings" => Some(0),
-                "body" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "bindings"),
-                1 => de::put(map, &mut v1, "body"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ExprLet {
-            bindings: de::required(v0, "bindings")?,
-            body: de::required(v1, "body")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ExprLet {
     /// Creates a `ExprLet` from its required fields; every optional field is omitted.
@@ -1388,49 +955,18 @@ impl ExternalStruct {
     }
 }
 /// `ExternalStructStruct` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ExternalStructStruct {
     /// The `a` property.
     pub a: u16,
     /// The `b` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub b: runtime::Nullable<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ExternalStructStruct {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ExternalStructStruct {
-    const NAME: &'static str = "ExternalStructStruct";
-    const FIELDS: &'static [&'static str] = &["a", "b"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u16> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "a" => Some(0),
-                "b" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "a"),
-                1 => de::put(map, &mut v1, "b"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ExternalStructStruct {
-            a: de::required(v0, "a")?,
-            b: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ExternalStructStruct {
     /// Creates a `ExternalStructStruct` from its required fields; every optional field is omitted.
@@ -1449,7 +985,7 @@ impl ExternalStructStruct {
     }
 }
 /// `flatten` of a struct and of a map that keeps every other property.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Flattened {
     /// The `id` property.
@@ -1457,47 +993,12 @@ pub struct Flattened {
     /// The `inner_name` property.
     pub inner_name: String,
     /// The `inner_size` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub inner_size: runtime::Nullable<i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Flattened {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Flattened {
-    const NAME: &'static str = "Flattened";
-    const FIELDS: &'static [&'static str] = &["id", "inner_name", "inner_size"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u32> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<i32>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "inner_name" => Some(1),
-                "inner_size" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "inner_name"),
-                2 => de::put(map, &mut v2, "inner_size"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Flattened {
-            id: de::required(v0, "id")?,
-            inner_name: de::required(v1, "inner_name")?,
-            inner_size: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Flattened {
     /// Creates a `Flattened` from its required fields; every optional field is omitted.
@@ -1517,49 +1018,18 @@ impl Flattened {
     }
 }
 /// The struct [`Flattened`] flattens.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Inner {
     /// The `inner_name` property.
     pub inner_name: String,
     /// The `inner_size` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub inner_size: runtime::Nullable<i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Inner {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Inner {
-    const NAME: &'static str = "Inner";
-    const FIELDS: &'static [&'static str] = &["inner_name", "inner_size"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<i32>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "inner_name" => Some(0),
-                "inner_size" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "inner_name"),
-                1 => de::put(map, &mut v1, "inner_size"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Inner {
-            inner_name: de::required(v0, "inner_name")?,
-            inner_size: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Inner {
     /// Creates a `Inner` from its required fields; every optional field is omitted.
@@ -1625,7 +1095,7 @@ impl From<(i32, i32, String)> for Point {
     }
 }
 /// Every integer width, both floats, `char`, `bool`, `String` and `()`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Scalars {
     /// The `i8` property.
@@ -1668,120 +1138,6 @@ pub struct Scalars {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Scalars {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Scalars {
-    const NAME: &'static str = "Scalars";
-    const FIELDS: &'static [&'static str] = &[
-        "i8",
-        "i16",
-        "i32",
-        "i64",
-        "i128",
-        "isize",
-        "u8",
-        "u16",
-        "u32",
-        "u64",
-        "u128",
-        "usize",
-        "f32",
-        "f64",
-        "ch",
-        "flag",
-        "text",
-        "unit",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i8> = None;
-        let mut v1: Option<i16> = None;
-        let mut v2: Option<i32> = None;
-        let mut v3: Option<i64> = None;
-        let mut v4: Option<i128> = None;
-        let mut v5: Option<i64> = None;
-        let mut v6: Option<u8> = None;
-        let mut v7: Option<u16> = None;
-        let mut v8: Option<u32> = None;
-        let mut v9: Option<u64> = None;
-        let mut v10: Option<u128> = None;
-        let mut v11: Option<u64> = None;
-        let mut v12: Option<runtime::Number> = None;
-        let mut v13: Option<runtime::Number> = None;
-        let mut v14: Option<char> = None;
-        let mut v15: Option<bool> = None;
-        let mut v16: Option<String> = None;
-        let mut v17: Option<runtime::ExplicitNull> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "i8" => Some(0),
-                "i16" => Some(1),
-                "i32" => Some(2),
-                "i64" => Some(3),
-                "i128" => Some(4),
-                "isize" => Some(5),
-                "u8" => Some(6),
-                "u16" => Some(7),
-                "u32" => Some(8),
-                "u64" => Some(9),
-                "u128" => Some(10),
-                "usize" => Some(11),
-                "f32" => Some(12),
-                "f64" => Some(13),
-                "ch" => Some(14),
-                "flag" => Some(15),
-                "text" => Some(16),
-                "unit" => Some(17),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "i8"),
-                1 => de::put(map, &mut v1, "i16"),
-                2 => de::put(map, &mut v2, "i32"),
-                3 => de::put(map, &mut v3, "i64"),
-                4 => de::put(map, &mut v4, "i128"),
-                5 => de::put(map, &mut v5, "isize"),
-                6 => de::put(map, &mut v6, "u8"),
-                7 => de::put(map, &mut v7, "u16"),
-                8 => de::put(map, &mut v8, "u32"),
-                9 => de::put(map, &mut v9, "u64"),
-                10 => de::put(map, &mut v10, "u128"),
-                11 => de::put(map, &mut v11, "usize"),
-                12 => de::put(map, &mut v12, "f32"),
-                13 => de::put(map, &mut v13, "f64"),
-                14 => de::put(map, &mut v14, "ch"),
-                15 => de::put(map, &mut v15, "flag"),
-                16 => de::put(map, &mut v16, "text"),
-                17 => de::put(map, &mut v17, "unit"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Scalars {
-            i8: de::required(v0, "i8")?,
-            i16: de::required(v1, "i16")?,
-            i32: de::required(v2, "i32")?,
-            i64: de::required(v3, "i64")?,
-            i128: de::required(v4, "i128")?,
-            isize: de::required(v5, "isize")?,
-            u8: de::required(v6, "u8")?,
-            u16: de::required(v7, "u16")?,
-            u32: de::required(v8, "u32")?,
-            u64: de::required(v9, "u64")?,
-            u128: de::required(v10, "u128")?,
-            usize: de::required(v11, "usize")?,
-            f32: de::required(v12, "f32")?,
-            f64: de::required(v13, "f64")?,
-            ch: de::required(v14, "ch")?,
-            flag: de::required(v15, "flag")?,
-            text: de::required(v16, "text")?,
-            unit: de::required(v17, "unit")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl Scalars {
     /// Creates a `Scalars` from its required fields; every optional field is omitted.
@@ -1911,7 +1267,7 @@ impl From<ShapeRect> for Shape {
     }
 }
 /// `ShapeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ShapeCircle {
     /// The `radius` property.
@@ -1920,33 +1276,6 @@ pub struct ShapeCircle {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ShapeCircle {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ShapeCircle {
-    const NAME: &'static str = "ShapeCircle";
-    const FIELDS: &'static [&'static str] = &["radius"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Number> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "radius" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "radius"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ShapeCircle {
-            radius: de::required(v0, "radius")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ShapeCircle {
     /// Creates a `ShapeCircle` from its required fields; every optional field is omitted.
@@ -1958,7 +1287,7 @@ impl ShapeCircle {
     }
 }
 /// The payload of [`Shape::Rect`].
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ShapeRect {
     /// The `width` property.
@@ -1969,37 +1298,6 @@ pub struct ShapeRect {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ShapeRect {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ShapeRect {
-    const NAME: &'static str = "ShapeRect";
-    const FIELDS: &'static [&'static str] = &["width", "height"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u32> = None;
-        let mut v1: Option<u32> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "width" => Some(0),
-                "height" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "width"),
-                1 => de::put(map, &mut v1, "height"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ShapeRect {
-            width: de::required(v0, "width")?,
-            height: de::required(v1, "height")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ShapeRect {
     /// Creates a `ShapeRect` from its required fields; every optional field is omitted.
@@ -2037,7 +1335,7 @@ impl Strict {
     }
 }
 /// Recursive through a list.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Tree {
     /// The `label` property.
@@ -2048,37 +1346,6 @@ pub struct Tree {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Tree {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Tree {
-    const NAME: &'static str = "Tree";
-    const FIELDS: &'static [&'static str] = &["label", "children"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<Vec<Tree>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "label" => Some(0),
-                "children" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "label"),
-                1 => de::put(map, &mut v1, "children"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Tree {
-            label: de::required(v0, "label")?,
-            children: de::required(v1, "children")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl Tree {
     /// Creates a `Tree` from its required fields; every optional field is omitted.
@@ -2091,7 +1358,7 @@ impl Tree {
     }
 }
 /// `flatten` of a map with a value type: every other property is a number.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct TypedRest {
     /// The `id` property.
@@ -2100,33 +1367,6 @@ pub struct TypedRest {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TypedRest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TypedRest {
-    const NAME: &'static str = "TypedRest";
-    const FIELDS: &'static [&'static str] = &["id"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u32> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TypedRest {
-            id: de::required(v0, "id")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl TypedRest {
     /// Creates a `TypedRest` from its required fields; every optional field is omitted.
@@ -2246,7 +1486,7 @@ impl From<runtime::ExplicitNull> for Untagged {
     }
 }
 /// `UntaggedObject` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct UntaggedObject {
     /// The `id` property.
@@ -2257,37 +1497,6 @@ pub struct UntaggedObject {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for UntaggedObject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for UntaggedObject {
-    const NAME: &'static str = "UntaggedObject";
-    const FIELDS: &'static [&'static str] = &["id", "label"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u32> = None;
-        let mut v1: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "label" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "label"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UntaggedObject {
-            id: de::required(v0, "id")?,
-            label: de::required(v1, "label")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl UntaggedObject {
     /// Creates a `UntaggedObject` from its required fields; every optional field is omitted.
@@ -2400,7 +1609,7 @@ impl From<WithShapeTypeRect> for WithShapeType {
     }
 }
 /// `WithShapeTypeCircle` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct WithShapeTypeCircle {
     /// The `radius` property.
@@ -2409,33 +1618,6 @@ pub struct WithShapeTypeCircle {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for WithShapeTypeCircle {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for WithShapeTypeCircle {
-    const NAME: &'static str = "WithShapeTypeCircle";
-    const FIELDS: &'static [&'static str] = &["radius"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Number> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "radius" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "radius"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(WithShapeTypeCircle {
-            radius: de::required(v0, "radius")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl WithShapeTypeCircle {
     /// Creates a `WithShapeTypeCircle` from its required fields; every optional field is omitted.
@@ -2447,7 +1629,7 @@ impl WithShapeTypeCircle {
     }
 }
 /// The payload of [`Shape::Rect`].
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct WithShapeTypeRect {
     /// The `width` property.
@@ -2458,37 +1640,6 @@ pub struct WithShapeTypeRect {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for WithShapeTypeRect {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for WithShapeTypeRect {
-    const NAME: &'static str = "WithShapeTypeRect";
-    const FIELDS: &'static [&'static str] = &["width", "height"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u32> = None;
-        let mut v1: Option<u32> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "width" => Some(0),
-                "height" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "width"),
-                1 => de::put(map, &mut v1, "height"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(WithShapeTypeRect {
-            width: de::required(v0, "width")?,
-            height: de::required(v1, "height")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl WithShapeTypeRect {
     /// Creates a `WithShapeTypeRect` from its required fields; every optional field is omitted.

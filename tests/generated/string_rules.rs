@@ -15,7 +15,7 @@ use ::acp_bindings::runtime::read;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `pattern` and `minLength` on string properties (a `pattern` first appears in 2.0.0's `Cost`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Cost {
     /// The `amount` property.
@@ -23,79 +23,25 @@ pub struct Cost {
     /// ISO 4217 code.
     ///
     /// Matches the pattern `^[A-Z]{3}$` (`pattern`, checked on decode).
+    #[acp(read = read::CheckedStr<__StrRule__defs_Cost_properties_currency>)]
     pub currency: String,
     /// Non-empty when present; a bad value is dropped.
     ///
     /// At least 1 character(s) (`minLength`, checked on decode).
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::OptCheckedStr<__StrRule__defs_Cost_properties_note, true>)]
     pub note: runtime::Nullable<String>,
     /// Unanchored alternatives, and a length.
     ///
     /// At least 2 character(s) (`minLength`, checked on decode).
     /// Matches the pattern `^_|^[a-z]+$` (`pattern`, checked on decode).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::OptCheckedStr<__StrRule__defs_Cost_properties_tag, false>)]
     pub tag: Option<String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Cost {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Cost {
-    const NAME: &'static str = "Cost";
-    const FIELDS: &'static [&'static str] = &["amount", "currency", "note", "tag"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Number> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<Option<String>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "amount" => Some(0),
-                "currency" => Some(1),
-                "note" => Some(2),
-                "tag" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "amount"),
-                1 => {
-                    de::put_with::<
-                        read::CheckedStr<__StrRule__defs_Cost_properties_currency>,
-                        _,
-                        _,
-                    >(map, &mut v1, "currency")
-                }
-                2 => {
-                    de::put_with::<
-                        read::OptCheckedStr<__StrRule__defs_Cost_properties_note, true>,
-                        _,
-                        _,
-                    >(map, &mut v2, "note")
-                }
-                3 => {
-                    de::put_with::<
-                        read::OptCheckedStr<__StrRule__defs_Cost_properties_tag, false>,
-                        _,
-                        _,
-                    >(map, &mut v3, "tag")
-                }
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Cost {
-            amount: de::required(v0, "amount")?,
-            currency: de::required(v1, "currency")?,
-            note: v2.unwrap_or_default(),
-            tag: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.

@@ -13,7 +13,7 @@ use ::acp_bindings::runtime::de;
 #[allow(unused_imports)]
 use ::acp_bindings::runtime;
 /// `TextContent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct TextContent {
     /// The `text` property.
@@ -22,33 +22,6 @@ pub struct TextContent {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TextContent {
-    const NAME: &'static str = "TextContent";
-    const FIELDS: &'static [&'static str] = &["text"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "text" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "text"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TextContent {
-            text: de::required(v0, "text")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl TextContent {
     /// Creates a `TextContent` from its required fields; every optional field is omitted.
@@ -60,7 +33,7 @@ impl TextContent {
     }
 }
 /// `ImageContent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ImageContent {
     /// The `data` property.
@@ -72,37 +45,6 @@ pub struct ImageContent {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ImageContent {
-    const NAME: &'static str = "ImageContent";
-    const FIELDS: &'static [&'static str] = &["data", "mimeType"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "data" => Some(0),
-                "mimeType" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "data"),
-                1 => de::put(map, &mut v1, "mimeType"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ImageContent {
-            data: de::required(v0, "data")?,
-            mime_type: de::required(v1, "mimeType")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ImageContent {
     /// Creates a `ImageContent` from its required fields; every optional field is omitted.
@@ -212,7 +154,7 @@ impl From<ImageContent> for ContentBlock {
     }
 }
 /// `AuthMethodAgent` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// The `methodId` property.
@@ -224,37 +166,6 @@ pub struct AuthMethodAgent {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AuthMethodAgent {
-    const NAME: &'static str = "AuthMethodAgent";
-    const FIELDS: &'static [&'static str] = &["methodId", "name"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "methodId" => Some(0),
-                "name" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "methodId"),
-                1 => de::put(map, &mut v1, "name"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthMethodAgent {
-            method_id: de::required(v0, "methodId")?,
-            name: de::required(v1, "name")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AuthMethodAgent {
     /// Creates a `AuthMethodAgent` from its required fields; every optional field is omitted.
@@ -345,7 +256,7 @@ impl From<AuthMethodAgent> for AuthMethod {
     }
 }
 /// `McpServerHttp` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// The `name` property.
@@ -356,37 +267,6 @@ pub struct McpServerHttp {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpServerHttp {
-    const NAME: &'static str = "McpServerHttp";
-    const FIELDS: &'static [&'static str] = &["name", "url"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "url" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "url"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerHttp {
-            name: de::required(v0, "name")?,
-            url: de::required(v1, "url")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl McpServerHttp {
     /// Creates a `McpServerHttp` from its required fields; every optional field is omitted.
@@ -399,7 +279,7 @@ impl McpServerHttp {
     }
 }
 /// `McpServerStdio` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// The `name` property.
@@ -410,37 +290,6 @@ pub struct McpServerStdio {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpServerStdio {
-    const NAME: &'static str = "McpServerStdio";
-    const FIELDS: &'static [&'static str] = &["name", "command"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "command" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "command"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerStdio {
-            name: de::required(v0, "name")?,
-            command: de::required(v1, "command")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl McpServerStdio {
     /// Creates a `McpServerStdio` from its required fields; every optional field is omitted.
@@ -619,7 +468,7 @@ impl From<OutcomeSelected> for Outcome {
     }
 }
 /// `OutcomeSelected` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct OutcomeSelected {
     /// The `optionId` property.
@@ -629,33 +478,6 @@ pub struct OutcomeSelected {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for OutcomeSelected {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for OutcomeSelected {
-    const NAME: &'static str = "OutcomeSelected";
-    const FIELDS: &'static [&'static str] = &["optionId"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "optionId" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "optionId"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(OutcomeSelected {
-            option_id: de::required(v0, "optionId")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl OutcomeSelected {
     /// Creates a `OutcomeSelected` from its required fields; every optional field is omitted.

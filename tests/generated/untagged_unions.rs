@@ -73,7 +73,7 @@ impl From<&str> for RequestId {
     }
 }
 /// `TextResourceContents` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// The `uri` property.
@@ -84,37 +84,6 @@ pub struct TextResourceContents {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TextResourceContents {
-    const NAME: &'static str = "TextResourceContents";
-    const FIELDS: &'static [&'static str] = &["uri", "text"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "uri" => Some(0),
-                "text" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "uri"),
-                1 => de::put(map, &mut v1, "text"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TextResourceContents {
-            uri: de::required(v0, "uri")?,
-            text: de::required(v1, "text")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl TextResourceContents {
     /// Creates a `TextResourceContents` from its required fields; every optional field is omitted.
@@ -127,7 +96,7 @@ impl TextResourceContents {
     }
 }
 /// `BlobResourceContents` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// The `uri` property.
@@ -138,37 +107,6 @@ pub struct BlobResourceContents {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for BlobResourceContents {
-    const NAME: &'static str = "BlobResourceContents";
-    const FIELDS: &'static [&'static str] = &["uri", "blob"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Base64String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "uri" => Some(0),
-                "blob" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "uri"),
-                1 => de::put(map, &mut v1, "blob"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BlobResourceContents {
-            uri: de::required(v0, "uri")?,
-            blob: de::required(v1, "blob")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl BlobResourceContents {
     /// Creates a `BlobResourceContents` from its required fields; every optional field is omitted.

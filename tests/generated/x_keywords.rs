@@ -114,7 +114,7 @@ impl de::Scalar for Kind {
     }
 }
 /// `Location` (the schema gives no description).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Location {
     /// The `path` property.
@@ -123,33 +123,6 @@ pub struct Location {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Location {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Location {
-    const NAME: &'static str = "Location";
-    const FIELDS: &'static [&'static str] = &["path"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "path" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "path"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Location {
-            path: de::required(v0, "path")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl Location {
     /// Creates a `Location` from its required fields; every optional field is omitted.
@@ -161,122 +134,55 @@ impl Location {
     }
 }
 /// Every x-deserialize keyword and both spellings of nullability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Update {
     /// The `id` property.
     pub id: String,
     /// The `title` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// The `kind` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub kind: runtime::Nullable<Kind>,
     /// The `locations` property.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub locations: runtime::Nullable<Vec<Location>>,
     /// The `entries` property.
+    #[acp(read = read::LenientItems)]
     pub entries: Vec<Location>,
     /// The `strictItems` property.
-    #[serde(rename = "strictItems", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "strictItems", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Items)]
     pub strict_items: Option<Vec<Location>>,
     /// The `args` property.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
     /// The `env` property.
+    #[acp(read = read::NullAsDefault)]
     pub env: Vec<String>,
     /// The `rawInput` property.
-    #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "rawInput", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub raw_input: Option<::serde_json::Value>,
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "loadSession", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "loadSession", default, skip_serializing_if = "Option::is_none")]
     pub load_session: Option<bool>,
     /// The `_meta` property.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Update {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Update {
-    const NAME: &'static str = "Update";
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "title",
-        "kind",
-        "locations",
-        "entries",
-        "strictItems",
-        "args",
-        "env",
-        "rawInput",
-        "loadSession",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<Kind>> = None;
-        let mut v3: Option<runtime::Nullable<Vec<Location>>> = None;
-        let mut v4: Option<Vec<Location>> = None;
-        let mut v5: Option<Option<Vec<Location>>> = None;
-        let mut v6: Option<Option<Vec<String>>> = None;
-        let mut v7: Option<Vec<String>> = None;
-        let mut v8: Option<Option<::serde_json::Value>> = None;
-        let mut v9: Option<Option<bool>> = None;
-        let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "title" => Some(1),
-                "kind" => Some(2),
-                "locations" => Some(3),
-                "entries" => Some(4),
-                "strictItems" => Some(5),
-                "args" => Some(6),
-                "env" => Some(7),
-                "rawInput" => Some(8),
-                "loadSession" => Some(9),
-                "_meta" => Some(10),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "kind"),
-                3 => de::put_with::<read::LenientItems, _, _>(map, &mut v3, "locations"),
-                4 => de::put_with::<read::LenientItems, _, _>(map, &mut v4, "entries"),
-                5 => de::put_with::<read::Items, _, _>(map, &mut v5, "strictItems"),
-                6 => de::put(map, &mut v6, "args"),
-                7 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v7, "env"),
-                8 => de::put_with::<read::Any, _, _>(map, &mut v8, "rawInput"),
-                9 => de::put(map, &mut v9, "loadSession"),
-                10 => de::put_with::<read::LenientMeta, _, _>(map, &mut v10, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Update {
-            id: de::required(v0, "id")?,
-            title: v1.unwrap_or_default(),
-            kind: v2.unwrap_or_default(),
-            locations: v3.unwrap_or_default(),
-            entries: de::required(v4, "entries")?,
-            strict_items: v5.unwrap_or_default(),
-            args: v6.unwrap_or_default(),
-            env: de::required(v7, "env")?,
-            raw_input: v8.unwrap_or_default(),
-            load_session: v9.unwrap_or_default(),
-            meta: v10.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Update {
     /// Creates a `Update` from its required fields; every optional field is omitted.

@@ -486,3 +486,49 @@ mod raw_name {
         assert_eq!(c, b);
     }
 }
+
+// ---- #[derive(AcpDeserialize)] on a user's own struct ----------------------
+
+mod own_deserialize {
+    use acp_bindings::runtime::{read, Extra, Nullable};
+    use acp_bindings::AcpDeserialize;
+    use serde::Serialize;
+    use serde_json::json;
+
+    /// A user's extension payload: renamed and aliased properties, a required
+    /// one that may be `null`, an optional one with a rule, and the rest kept.
+    #[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+    #[acp(direct)]
+    pub struct Review {
+        #[serde(rename = "reviewId", alias = "id")]
+        pub review_id: String,
+        pub verdict: Option<String>,
+        #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+        #[acp(read = read::LenientScalar)]
+        pub score: Nullable<u32>,
+        #[serde(default)]
+        #[acp(read = read::Items)]
+        pub notes: Vec<u32>,
+        #[serde(flatten)]
+        pub additional_properties: Extra,
+    }
+
+    #[test]
+    fn a_users_struct_reads_as_its_attributes_say_and_keeps_the_rest() {
+        let text = r#"{"id":"r1","verdict":null,"score":"high","notes":[1,"x",3],"x-tool":{"v":1}}"#;
+        for r in [serde_json::from_str::<Review>(text).unwrap(), acp_bindings::json::from_str::<Review>(text).unwrap()]
+        {
+            assert_eq!(r.review_id, "r1", "the alias reads");
+            assert_eq!(r.verdict, None);
+            assert_eq!(r.score, Nullable::Absent, "a lenient scalar of the wrong type is the default");
+            assert_eq!(r.notes, [1, 3], "a bad item is dropped");
+            assert_eq!(r.additional_properties.get("x-tool"), Some(&json!({"v": 1})));
+        }
+        let back = serde_json::to_value(serde_json::from_str::<Review>(text).unwrap()).unwrap();
+        assert_eq!(back, json!({"reviewId": "r1", "verdict": null, "notes": [1, 3], "x-tool": {"v": 1}}));
+        // A required property is required even when it may be `null`.
+        let e = serde_json::from_str::<Review>(r#"{"reviewId":"r1"}"#).unwrap_err().to_string();
+        assert!(e.contains("missing field `verdict`"), "{e}");
+        assert!(acp_bindings::json::from_str::<Review>(r#"{"reviewId":"r1"}"#).is_err());
+    }
+}

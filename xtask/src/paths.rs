@@ -293,6 +293,23 @@ impl VisitMut for Shorten<'_> {
                 list.tokens = self.tokens(std::mem::take(&mut list.tokens));
             }
         }
+        // `#[acp(read = Reader)]`: the reader is a type.
+        if attr.path().is_ident("acp") {
+            if let syn::Meta::List(list) = &mut attr.meta {
+                let reader = |input: syn::parse::ParseStream<'_>| {
+                    let key: syn::Ident = input.parse()?;
+                    let eq: syn::Token![=] = input.parse()?;
+                    let ty: syn::Type = input.parse()?;
+                    Ok((key, eq, ty))
+                };
+                if let Ok((key, eq, mut ty)) = syn::parse::Parser::parse2(reader, list.tokens.clone()) {
+                    if key == "read" {
+                        self.visit_type_mut(&mut ty);
+                        list.tokens = quote::quote!(#key #eq #ty);
+                    }
+                }
+            }
+        }
         syn::visit_mut::visit_attribute_mut(self, attr);
     }
 }

@@ -23,7 +23,7 @@ use ::core::fmt;
 #[allow(unused_imports)]
 use ::std::borrow::Cow;
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentRequest {
     /// The request id used to correlate the matching response.
@@ -31,47 +31,12 @@ pub struct AgentRequest {
     /// The method name to invoke.
     pub method: String,
     /// Method-specific request parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<AgentRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentRequest {
-    const NAME: &'static str = "AgentRequest";
-    const FIELDS: &'static [&'static str] = &["id", "method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<AgentRequestParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "method" => Some(1),
-                "params" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "method"),
-                2 => de::put(map, &mut v2, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentRequest {
-            id: de::required(v0, "id")?,
-            method: de::required(v1, "method")?,
-            params: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentRequest {
     /// Creates a `AgentRequest` from its required fields; every optional field is omitted.
@@ -462,7 +427,7 @@ impl ::schemars::JsonSchema for RequestId {
 /// Request to write content to a text file.
 ///
 /// Only available if the client supports the `fs.writeTextFile` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct WriteTextFileRequest {
     /// The session ID for this request.
@@ -477,51 +442,17 @@ pub struct WriteTextFileRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for WriteTextFileRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for WriteTextFileRequest {
-    const NAME: &'static str = "WriteTextFileRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "path", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "path" => Some(1),
-                "content" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "path"),
-                2 => de::put(map, &mut v2, "content"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(WriteTextFileRequest {
-            session_id: de::required(v0, "sessionId")?,
-            path: de::required(v1, "path")?,
-            content: de::required(v2, "content")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl WriteTextFileRequest {
     /// Creates a `WriteTextFileRequest` from its required fields; every optional field is omitted.
@@ -645,7 +576,7 @@ impl ::schemars::JsonSchema for SessionId {
 /// Request to read content from a text file.
 ///
 /// Only available if the client supports the `fs.readTextFile` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReadTextFileRequest {
     /// The session ID for this request.
@@ -654,71 +585,27 @@ pub struct ReadTextFileRequest {
     /// Absolute path to the file to read.
     pub path: String,
     /// Line number to start reading from (1-based).
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub line: runtime::Nullable<u32>,
     /// Maximum number of lines to read.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub limit: runtime::Nullable<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ReadTextFileRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ReadTextFileRequest {
-    const NAME: &'static str = "ReadTextFileRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "path",
-        "line",
-        "limit",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<u32>> = None;
-        let mut v3: Option<runtime::Nullable<u32>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "path" => Some(1),
-                "line" => Some(2),
-                "limit" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "path"),
-                2 => de::put(map, &mut v2, "line"),
-                3 => de::put(map, &mut v3, "limit"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ReadTextFileRequest {
-            session_id: de::required(v0, "sessionId")?,
-            path: de::required(v1, "path")?,
-            line: v2.unwrap_or_default(),
-            limit: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ReadTextFileRequest {
     /// Creates a `ReadTextFileRequest` from its required fields; every optional field is omitted.
@@ -775,7 +662,7 @@ impl ::schemars::JsonSchema for ReadTextFileRequest {
 /// Sent when the agent needs authorization before performing a sensitive operation.
 ///
 /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
     /// The session ID for this request.
@@ -791,56 +678,17 @@ pub struct RequestPermissionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for RequestPermissionRequest {
-    const NAME: &'static str = "RequestPermissionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "toolCall",
-        "options",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<ToolCallUpdate> = None;
-        let mut v2: Option<Vec<PermissionOption>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "toolCall" => Some(1),
-                "options" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "toolCall"),
-                2 => de::put(map, &mut v2, "options"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RequestPermissionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            tool_call: de::required(v1, "toolCall")?,
-            options: de::required(v2, "options")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl RequestPermissionRequest {
     /// Creates a `RequestPermissionRequest` from its required fields; every optional field is omitted.
@@ -889,252 +737,64 @@ impl ::schemars::JsonSchema for RequestPermissionRequest {
 /// the tool call ID are optional - only changed fields need to be included.
 ///
 /// See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallUpdate {
     /// The ID of the tool call being updated.
     #[serde(rename = "toolCallId")]
     pub tool_call_id: ToolCallId,
     /// Update the tool kind.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub kind: runtime::Nullable<ToolKind>,
     /// Update the execution status.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub status: runtime::Nullable<ToolCallStatus>,
     /// Update the human-readable title.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Update the programmatic name of the tool being invoked.
     ///
     /// This field is optional. Omitting it or sending `null` both mean that
     /// the existing name is left unchanged.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub name: runtime::Nullable<String>,
     /// Replace the content collection.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub content: runtime::Nullable<Vec<ToolCallContent>>,
     /// Replace the locations collection.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub locations: runtime::Nullable<Vec<ToolCallLocation>>,
     /// Update the raw input.
-    #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "rawInput", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub raw_input: Option<::serde_json::Value>,
     /// Update the raw output.
-    #[serde(rename = "rawOutput", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "rawOutput", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub raw_output: Option<::serde_json::Value>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ToolCallUpdate {
-    const NAME: &'static str = "ToolCallUpdate";
-    const FIELDS: &'static [&'static str] = &[
-        "toolCallId",
-        "kind",
-        "status",
-        "title",
-        "name",
-        "content",
-        "locations",
-        "rawInput",
-        "rawOutput",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ToolCallId> = None;
-        let mut v1: Option<runtime::Nullable<ToolKind>> = None;
-        let mut v2: Option<runtime::Nullable<ToolCallStatus>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<Vec<ToolCallContent>>> = None;
-        let mut v6: Option<runtime::Nullable<Vec<ToolCallLocation>>> = None;
-        let mut v7: Option<Option<::serde_json::Value>> = None;
-        let mut v8: Option<Option<::serde_json::Value>> = None;
-        let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "toolCallId" => Some(0),
-                "kind" => Some(1),
-                "status" => Some(2),
-                "title" => Some(3),
-                "name" => Some(4),
-                "content" => Some(5),
-                "locations" => Some(6),
-                "rawInput" => Some(7),
-                "rawOutput" => Some(8),
-                "_meta" => Some(9),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "toolCallId"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "kind"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "status"),
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "title"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "name"),
-                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "content"),
-                6 => de::put_with::<read::LenientItems, _, _>(map, &mut v6, "locations"),
-                7 => de::put_with::<read::Any, _, _>(map, &mut v7, "rawInput"),
-                8 => de::put_with::<read::Any, _, _>(map, &mut v8, "rawOutput"),
-                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ToolCallUpdate {
-            tool_call_id: de::required(v0, "toolCallId")?,
-            kind: v1.unwrap_or_default(),
-            status: v2.unwrap_or_default(),
-            title: v3.unwrap_or_default(),
-            name: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            locations: v6.unwrap_or_default(),
-            raw_input: v7.unwrap_or_default(),
-            raw_output: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ToolCallId> = None;
-        let mut v1: Option<runtime::Nullable<ToolKind>> = None;
-        let mut v2: Option<runtime::Nullable<ToolCallStatus>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<Vec<ToolCallContent>>> = None;
-        let mut v6: Option<runtime::Nullable<Vec<ToolCallLocation>>> = None;
-        let mut v7: Option<Option<::serde_json::Value>> = None;
-        let mut v8: Option<Option<::serde_json::Value>> = None;
-        let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "toolCallId" => {
-                    fast::put(&mut v0, <ToolCallId as fast::FromJson<'de>>::read(r))
-                }
-                "kind" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<ToolKind>,
-                        >>::read(r),
-                    )
-                }
-                "status" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<ToolCallStatus>,
-                        >>::read(r),
-                    )
-                }
-                "title" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "name" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "content" => {
-                    fast::put(
-                        &mut v5,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<ToolCallContent>>,
-                        >>::read(r),
-                    )
-                }
-                "locations" => {
-                    fast::put(
-                        &mut v6,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<ToolCallLocation>>,
-                        >>::read(r),
-                    )
-                }
-                "rawInput" => {
-                    fast::put(
-                        &mut v7,
-                        <read::Any as fast::Rule<
-                            'de,
-                            Option<::serde_json::Value>,
-                        >>::read(r),
-                    )
-                }
-                "rawOutput" => {
-                    fast::put(
-                        &mut v8,
-                        <read::Any as fast::Rule<
-                            'de,
-                            Option<::serde_json::Value>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v9,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(ToolCallUpdate {
-            tool_call_id: v0,
-            kind: v1.unwrap_or_default(),
-            status: v2.unwrap_or_default(),
-            title: v3.unwrap_or_default(),
-            name: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            locations: v6.unwrap_or_default(),
-            raw_input: v7.unwrap_or_default(),
-            raw_output: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ToolCallUpdate {
     /// Creates a `ToolCallUpdate` from its required fields; every optional field is omitted.
@@ -1856,147 +1516,49 @@ impl ::schemars::JsonSchema for ContentBlock {
     }
 }
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Annotations {
     /// Intended recipients for this content, such as the user or assistant.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub audience: runtime::Nullable<Vec<Role>>,
     /// Timestamp indicating when the underlying resource was last modified.
     #[serde(
         rename = "lastModified",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub last_modified: runtime::Nullable<String>,
     /// Relative importance of this content when clients choose what to surface.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub priority: runtime::Nullable<runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Annotations {
-    const NAME: &'static str = "Annotations";
-    const FIELDS: &'static [&'static str] = &[
-        "audience",
-        "lastModified",
-        "priority",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Vec<Role>>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "audience" => Some(0),
-                "lastModified" => Some(1),
-                "priority" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "audience"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "lastModified")
-                }
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "priority"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Annotations {
-            audience: v0.unwrap_or_default(),
-            last_modified: v1.unwrap_or_default(),
-            priority: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Annotations {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Vec<Role>>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "audience" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<Role>>,
-                        >>::read(r),
-                    )
-                }
-                "lastModified" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "priority" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<runtime::Number>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(Annotations {
-            audience: v0.unwrap_or_default(),
-            last_modified: v1.unwrap_or_default(),
-            priority: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Annotations {
     /// Creates a `Annotations` from its required fields; every optional field is omitted.
@@ -2136,11 +1698,13 @@ impl ::schemars::JsonSchema for Role {
     }
 }
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TextContent {
     /// Optional annotations that help clients decide how to display or route this content.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// Text payload carried by this content block.
     pub text: String,
@@ -2149,96 +1713,17 @@ pub struct TextContent {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TextContent {
-    const NAME: &'static str = "TextContent";
-    const FIELDS: &'static [&'static str] = &["annotations", "text", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "annotations" => Some(0),
-                "text" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
-                1 => de::put(map, &mut v1, "text"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TextContent {
-            annotations: v0.unwrap_or_default(),
-            text: de::required(v1, "text")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TextContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "annotations" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "text" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(TextContent {
-            annotations: v0.unwrap_or_default(),
-            text: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TextContent {
     /// Creates a `TextContent` from its required fields; every optional field is omitted.
@@ -2277,11 +1762,13 @@ impl ::schemars::JsonSchema for TextContent {
     }
 }
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ImageContent {
     /// Optional annotations that help clients decide how to display or route this content.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// Base64-encoded media payload.
     pub data: String,
@@ -2289,136 +1776,25 @@ pub struct ImageContent {
     #[serde(rename = "mimeType")]
     pub mime_type: String,
     /// URI associated with this resource or media payload.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub uri: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ImageContent {
-    const NAME: &'static str = "ImageContent";
-    const FIELDS: &'static [&'static str] = &[
-        "annotations",
-        "data",
-        "mimeType",
-        "uri",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "annotations" => Some(0),
-                "data" => Some(1),
-                "mimeType" => Some(2),
-                "uri" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
-                1 => de::put(map, &mut v1, "data"),
-                2 => de::put(map, &mut v2, "mimeType"),
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "uri"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ImageContent {
-            annotations: v0.unwrap_or_default(),
-            data: de::required(v1, "data")?,
-            mime_type: de::required(v2, "mimeType")?,
-            uri: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ImageContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "annotations" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "data" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "mimeType" => {
-                    fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r))
-                }
-                "uri" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(ImageContent {
-            annotations: v0.unwrap_or_default(),
-            data: v1,
-            mime_type: v2,
-            uri: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ImageContent {
     /// Creates a `ImageContent` from its required fields; every optional field is omitted.
@@ -2465,11 +1841,13 @@ impl ::schemars::JsonSchema for ImageContent {
     }
 }
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct AudioContent {
     /// Optional annotations that help clients decide how to display or route this content.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// Base64-encoded media payload.
     pub data: String,
@@ -2481,113 +1859,17 @@ pub struct AudioContent {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for AudioContent {
-    const NAME: &'static str = "AudioContent";
-    const FIELDS: &'static [&'static str] = &[
-        "annotations",
-        "data",
-        "mimeType",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "annotations" => Some(0),
-                "data" => Some(1),
-                "mimeType" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
-                1 => de::put(map, &mut v1, "data"),
-                2 => de::put(map, &mut v2, "mimeType"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AudioContent {
-            annotations: v0.unwrap_or_default(),
-            data: de::required(v1, "data")?,
-            mime_type: de::required(v2, "mimeType")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for AudioContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "annotations" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "data" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "mimeType" => {
-                    fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(AudioContent {
-            annotations: v0.unwrap_or_default(),
-            data: v1,
-            mime_type: v2,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AudioContent {
     /// Creates a `AudioContent` from its required fields; every optional field is omitted.
@@ -2627,25 +1909,35 @@ impl ::schemars::JsonSchema for AudioContent {
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ResourceLink {
     /// Optional annotations that help clients decide how to display or route this content.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// Optional human-readable details shown with this protocol object.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// MIME type describing the encoded media payload.
-    #[serde(rename = "mimeType", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "mimeType",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<String>,
     /// Human-readable name shown for this protocol object.
     pub name: String,
     /// Optional size of the linked resource in bytes, if known.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub size: runtime::Nullable<i64>,
     /// Optional display title for end-user UI.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// URI associated with this resource or media payload.
     pub uri: String,
@@ -2654,181 +1946,17 @@ pub struct ResourceLink {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ResourceLink {
-    const NAME: &'static str = "ResourceLink";
-    const FIELDS: &'static [&'static str] = &[
-        "annotations",
-        "description",
-        "mimeType",
-        "name",
-        "size",
-        "title",
-        "uri",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<String> = None;
-        let mut v4: Option<runtime::Nullable<i64>> = None;
-        let mut v5: Option<runtime::Nullable<String>> = None;
-        let mut v6: Option<String> = None;
-        let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "annotations" => Some(0),
-                "description" => Some(1),
-                "mimeType" => Some(2),
-                "name" => Some(3),
-                "size" => Some(4),
-                "title" => Some(5),
-                "uri" => Some(6),
-                "_meta" => Some(7),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "mimeType"),
-                3 => de::put(map, &mut v3, "name"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "size"),
-                5 => de::put_with::<read::LenientScalar, _, _>(map, &mut v5, "title"),
-                6 => de::put(map, &mut v6, "uri"),
-                7 => de::put_with::<read::LenientMeta, _, _>(map, &mut v7, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ResourceLink {
-            annotations: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            mime_type: v2.unwrap_or_default(),
-            name: de::required(v3, "name")?,
-            size: v4.unwrap_or_default(),
-            title: v5.unwrap_or_default(),
-            uri: de::required(v6, "uri")?,
-            meta: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ResourceLink {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<String> = None;
-        let mut v4: Option<runtime::Nullable<i64>> = None;
-        let mut v5: Option<runtime::Nullable<String>> = None;
-        let mut v6: Option<String> = None;
-        let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "annotations" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "description" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "mimeType" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "name" => fast::put(&mut v3, <String as fast::FromJson<'de>>::read(r)),
-                "size" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<i64>,
-                        >>::read(r),
-                    )
-                }
-                "title" => {
-                    fast::put(
-                        &mut v5,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "uri" => fast::put(&mut v6, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v7,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v3) = v3 else {
-            return Err(fast::Bail);
-        };
-        let Some(v6) = v6 else {
-            return Err(fast::Bail);
-        };
-        Ok(ResourceLink {
-            annotations: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            mime_type: v2.unwrap_or_default(),
-            name: v3,
-            size: v4.unwrap_or_default(),
-            title: v5.unwrap_or_default(),
-            uri: v6,
-            meta: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ResourceLink {
     /// Creates a `ResourceLink` from its required fields; every optional field is omitted.
@@ -2952,11 +2080,17 @@ impl ::schemars::JsonSchema for EmbeddedResourceResource {
     }
 }
 /// Text-based resource contents.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// MIME type describing the encoded media payload.
-    #[serde(rename = "mimeType", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "mimeType",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<String>,
     /// Text payload carried by this content block.
     pub text: String,
@@ -2967,106 +2101,17 @@ pub struct TextResourceContents {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TextResourceContents {
-    const NAME: &'static str = "TextResourceContents";
-    const FIELDS: &'static [&'static str] = &["mimeType", "text", "uri", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "mimeType" => Some(0),
-                "text" => Some(1),
-                "uri" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "mimeType"),
-                1 => de::put(map, &mut v1, "text"),
-                2 => de::put(map, &mut v2, "uri"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TextResourceContents {
-            mime_type: v0.unwrap_or_default(),
-            text: de::required(v1, "text")?,
-            uri: de::required(v2, "uri")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TextResourceContents {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "mimeType" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "text" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "uri" => fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(TextResourceContents {
-            mime_type: v0.unwrap_or_default(),
-            text: v1,
-            uri: v2,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TextResourceContents {
     /// Creates a `TextResourceContents` from its required fields; every optional field is omitted.
@@ -3106,13 +2151,19 @@ impl ::schemars::JsonSchema for TextResourceContents {
     }
 }
 /// Binary resource contents.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// Base64-encoded bytes for a binary resource payload.
     pub blob: String,
     /// MIME type describing the encoded media payload.
-    #[serde(rename = "mimeType", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "mimeType",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<String>,
     /// URI associated with this resource or media payload.
     pub uri: String,
@@ -3121,106 +2172,17 @@ pub struct BlobResourceContents {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for BlobResourceContents {
-    const NAME: &'static str = "BlobResourceContents";
-    const FIELDS: &'static [&'static str] = &["blob", "mimeType", "uri", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "blob" => Some(0),
-                "mimeType" => Some(1),
-                "uri" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "blob"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "mimeType"),
-                2 => de::put(map, &mut v2, "uri"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BlobResourceContents {
-            blob: de::required(v0, "blob")?,
-            mime_type: v1.unwrap_or_default(),
-            uri: de::required(v2, "uri")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for BlobResourceContents {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "blob" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "mimeType" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "uri" => fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(BlobResourceContents {
-            blob: v0,
-            mime_type: v1.unwrap_or_default(),
-            uri: v2,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl BlobResourceContents {
     /// Creates a `BlobResourceContents` from its required fields; every optional field is omitted.
@@ -3260,11 +2222,13 @@ impl ::schemars::JsonSchema for BlobResourceContents {
     }
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
     /// Optional annotations that help clients decide how to display or route this content.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// Embedded resource payload, either text or binary data.
     pub resource: EmbeddedResourceResource,
@@ -3273,101 +2237,17 @@ pub struct EmbeddedResource {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for EmbeddedResource {
-    const NAME: &'static str = "EmbeddedResource";
-    const FIELDS: &'static [&'static str] = &["annotations", "resource", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<EmbeddedResourceResource> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "annotations" => Some(0),
-                "resource" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "annotations"),
-                1 => de::put(map, &mut v1, "resource"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(EmbeddedResource {
-            annotations: v0.unwrap_or_default(),
-            resource: de::required(v1, "resource")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for EmbeddedResource {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Annotations>> = None;
-        let mut v1: Option<EmbeddedResourceResource> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "annotations" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "resource" => {
-                    fast::put(
-                        &mut v1,
-                        <EmbeddedResourceResource as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(EmbeddedResource {
-            annotations: v0.unwrap_or_default(),
-            resource: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl EmbeddedResource {
     /// Creates a `EmbeddedResource` from its required fields; every optional field is omitted.
@@ -3406,7 +2286,8 @@ impl ::schemars::JsonSchema for EmbeddedResource {
     }
 }
 /// Standard content block (text, images, resources).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Content {
     /// The actual content block.
@@ -3416,83 +2297,17 @@ pub struct Content {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Content {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Content {
-    const NAME: &'static str = "Content";
-    const FIELDS: &'static [&'static str] = &["content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ContentBlock> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "content" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "content"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Content {
-            content: de::required(v0, "content")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Content {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ContentBlock> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "content" => {
-                    fast::put(&mut v0, <ContentBlock as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(Content {
-            content: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Content {
     /// Creates a `Content` from its required fields; every optional field is omitted.
@@ -3528,13 +2343,19 @@ impl ::schemars::JsonSchema for Content {
 /// Shows changes to files in a format suitable for display in the client UI.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Diff {
     /// The absolute file path being modified.
     pub path: String,
     /// The original content (omitted or `null` for new files).
-    #[serde(rename = "oldText", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "oldText",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub old_text: runtime::Nullable<String>,
     /// The new content after modification.
     #[serde(rename = "newText")]
@@ -3544,106 +2365,17 @@ pub struct Diff {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Diff {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Diff {
-    const NAME: &'static str = "Diff";
-    const FIELDS: &'static [&'static str] = &["path", "oldText", "newText", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "path" => Some(0),
-                "oldText" => Some(1),
-                "newText" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "path"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "oldText"),
-                2 => de::put(map, &mut v2, "newText"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Diff {
-            path: de::required(v0, "path")?,
-            old_text: v1.unwrap_or_default(),
-            new_text: de::required(v2, "newText")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Diff {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "path" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "oldText" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "newText" => fast::put(&mut v2, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(Diff {
-            path: v0,
-            old_text: v1.unwrap_or_default(),
-            new_text: v2,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Diff {
     /// Creates a `Diff` from its required fields; every optional field is omitted.
@@ -3760,7 +2492,8 @@ impl ::schemars::JsonSchema for TerminalId {
 /// The terminal must be added before calling `terminal/release`.
 ///
 /// See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Terminal {
     /// Identifier of the terminal instance to embed in the content stream.
@@ -3771,83 +2504,17 @@ pub struct Terminal {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Terminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Terminal {
-    const NAME: &'static str = "Terminal";
-    const FIELDS: &'static [&'static str] = &["terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "terminalId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "terminalId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Terminal {
-            terminal_id: de::required(v0, "terminalId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Terminal {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "terminalId" => {
-                    fast::put(&mut v0, <TerminalId as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(Terminal {
-            terminal_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Terminal {
     /// Creates a `Terminal` from its required fields; every optional field is omitted.
@@ -3884,109 +2551,32 @@ impl ::schemars::JsonSchema for Terminal {
 /// which files the agent is working with in real-time.
 ///
 /// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallLocation {
     /// The absolute file path being accessed or modified.
     pub path: String,
     /// Optional 1-based line number within the file.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub line: runtime::Nullable<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ToolCallLocation {
-    const NAME: &'static str = "ToolCallLocation";
-    const FIELDS: &'static [&'static str] = &["path", "line", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<u32>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "path" => Some(0),
-                "line" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "path"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "line"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ToolCallLocation {
-            path: de::required(v0, "path")?,
-            line: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallLocation {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<u32>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "path" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "line" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<u32>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(ToolCallLocation {
-            path: v0,
-            line: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ToolCallLocation {
     /// Creates a `ToolCallLocation` from its required fields; every optional field is omitted.
@@ -4025,7 +2615,7 @@ impl ::schemars::JsonSchema for ToolCallLocation {
     }
 }
 /// An option presented to the user when requesting permission.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct PermissionOption {
     /// Unique identifier for this permission option.
@@ -4040,51 +2630,17 @@ pub struct PermissionOption {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PermissionOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PermissionOption {
-    const NAME: &'static str = "PermissionOption";
-    const FIELDS: &'static [&'static str] = &["optionId", "name", "kind", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PermissionOptionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<PermissionOptionKind> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "optionId" => Some(0),
-                "name" => Some(1),
-                "kind" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "optionId"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => de::put(map, &mut v2, "kind"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PermissionOption {
-            option_id: de::required(v0, "optionId")?,
-            name: de::required(v1, "name")?,
-            kind: de::required(v2, "kind")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PermissionOption {
     /// Creates a `PermissionOption` from its required fields; every optional field is omitted.
@@ -4294,7 +2850,7 @@ impl ::schemars::JsonSchema for PermissionOptionKind {
     }
 }
 /// Request to create a new terminal and execute a command.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CreateTerminalRequest {
     /// The session ID for this request.
@@ -4303,13 +2859,13 @@ pub struct CreateTerminalRequest {
     /// The command to execute.
     pub command: String,
     /// Array of command arguments.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
     /// Environment variables for the command.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<Vec<EnvVariable>>,
     /// Working directory for the command. Must be an absolute path.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub cwd: runtime::Nullable<String>,
     /// Maximum number of output bytes to retain.
     ///
@@ -4321,6 +2877,7 @@ pub struct CreateTerminalRequest {
     /// specified limit.
     #[serde(
         rename = "outputByteLimit",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub output_byte_limit: runtime::Nullable<u64>,
@@ -4329,71 +2886,17 @@ pub struct CreateTerminalRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CreateTerminalRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CreateTerminalRequest {
-    const NAME: &'static str = "CreateTerminalRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "command",
-        "args",
-        "env",
-        "cwd",
-        "outputByteLimit",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<Vec<String>>> = None;
-        let mut v3: Option<Option<Vec<EnvVariable>>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<u64>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "command" => Some(1),
-                "args" => Some(2),
-                "env" => Some(3),
-                "cwd" => Some(4),
-                "outputByteLimit" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "command"),
-                2 => de::put(map, &mut v2, "args"),
-                3 => de::put(map, &mut v3, "env"),
-                4 => de::put(map, &mut v4, "cwd"),
-                5 => de::put(map, &mut v5, "outputByteLimit"),
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CreateTerminalRequest {
-            session_id: de::required(v0, "sessionId")?,
-            command: de::required(v1, "command")?,
-            args: v2.unwrap_or_default(),
-            env: v3.unwrap_or_default(),
-            cwd: v4.unwrap_or_default(),
-            output_byte_limit: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CreateTerminalRequest {
     /// Creates a `CreateTerminalRequest` from its required fields; every optional field is omitted.
@@ -4460,7 +2963,7 @@ impl ::schemars::JsonSchema for CreateTerminalRequest {
     }
 }
 /// An environment variable to set when launching an MCP server.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnvVariable {
     /// The name of the environment variable.
@@ -4472,47 +2975,17 @@ pub struct EnvVariable {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for EnvVariable {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for EnvVariable {
-    const NAME: &'static str = "EnvVariable";
-    const FIELDS: &'static [&'static str] = &["name", "value", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "value" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "value"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(EnvVariable {
-            name: de::required(v0, "name")?,
-            value: de::required(v1, "value")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl EnvVariable {
     /// Creates a `EnvVariable` from its required fields; every optional field is omitted.
@@ -4545,7 +3018,7 @@ impl ::schemars::JsonSchema for EnvVariable {
     }
 }
 /// Request to get the current output and status of a terminal.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct TerminalOutputRequest {
     /// The session ID for this request.
@@ -4559,47 +3032,17 @@ pub struct TerminalOutputRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalOutputRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TerminalOutputRequest {
-    const NAME: &'static str = "TerminalOutputRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<TerminalId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "terminalId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "terminalId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalOutputRequest {
-            session_id: de::required(v0, "sessionId")?,
-            terminal_id: de::required(v1, "terminalId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalOutputRequest {
     /// Creates a `TerminalOutputRequest` from its required fields; every optional field is omitted.
@@ -4641,7 +3084,7 @@ impl ::schemars::JsonSchema for TerminalOutputRequest {
     }
 }
 /// Request to release a terminal and free its resources.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReleaseTerminalRequest {
     /// The session ID for this request.
@@ -4655,47 +3098,17 @@ pub struct ReleaseTerminalRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ReleaseTerminalRequest {
-    const NAME: &'static str = "ReleaseTerminalRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<TerminalId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "terminalId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "terminalId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ReleaseTerminalRequest {
-            session_id: de::required(v0, "sessionId")?,
-            terminal_id: de::required(v1, "terminalId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ReleaseTerminalRequest {
     /// Creates a `ReleaseTerminalRequest` from its required fields; every optional field is omitted.
@@ -4737,7 +3150,7 @@ impl ::schemars::JsonSchema for ReleaseTerminalRequest {
     }
 }
 /// Request to wait for a terminal command to exit.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct WaitForTerminalExitRequest {
     /// The session ID for this request.
@@ -4751,47 +3164,17 @@ pub struct WaitForTerminalExitRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for WaitForTerminalExitRequest {
-    const NAME: &'static str = "WaitForTerminalExitRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<TerminalId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "terminalId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "terminalId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(WaitForTerminalExitRequest {
-            session_id: de::required(v0, "sessionId")?,
-            terminal_id: de::required(v1, "terminalId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl WaitForTerminalExitRequest {
     /// Creates a `WaitForTerminalExitRequest` from its required fields; every optional field is omitted.
@@ -4833,7 +3216,7 @@ impl ::schemars::JsonSchema for WaitForTerminalExitRequest {
     }
 }
 /// Request to kill a terminal without releasing it.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct KillTerminalRequest {
     /// The session ID for this request.
@@ -4847,47 +3230,17 @@ pub struct KillTerminalRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for KillTerminalRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for KillTerminalRequest {
-    const NAME: &'static str = "KillTerminalRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<TerminalId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "terminalId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "terminalId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(KillTerminalRequest {
-            session_id: de::required(v0, "sessionId")?,
-            terminal_id: de::required(v1, "terminalId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl KillTerminalRequest {
     /// Creates a `KillTerminalRequest` from its required fields; every optional field is omitted.
@@ -5108,7 +3461,7 @@ impl ::schemars::JsonSchema for CreateElicitationRequestMode {
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
 /// This is useful when an agent receives an elicitation from an MCP server
 /// during a tool call and needs to redirect it to the user.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
     /// The session this elicitation is tied to.
@@ -5118,45 +3471,17 @@ pub struct ElicitationSessionScope {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     /// session without a specific tool call.
-    #[serde(rename = "toolCallId", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "toolCallId",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub tool_call_id: runtime::Nullable<ToolCallId>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationSessionScope {
-    const NAME: &'static str = "ElicitationSessionScope";
-    const FIELDS: &'static [&'static str] = &["sessionId", "toolCallId"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<ToolCallId>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "toolCallId" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "toolCallId")
-                }
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationSessionScope {
-            session_id: de::required(v0, "sessionId")?,
-            tool_call_id: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationSessionScope {
     /// Creates a `ElicitationSessionScope` from its required fields; every optional field is omitted.
@@ -5189,7 +3514,7 @@ impl ::schemars::JsonSchema for ElicitationSessionScope {
 }
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationRequestScope {
     /// The request this elicitation is tied to.
@@ -5199,33 +3524,6 @@ pub struct ElicitationRequestScope {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationRequestScope {
-    const NAME: &'static str = "ElicitationRequestScope";
-    const FIELDS: &'static [&'static str] = &["requestId"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "requestId" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "requestId"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationRequestScope {
-            request_id: de::required(v0, "requestId")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationRequestScope {
     /// Creates a `ElicitationRequestScope` from its required fields; every optional field is omitted.
@@ -5253,35 +3551,45 @@ impl ::schemars::JsonSchema for ElicitationRequestScope {
 ///
 /// This represents a JSON Schema object with primitive-typed properties,
 /// as required by the elicitation specification.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationSchema {
     /// Type discriminator. Always `"object"`.
     ///
     /// Schema default when omitted: `"object"` (never written back).
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub r#type: Option<ElicitationSchemaType>,
     /// Optional title for the schema.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Property definitions (must be primitive types).
     ///
     /// Schema default when omitted: `{}` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub properties: Option<
         ::std::collections::BTreeMap<String, ElicitationPropertySchema>,
     >,
     /// List of required property names.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no property names are required.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub required: runtime::Nullable<Vec<String>>,
     /// Optional description of what this schema represents.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5290,74 +3598,17 @@ pub struct ElicitationSchema {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationSchema {
-    const NAME: &'static str = "ElicitationSchema";
-    const FIELDS: &'static [&'static str] = &[
-        "type",
-        "title",
-        "properties",
-        "required",
-        "description",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<ElicitationSchemaType>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<
-            Option<::std::collections::BTreeMap<String, ElicitationPropertySchema>>,
-        > = None;
-        let mut v3: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "type" => Some(0),
-                "title" => Some(1),
-                "properties" => Some(2),
-                "required" => Some(3),
-                "description" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "type"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
-                2 => de::put(map, &mut v2, "properties"),
-                3 => de::put(map, &mut v3, "required"),
-                4 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "description")
-                }
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationSchema {
-            r#type: v0.unwrap_or_default(),
-            title: v1.unwrap_or_default(),
-            properties: v2.unwrap_or_default(),
-            required: v3.unwrap_or_default(),
-            description: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationSchema {
     /// Creates a `ElicitationSchema` from its required fields; every optional field is omitted.
@@ -5745,7 +3996,7 @@ impl ::schemars::JsonSchema for StringFormat {
     }
 }
 /// A titled enum option with a const value, human-readable title, and optional description.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnumOption {
     /// The constant value for this option.
@@ -5756,7 +4007,8 @@ pub struct EnumOption {
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5765,57 +4017,17 @@ pub struct EnumOption {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for EnumOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for EnumOption {
-    const NAME: &'static str = "EnumOption";
-    const FIELDS: &'static [&'static str] = &["const", "title", "description", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "const" => Some(0),
-                "title" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "const"),
-                1 => de::put(map, &mut v1, "title"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(EnumOption {
-            r#const: de::required(v0, "const")?,
-            title: de::required(v1, "title")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl EnumOption {
     /// Creates a `EnumOption` from its required fields; every optional field is omitted.
@@ -5858,53 +4070,79 @@ impl ::schemars::JsonSchema for EnumOption {
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
 /// with `"type": "string"`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct StringPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Minimum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-    #[serde(rename = "minLength", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "minLength",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub min_length: runtime::Nullable<u32>,
     /// Maximum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-    #[serde(rename = "maxLength", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "maxLength",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub max_length: runtime::Nullable<u32>,
     /// Pattern the string must match.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub pattern: runtime::Nullable<String>,
     /// String format.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub format: runtime::Nullable<StringFormat>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub default: runtime::Nullable<String>,
     /// Enum values for untitled single-select enums.
     /// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
     /// declared by `enum`.
-    #[serde(rename = "enum", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "enum",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub r#enum: runtime::Nullable<Vec<String>>,
     /// Titled enum options for titled single-select enums.
     /// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
     /// declared by `oneOf`.
-    #[serde(rename = "oneOf", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "oneOf",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub one_of: runtime::Nullable<Vec<EnumOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5913,92 +4151,17 @@ pub struct StringPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for StringPropertySchema {
-    const NAME: &'static str = "StringPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "default",
-        "enum",
-        "oneOf",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<u32>> = None;
-        let mut v3: Option<runtime::Nullable<u32>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<StringFormat>> = None;
-        let mut v6: Option<runtime::Nullable<String>> = None;
-        let mut v7: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v8: Option<runtime::Nullable<Vec<EnumOption>>> = None;
-        let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "minLength" => Some(2),
-                "maxLength" => Some(3),
-                "pattern" => Some(4),
-                "format" => Some(5),
-                "default" => Some(6),
-                "enum" => Some(7),
-                "oneOf" => Some(8),
-                "_meta" => Some(9),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put(map, &mut v2, "minLength"),
-                3 => de::put(map, &mut v3, "maxLength"),
-                4 => de::put(map, &mut v4, "pattern"),
-                5 => de::put(map, &mut v5, "format"),
-                6 => de::put_with::<read::LenientScalar, _, _>(map, &mut v6, "default"),
-                7 => de::put(map, &mut v7, "enum"),
-                8 => de::put(map, &mut v8, "oneOf"),
-                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(StringPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            min_length: v2.unwrap_or_default(),
-            max_length: v3.unwrap_or_default(),
-            pattern: v4.unwrap_or_default(),
-            format: v5.unwrap_or_default(),
-            default: v6.unwrap_or_default(),
-            r#enum: v7.unwrap_or_default(),
-            one_of: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl StringPropertySchema {
     /// Creates a `StringPropertySchema` from its required fields; every optional field is omitted.
@@ -6092,33 +4255,43 @@ impl ::schemars::JsonSchema for StringPropertySchema {
     }
 }
 /// Schema for number (floating-point) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct NumberPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Minimum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub minimum: runtime::Nullable<runtime::Number>,
     /// Maximum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub maximum: runtime::Nullable<runtime::Number>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub default: runtime::Nullable<runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6127,72 +4300,17 @@ pub struct NumberPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for NumberPropertySchema {
-    const NAME: &'static str = "NumberPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "minimum",
-        "maximum",
-        "default",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v3: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v4: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "minimum" => Some(2),
-                "maximum" => Some(3),
-                "default" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put(map, &mut v2, "minimum"),
-                3 => de::put(map, &mut v3, "maximum"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "default"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(NumberPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            minimum: v2.unwrap_or_default(),
-            maximum: v3.unwrap_or_default(),
-            default: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl NumberPropertySchema {
     /// Creates a `NumberPropertySchema` from its required fields; every optional field is omitted.
@@ -6258,33 +4376,43 @@ impl ::schemars::JsonSchema for NumberPropertySchema {
     }
 }
 /// Schema for integer properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct IntegerPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Minimum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub minimum: runtime::Nullable<i64>,
     /// Maximum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub maximum: runtime::Nullable<i64>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub default: runtime::Nullable<i64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6293,72 +4421,17 @@ pub struct IntegerPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for IntegerPropertySchema {
-    const NAME: &'static str = "IntegerPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "minimum",
-        "maximum",
-        "default",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<i64>> = None;
-        let mut v3: Option<runtime::Nullable<i64>> = None;
-        let mut v4: Option<runtime::Nullable<i64>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "minimum" => Some(2),
-                "maximum" => Some(3),
-                "default" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put(map, &mut v2, "minimum"),
-                3 => de::put(map, &mut v3, "maximum"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "default"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(IntegerPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            minimum: v2.unwrap_or_default(),
-            maximum: v3.unwrap_or_default(),
-            default: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl IntegerPropertySchema {
     /// Creates a `IntegerPropertySchema` from its required fields; every optional field is omitted.
@@ -6424,23 +4497,33 @@ impl ::schemars::JsonSchema for IntegerPropertySchema {
     }
 }
 /// Schema for boolean properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct BooleanPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub default: runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6449,62 +4532,17 @@ pub struct BooleanPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for BooleanPropertySchema {
-    const NAME: &'static str = "BooleanPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "default",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<bool>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "default" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "default"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BooleanPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            default: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl BooleanPropertySchema {
     /// Creates a `BooleanPropertySchema` from its required fields; every optional field is omitted.
@@ -6679,7 +4717,7 @@ impl ::schemars::JsonSchema for MultiSelectItems {
     }
 }
 /// String item schema for multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     /// Allowed enum values.
@@ -6692,43 +4730,17 @@ pub struct StringMultiSelectItems {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for StringMultiSelectItems {
-    const NAME: &'static str = "StringMultiSelectItems";
-    const FIELDS: &'static [&'static str] = &["enum", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<String>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "enum" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "enum"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(StringMultiSelectItems {
-            r#enum: de::required(v0, "enum")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl StringMultiSelectItems {
     /// Creates a `StringMultiSelectItems` from its required fields; every optional field is omitted.
@@ -6760,7 +4772,7 @@ impl ::schemars::JsonSchema for StringMultiSelectItems {
     }
 }
 /// Items definition for titled multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct TitledMultiSelectItems {
     /// Titled enum options.
@@ -6773,43 +4785,17 @@ pub struct TitledMultiSelectItems {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TitledMultiSelectItems {
-    const NAME: &'static str = "TitledMultiSelectItems";
-    const FIELDS: &'static [&'static str] = &["anyOf", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<EnumOption>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "anyOf" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "anyOf"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TitledMultiSelectItems {
-            any_of: de::required(v0, "anyOf")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TitledMultiSelectItems {
     /// Creates a `TitledMultiSelectItems` from its required fields; every optional field is omitted.
@@ -6841,35 +4827,46 @@ impl ::schemars::JsonSchema for TitledMultiSelectItems {
     }
 }
 /// Schema for multi-select (array) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Minimum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-    #[serde(rename = "minItems", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "minItems",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub min_items: runtime::Nullable<u64>,
     /// Maximum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-    #[serde(rename = "maxItems", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "maxItems",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub max_items: runtime::Nullable<u64>,
     /// The items definition describing allowed values.
     pub items: MultiSelectItems,
     /// Default selected values.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub default: runtime::Nullable<Vec<String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -6878,77 +4875,17 @@ pub struct MultiSelectPropertySchema {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for MultiSelectPropertySchema {
-    const NAME: &'static str = "MultiSelectPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "minItems",
-        "maxItems",
-        "items",
-        "default",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<u64>> = None;
-        let mut v3: Option<runtime::Nullable<u64>> = None;
-        let mut v4: Option<MultiSelectItems> = None;
-        let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "minItems" => Some(2),
-                "maxItems" => Some(3),
-                "items" => Some(4),
-                "default" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put(map, &mut v2, "minItems"),
-                3 => de::put(map, &mut v3, "maxItems"),
-                4 => de::put(map, &mut v4, "items"),
-                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "default"),
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MultiSelectPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            min_items: v2.unwrap_or_default(),
-            max_items: v3.unwrap_or_default(),
-            items: de::required(v4, "items")?,
-            default: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl MultiSelectPropertySchema {
     /// Creates a `MultiSelectPropertySchema` from its required fields; every optional field is omitted.
@@ -7342,7 +5279,7 @@ impl From<AgentResponseError> for AgentResponse {
     }
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseResult {
     /// The id of the request this response answers.
@@ -7353,37 +5290,6 @@ pub struct AgentResponseResult {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentResponseResult {
-    const NAME: &'static str = "AgentResponseResult";
-    const FIELDS: &'static [&'static str] = &["id", "result"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<AgentResponseResultResult> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "result" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "result"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentResponseResult {
-            id: de::required(v0, "id")?,
-            result: de::required(v1, "result")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentResponseResult {
     /// Creates a `AgentResponseResult` from its required fields; every optional field is omitted.
@@ -7723,7 +5629,7 @@ impl From<ExtResponse> for AgentResponseResultResult {
     }
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseError {
     /// The id of the request this response answers.
@@ -7734,37 +5640,6 @@ pub struct AgentResponseError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentResponseError {
-    const NAME: &'static str = "AgentResponseError";
-    const FIELDS: &'static [&'static str] = &["id", "error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<Error> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "error" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentResponseError {
-            id: de::required(v0, "id")?,
-            error: de::required(v1, "error")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentResponseError {
     /// Creates a `AgentResponseError` from its required fields; every optional field is omitted.
@@ -7878,7 +5753,7 @@ impl ::schemars::JsonSchema for AgentResponseError {
 /// Contains the negotiated protocol version and agent capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct InitializeResponse {
     /// The protocol version the client specified if supported by the agent,
@@ -7890,86 +5765,45 @@ pub struct InitializeResponse {
     /// Capabilities supported by the agent.
     ///
     /// Schema default when omitted: `{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false},"sessionCapabilities":{},"auth":{}}` (with the `unstable` feature: `{"loadSession":false,"promptCapabilities":{"image":false,"audio":false,"embeddedContext":false},"mcpCapabilities":{"http":false,"sse":false,"acp":false},"sessionCapabilities":{},"auth":{}}`; never written back).
-    #[serde(rename = "agentCapabilities", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "agentCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::Lenient)]
     pub agent_capabilities: Option<AgentCapabilities>,
     /// Authentication methods supported by the agent.
     ///
     /// Schema default when omitted: `[]` (never written back).
-    #[serde(rename = "authMethods", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "authMethods", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub auth_methods: Option<Vec<AuthMethod>>,
     /// Information about the Agent name and version sent to the Client.
     ///
     /// Note: in future versions of the protocol, this will be required.
-    #[serde(rename = "agentInfo", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "agentInfo",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::Lenient)]
     pub agent_info: runtime::Nullable<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for InitializeResponse {
-    const NAME: &'static str = "InitializeResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "protocolVersion",
-        "agentCapabilities",
-        "authMethods",
-        "agentInfo",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProtocolVersion> = None;
-        let mut v1: Option<Option<AgentCapabilities>> = None;
-        let mut v2: Option<Option<Vec<AuthMethod>>> = None;
-        let mut v3: Option<runtime::Nullable<Implementation>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "protocolVersion" => Some(0),
-                "agentCapabilities" => Some(1),
-                "authMethods" => Some(2),
-                "agentInfo" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "protocolVersion"),
-                1 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "agentCapabilities")
-                }
-                2 => {
-                    de::put_with::<read::LenientItems, _, _>(map, &mut v2, "authMethods")
-                }
-                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "agentInfo"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(InitializeResponse {
-            protocol_version: de::required(v0, "protocolVersion")?,
-            agent_capabilities: v1.unwrap_or_default(),
-            auth_methods: v2.unwrap_or_default(),
-            agent_info: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl InitializeResponse {
     /// Creates a `InitializeResponse` from its required fields; every optional field is omitted.
@@ -8089,33 +5923,57 @@ impl ::schemars::JsonSchema for ProtocolVersion {
 /// available features and content types.
 ///
 /// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AgentCapabilities {
     /// Whether the agent supports `session/load`.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "loadSession", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "loadSession", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub load_session: Option<bool>,
     /// Prompt capabilities supported by the agent.
     ///
     /// Schema default when omitted: `{"image":false,"audio":false,"embeddedContext":false}` (never written back).
-    #[serde(rename = "promptCapabilities", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "promptCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::Lenient)]
     pub prompt_capabilities: Option<PromptCapabilities>,
     /// MCP capabilities supported by the agent.
     ///
     /// Schema default when omitted: `{"http":false,"sse":false}` (with the `unstable` feature: `{"http":false,"sse":false,"acp":false}`; never written back).
-    #[serde(rename = "mcpCapabilities", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "mcpCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::Lenient)]
     pub mcp_capabilities: Option<McpCapabilities>,
     /// Session lifecycle and prompt capabilities advertised by the agent.
     ///
     /// Schema default when omitted: `{}` (never written back).
-    #[serde(rename = "sessionCapabilities", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "sessionCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::Lenient)]
     pub session_capabilities: Option<SessionCapabilities>,
     /// Authentication-related capabilities supported by the agent.
     ///
     /// Schema default when omitted: `{}` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Lenient)]
     pub auth: Option<AgentAuthCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -8126,101 +5984,25 @@ pub struct AgentCapabilities {
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports provider configuration methods.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub providers: runtime::Nullable<ProvidersCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentCapabilities {
-    const NAME: &'static str = "AgentCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "loadSession",
-        "promptCapabilities",
-        "mcpCapabilities",
-        "sessionCapabilities",
-        "auth",
-        #[cfg(feature = "unstable")]
-        "providers",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<bool>> = None;
-        let mut v1: Option<Option<PromptCapabilities>> = None;
-        let mut v2: Option<Option<McpCapabilities>> = None;
-        let mut v3: Option<Option<SessionCapabilities>> = None;
-        let mut v4: Option<Option<AgentAuthCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v5: Option<runtime::Nullable<ProvidersCapabilities>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "loadSession" => Some(0),
-                "promptCapabilities" => Some(1),
-                "mcpCapabilities" => Some(2),
-                "sessionCapabilities" => Some(3),
-                "auth" => Some(4),
-                #[cfg(feature = "unstable")]
-                "providers" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "loadSession")
-                }
-                1 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "promptCapabilities")
-                }
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "mcpCapabilities"),
-                3 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "sessionCapabilities")
-                }
-                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "auth"),
-                #[cfg(feature = "unstable")]
-                5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "providers"),
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentCapabilities {
-            load_session: v0.unwrap_or_default(),
-            prompt_capabilities: v1.unwrap_or_default(),
-            mcp_capabilities: v2.unwrap_or_default(),
-            session_capabilities: v3.unwrap_or_default(),
-            auth: v4.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            providers: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentCapabilities {
     /// Creates a `AgentCapabilities` from its required fields; every optional field is omitted.
@@ -8324,18 +6106,27 @@ impl ::schemars::JsonSchema for AgentCapabilities {
 /// the agent can process.
 ///
 /// See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct PromptCapabilities {
     /// Agent supports `image` content blocks.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub image: Option<bool>,
     /// Agent supports `audio` content blocks.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub audio: Option<bool>,
     /// Agent supports embedded context in `session/prompt` requests.
     ///
@@ -8343,69 +6134,29 @@ pub struct PromptCapabilities {
     /// in prompt requests for pieces of context that are referenced in the message.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "embeddedContext", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "embeddedContext",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub embedded_context: Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptCapabilities {
-    const NAME: &'static str = "PromptCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "image",
-        "audio",
-        "embeddedContext",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<bool>> = None;
-        let mut v1: Option<Option<bool>> = None;
-        let mut v2: Option<Option<bool>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "image" => Some(0),
-                "audio" => Some(1),
-                "embeddedContext" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "image"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "audio"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "embeddedContext")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptCapabilities {
-            image: v0.unwrap_or_default(),
-            audio: v1.unwrap_or_default(),
-            embedded_context: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptCapabilities {
     /// Creates a `PromptCapabilities` from its required fields; every optional field is omitted.
@@ -8457,18 +6208,27 @@ impl ::schemars::JsonSchema for PromptCapabilities {
     }
 }
 /// MCP capabilities supported by the agent
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct McpCapabilities {
     /// Agent supports `http` MCP servers.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub http: Option<bool>,
     /// Agent supports `sse` MCP servers.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub sse: Option<bool>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -8478,68 +6238,25 @@ pub struct McpCapabilities {
     /// Agent supports `acp` MCP servers.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub acp: Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpCapabilities {
-    const NAME: &'static str = "McpCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "http",
-        "sse",
-        #[cfg(feature = "unstable")]
-        "acp",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<bool>> = None;
-        let mut v1: Option<Option<bool>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v2: Option<Option<bool>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "http" => Some(0),
-                "sse" => Some(1),
-                #[cfg(feature = "unstable")]
-                "acp" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "http"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "sse"),
-                #[cfg(feature = "unstable")]
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "acp"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpCapabilities {
-            http: v0.unwrap_or_default(),
-            sse: v1.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            acp: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpCapabilities {
     /// Creates a `McpCapabilities` from its required fields; every optional field is omitted.
@@ -8616,20 +6333,29 @@ impl ::schemars::JsonSchema for McpCapabilities {
 /// Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
 ///
 /// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionCapabilities {
     /// Whether the agent supports `session/list`.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports listing sessions.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub list: runtime::Nullable<SessionListCapabilities>,
     /// Whether the agent supports `session/delete`.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub delete: runtime::Nullable<SessionDeleteCapabilities>,
     /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
     ///
@@ -8642,8 +6368,10 @@ pub struct SessionCapabilities {
     /// additional-root list associated with a listed session.
     #[serde(
         rename = "additionalDirectories",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::Lenient)]
     pub additional_directories: runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
     >,
@@ -8658,8 +6386,10 @@ pub struct SessionCapabilities {
     /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::Lenient)]
     pub system_prompt: runtime::Nullable<SessionSystemPromptCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -8670,7 +6400,8 @@ pub struct SessionCapabilities {
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports forking sessions.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub fork: runtime::Nullable<SessionForkCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -8682,7 +6413,8 @@ pub struct SessionCapabilities {
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports both methods, the `archived` filter on
     /// `session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub archive: runtime::Nullable<SessionArchiveCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -8693,7 +6425,8 @@ pub struct SessionCapabilities {
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports checking session status.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub status: runtime::Nullable<SessionStatusCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -8707,143 +6440,39 @@ pub struct SessionCapabilities {
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports setting session titles.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub title: runtime::Nullable<SessionTitleCapabilities>,
     /// Whether the agent supports `session/resume`.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports resuming sessions.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub resume: runtime::Nullable<SessionResumeCapabilities>,
     /// Whether the agent supports `session/close`.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports closing sessions.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub close: runtime::Nullable<SessionCloseCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionCapabilities {
-    const NAME: &'static str = "SessionCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "list",
-        "delete",
-        "additionalDirectories",
-        #[cfg(feature = "unstable")]
-        "systemPrompt",
-        #[cfg(feature = "unstable")]
-        "fork",
-        #[cfg(feature = "unstable")]
-        "archive",
-        #[cfg(feature = "unstable")]
-        "status",
-        #[cfg(feature = "unstable")]
-        "title",
-        "resume",
-        "close",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionListCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<SessionDeleteCapabilities>> = None;
-        let mut v2: Option<
-            runtime::Nullable<SessionAdditionalDirectoriesCapabilities>,
-        > = None;
-        #[cfg(feature = "unstable")]
-        let mut v3: Option<runtime::Nullable<SessionSystemPromptCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v4: Option<runtime::Nullable<SessionForkCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v5: Option<runtime::Nullable<SessionArchiveCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v6: Option<runtime::Nullable<SessionStatusCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v7: Option<runtime::Nullable<SessionTitleCapabilities>> = None;
-        let mut v8: Option<runtime::Nullable<SessionResumeCapabilities>> = None;
-        let mut v9: Option<runtime::Nullable<SessionCloseCapabilities>> = None;
-        let mut v10: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "list" => Some(0),
-                "delete" => Some(1),
-                "additionalDirectories" => Some(2),
-                #[cfg(feature = "unstable")]
-                "systemPrompt" => Some(3),
-                #[cfg(feature = "unstable")]
-                "fork" => Some(4),
-                #[cfg(feature = "unstable")]
-                "archive" => Some(5),
-                #[cfg(feature = "unstable")]
-                "status" => Some(6),
-                #[cfg(feature = "unstable")]
-                "title" => Some(7),
-                "resume" => Some(8),
-                "close" => Some(9),
-                "_meta" => Some(10),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "list"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "delete"),
-                2 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v2, "additionalDirectories")
-                }
-                #[cfg(feature = "unstable")]
-                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "systemPrompt"),
-                #[cfg(feature = "unstable")]
-                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "fork"),
-                #[cfg(feature = "unstable")]
-                5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "archive"),
-                #[cfg(feature = "unstable")]
-                6 => de::put_with::<read::Lenient, _, _>(map, &mut v6, "status"),
-                #[cfg(feature = "unstable")]
-                7 => de::put_with::<read::Lenient, _, _>(map, &mut v7, "title"),
-                8 => de::put_with::<read::Lenient, _, _>(map, &mut v8, "resume"),
-                9 => de::put_with::<read::Lenient, _, _>(map, &mut v9, "close"),
-                10 => de::put_with::<read::LenientMeta, _, _>(map, &mut v10, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionCapabilities {
-            list: v0.unwrap_or_default(),
-            delete: v1.unwrap_or_default(),
-            additional_directories: v2.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            system_prompt: v3.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            fork: v4.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            archive: v5.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            status: v6.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            title: v7.unwrap_or_default(),
-            resume: v8.unwrap_or_default(),
-            close: v9.unwrap_or_default(),
-            meta: v10.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionCapabilities {
     /// Creates a `SessionCapabilities` from its required fields; every optional field is omitted.
@@ -8977,7 +6606,14 @@ impl ::schemars::JsonSchema for SessionCapabilities {
 /// Capabilities for the `session/list` method.
 ///
 /// Supplying `{}` means the agent supports listing sessions.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionListCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -8985,39 +6621,17 @@ pub struct SessionListCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionListCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionListCapabilities {
-    const NAME: &'static str = "SessionListCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionListCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionListCapabilities {
     /// Creates a `SessionListCapabilities` from its required fields; every optional field is omitted.
@@ -9050,7 +6664,14 @@ impl ::schemars::JsonSchema for SessionListCapabilities {
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionDeleteCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9058,39 +6679,17 @@ pub struct SessionDeleteCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionDeleteCapabilities {
-    const NAME: &'static str = "SessionDeleteCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionDeleteCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionDeleteCapabilities {
     /// Creates a `SessionDeleteCapabilities` from its required fields; every optional field is omitted.
@@ -9126,7 +6725,14 @@ impl ::schemars::JsonSchema for SessionDeleteCapabilities {
 /// supported session lifecycle requests. Agents that also support
 /// `session/list` may return `SessionInfo.additionalDirectories` to report the
 /// complete ordered additional-root list associated with a listed session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionAdditionalDirectoriesCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9134,39 +6740,17 @@ pub struct SessionAdditionalDirectoriesCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionAdditionalDirectoriesCapabilities {
-    const NAME: &'static str = "SessionAdditionalDirectoriesCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionAdditionalDirectoriesCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionAdditionalDirectoriesCapabilities {
     /// Creates a `SessionAdditionalDirectoriesCapabilities` from its required fields; every optional field is omitted.
@@ -9201,7 +6785,14 @@ impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
 /// Capabilities for the `session/resume` method.
 ///
 /// Supplying `{}` means the agent supports resuming sessions.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionResumeCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9209,39 +6800,17 @@ pub struct SessionResumeCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionResumeCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionResumeCapabilities {
-    const NAME: &'static str = "SessionResumeCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionResumeCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionResumeCapabilities {
     /// Creates a `SessionResumeCapabilities` from its required fields; every optional field is omitted.
@@ -9274,7 +6843,14 @@ impl ::schemars::JsonSchema for SessionResumeCapabilities {
 /// Capabilities for the `session/close` method.
 ///
 /// Supplying `{}` means the agent supports closing sessions.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionCloseCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9282,39 +6858,17 @@ pub struct SessionCloseCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionCloseCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionCloseCapabilities {
-    const NAME: &'static str = "SessionCloseCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionCloseCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionCloseCapabilities {
     /// Creates a `SessionCloseCapabilities` from its required fields; every optional field is omitted.
@@ -9345,7 +6899,14 @@ impl ::schemars::JsonSchema for SessionCloseCapabilities {
     }
 }
 /// Authentication-related capabilities supported by the agent.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
     #[cfg(feature = "unstable")]
@@ -9357,69 +6918,32 @@ pub struct AgentAuthCapabilities {
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports the `auth/status` method.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub status: runtime::Nullable<AuthStatusCapabilities>,
     /// Whether the agent supports the logout method.
     ///
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports the logout method.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub logout: runtime::Nullable<LogoutCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentAuthCapabilities {
-    const NAME: &'static str = "AgentAuthCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        #[cfg(feature = "unstable")]
-        "status",
-        "logout",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        #[cfg(feature = "unstable")]
-        let mut v0: Option<runtime::Nullable<AuthStatusCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<LogoutCapabilities>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                #[cfg(feature = "unstable")]
-                "status" => Some(0),
-                "logout" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                #[cfg(feature = "unstable")]
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "status"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "logout"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentAuthCapabilities {
-            #[cfg(feature = "unstable")]
-            status: v0.unwrap_or_default(),
-            logout: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentAuthCapabilities {
     /// Creates a `AgentAuthCapabilities` from its required fields; every optional field is omitted.
@@ -9483,7 +7007,14 @@ impl ::schemars::JsonSchema for AgentAuthCapabilities {
 /// Logout capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the logout method.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct LogoutCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -9491,39 +7022,17 @@ pub struct LogoutCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LogoutCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LogoutCapabilities {
-    const NAME: &'static str = "LogoutCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LogoutCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LogoutCapabilities {
     /// Creates a `LogoutCapabilities` from its required fields; every optional field is omitted.
@@ -9738,7 +7247,7 @@ impl ::schemars::JsonSchema for AuthMethodId {
 /// method only when the client enabled its terminal authentication capability.
 /// A zero exit status signals success. Any other termination signals failure.
 /// The client MUST NOT pass this method to `authenticate`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
     /// Unique identifier for this authentication method.
@@ -9746,86 +7255,32 @@ pub struct AuthMethodTerminal {
     /// Human-readable name of the authentication method.
     pub name: String,
     /// Optional human-readable description of this authentication method.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Additional arguments to append to the configured agent invocation for terminal auth.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
     /// Additional environment variables to set on the configured agent invocation for terminal auth.
     /// These values override same-named variables in the base launch configuration.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<::std::collections::BTreeMap<String, String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AuthMethodTerminal {
-    const NAME: &'static str = "AuthMethodTerminal";
-    const FIELDS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "description",
-        "args",
-        "env",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthMethodId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<Option<Vec<String>>> = None;
-        let mut v4: Option<Option<::std::collections::BTreeMap<String, String>>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "name" => Some(1),
-                "description" => Some(2),
-                "args" => Some(3),
-                "env" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put(map, &mut v3, "args"),
-                4 => de::put(map, &mut v4, "env"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthMethodTerminal {
-            id: de::required(v0, "id")?,
-            name: de::required(v1, "name")?,
-            description: v2.unwrap_or_default(),
-            args: v3.unwrap_or_default(),
-            env: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AuthMethodTerminal {
     /// Creates a `AuthMethodTerminal` from its required fields; every optional field is omitted.
@@ -9884,7 +7339,7 @@ impl ::schemars::JsonSchema for AuthMethodTerminal {
 /// Agent handles authentication itself through `authenticate`.
 ///
 /// This is the default authentication method type.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// Unique identifier for this authentication method.
@@ -9892,64 +7347,25 @@ pub struct AuthMethodAgent {
     /// Human-readable name of the authentication method.
     pub name: String,
     /// Optional human-readable description of this authentication method.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AuthMethodAgent {
-    const NAME: &'static str = "AuthMethodAgent";
-    const FIELDS: &'static [&'static str] = &["id", "name", "description", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthMethodId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "name" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthMethodAgent {
-            id: de::required(v0, "id")?,
-            name: de::required(v1, "name")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AuthMethodAgent {
     /// Creates a `AuthMethodAgent` from its required fields; every optional field is omitted.
@@ -9991,7 +7407,7 @@ impl ::schemars::JsonSchema for AuthMethodAgent {
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but can be used as a display
@@ -10001,7 +7417,8 @@ pub struct Implementation {
     /// and easily understood.
     ///
     /// If not provided, the name should be used for display.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Version of the implementation. Can be displayed to the user or used
     /// for debugging or metrics purposes. (e.g. "1.0.0").
@@ -10011,51 +7428,17 @@ pub struct Implementation {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Implementation {
-    const NAME: &'static str = "Implementation";
-    const FIELDS: &'static [&'static str] = &["name", "title", "version", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "title" => Some(1),
-                "version" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
-                2 => de::put(map, &mut v2, "version"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Implementation {
-            name: de::required(v0, "name")?,
-            title: v1.unwrap_or_default(),
-            version: de::required(v2, "version")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Implementation {
     /// Creates a `Implementation` from its required fields; every optional field is omitted.
@@ -10095,7 +7478,14 @@ impl ::schemars::JsonSchema for Implementation {
     }
 }
 /// Response to the `authenticate` method.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AuthenticateResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10103,39 +7493,17 @@ pub struct AuthenticateResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AuthenticateResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AuthenticateResponse {
-    const NAME: &'static str = "AuthenticateResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthenticateResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AuthenticateResponse {
     /// Creates a `AuthenticateResponse` from its required fields; every optional field is omitted.
@@ -10172,7 +7540,14 @@ impl ::schemars::JsonSchema for AuthenticateResponse {
     }
 }
 /// Response to the `logout` method.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct LogoutResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10180,39 +7555,17 @@ pub struct LogoutResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LogoutResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LogoutResponse {
-    const NAME: &'static str = "LogoutResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LogoutResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LogoutResponse {
     /// Creates a `LogoutResponse` from its required fields; every optional field is omitted.
@@ -10251,7 +7604,7 @@ impl ::schemars::JsonSchema for LogoutResponse {
 /// Response from creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct NewSessionResponse {
     /// Unique identifier for the created session.
@@ -10262,75 +7615,33 @@ pub struct NewSessionResponse {
     /// Initial mode state if supported by the Agent
     ///
     /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub modes: runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
     #[serde(
         rename = "configOptions",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientItems)]
     pub config_options: runtime::Nullable<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for NewSessionResponse {
-    const NAME: &'static str = "NewSessionResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "modes",
-        "configOptions",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<SessionModeState>> = None;
-        let mut v2: Option<runtime::Nullable<Vec<SessionConfigOption>>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "modes" => Some(1),
-                "configOptions" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "modes"),
-                2 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "configOptions")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(NewSessionResponse {
-            session_id: de::required(v0, "sessionId")?,
-            modes: v1.unwrap_or_default(),
-            config_options: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl NewSessionResponse {
     /// Creates a `NewSessionResponse` from its required fields; every optional field is omitted.
@@ -10382,7 +7693,7 @@ impl ::schemars::JsonSchema for NewSessionResponse {
     }
 }
 /// The set of modes and the one currently active.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionModeState {
     /// The current mode the Agent is in.
@@ -10390,63 +7701,24 @@ pub struct SessionModeState {
     pub current_mode_id: SessionModeId,
     /// The set of modes that the Agent can operate in
     #[serde(rename = "availableModes")]
+    #[acp(read = read::LenientItems)]
     pub available_modes: Vec<SessionMode>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionModeState {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionModeState {
-    const NAME: &'static str = "SessionModeState";
-    const FIELDS: &'static [&'static str] = &[
-        "currentModeId",
-        "availableModes",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionModeId> = None;
-        let mut v1: Option<Vec<SessionMode>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "currentModeId" => Some(0),
-                "availableModes" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "currentModeId"),
-                1 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "availableModes")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionModeState {
-            current_mode_id: de::required(v0, "currentModeId")?,
-            available_modes: de::required(v1, "availableModes")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionModeState {
     /// Creates a `SessionModeState` from its required fields; every optional field is omitted.
@@ -10557,7 +7829,7 @@ impl ::schemars::JsonSchema for SessionModeId {
 /// A mode the agent can operate in.
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionMode {
     /// Stable identifier used to refer to this protocol object in later messages.
@@ -10565,64 +7837,25 @@ pub struct SessionMode {
     /// Human-readable name shown for this protocol object.
     pub name: String,
     /// Optional human-readable details shown with this protocol object.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionMode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionMode {
-    const NAME: &'static str = "SessionMode";
-    const FIELDS: &'static [&'static str] = &["id", "name", "description", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionModeId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "name" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionMode {
-            id: de::required(v0, "id")?,
-            name: de::required(v1, "name")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionMode {
     /// Creates a `SessionMode` from its required fields; every optional field is omitted.
@@ -11233,7 +8466,8 @@ impl ::schemars::JsonSchema for SessionConfigSelectOptions {
     }
 }
 /// A possible value for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectOption {
     /// Unique identifier for this option value.
@@ -11241,124 +8475,25 @@ pub struct SessionConfigSelectOption {
     /// Human-readable label for this option value.
     pub name: String,
     /// Optional description for this option value.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionConfigSelectOption {
-    const NAME: &'static str = "SessionConfigSelectOption";
-    const FIELDS: &'static [&'static str] = &["value", "name", "description", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                "name" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigSelectOption {
-            value: de::required(v0, "value")?,
-            name: de::required(v1, "name")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigSelectOption {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "value" => {
-                    fast::put(
-                        &mut v0,
-                        <SessionConfigValueId as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "name" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "description" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionConfigSelectOption {
-            value: v0,
-            name: v1,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigSelectOption {
     /// Creates a `SessionConfigSelectOption` from its required fields; every optional field is omitted.
@@ -11398,7 +8533,8 @@ impl ::schemars::JsonSchema for SessionConfigSelectOption {
     }
 }
 /// A group of possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectGroup {
     /// Unique identifier for this group.
@@ -11406,120 +8542,24 @@ pub struct SessionConfigSelectGroup {
     /// Human-readable label for this group.
     pub name: String,
     /// The set of option values in this group.
+    #[acp(read = read::LenientItems)]
     pub options: Vec<SessionConfigSelectOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionConfigSelectGroup {
-    const NAME: &'static str = "SessionConfigSelectGroup";
-    const FIELDS: &'static [&'static str] = &["group", "name", "options", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionConfigGroupId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Vec<SessionConfigSelectOption>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "group" => Some(0),
-                "name" => Some(1),
-                "options" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "group"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => de::put_with::<read::LenientItems, _, _>(map, &mut v2, "options"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigSelectGroup {
-            group: de::required(v0, "group")?,
-            name: de::required(v1, "name")?,
-            options: de::required(v2, "options")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigSelectGroup {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionConfigGroupId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Vec<SessionConfigSelectOption>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "group" => {
-                    fast::put(
-                        &mut v0,
-                        <SessionConfigGroupId as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "name" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "options" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            Vec<SessionConfigSelectOption>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionConfigSelectGroup {
-            group: v0,
-            name: v1,
-            options: v2,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigSelectGroup {
     /// Creates a `SessionConfigSelectGroup` from its required fields; every optional field is omitted.
@@ -11633,7 +8673,8 @@ impl ::schemars::JsonSchema for SessionConfigGroupId {
     }
 }
 /// A single-value selector (dropdown) session configuration option payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelect {
     /// The currently selected value.
@@ -11645,80 +8686,6 @@ pub struct SessionConfigSelect {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionConfigSelect {
-    const NAME: &'static str = "SessionConfigSelect";
-    const FIELDS: &'static [&'static str] = &["currentValue", "options"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let mut v1: Option<SessionConfigSelectOptions> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "currentValue" => Some(0),
-                "options" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "currentValue"),
-                1 => de::put(map, &mut v1, "options"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigSelect {
-            current_value: de::required(v0, "currentValue")?,
-            options: de::required(v1, "options")?,
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigSelect {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let mut v1: Option<SessionConfigSelectOptions> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "currentValue" => {
-                    fast::put(
-                        &mut v0,
-                        <SessionConfigValueId as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "options" => {
-                    fast::put(
-                        &mut v1,
-                        <SessionConfigSelectOptions as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionConfigSelect {
-            current_value: v0,
-            options: v1,
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigSelect {
     /// Creates a `SessionConfigSelect` from its required fields; every optional field is omitted.
@@ -11747,7 +8714,8 @@ impl ::schemars::JsonSchema for SessionConfigSelect {
     }
 }
 /// A boolean on/off toggle session configuration option payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigBoolean {
     /// The current value of the boolean option.
@@ -11757,62 +8725,6 @@ pub struct SessionConfigBoolean {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionConfigBoolean {
-    const NAME: &'static str = "SessionConfigBoolean";
-    const FIELDS: &'static [&'static str] = &["currentValue"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<bool> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "currentValue" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "currentValue"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigBoolean {
-            current_value: de::required(v0, "currentValue")?,
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigBoolean {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<bool> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "currentValue" => {
-                    fast::put(&mut v0, <bool as fast::FromJson<'de>>::read(r))
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionConfigBoolean {
-            current_value: v0,
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigBoolean {
     /// Creates a `SessionConfigBoolean` from its required fields; every optional field is omitted.
@@ -11837,72 +8749,46 @@ impl ::schemars::JsonSchema for SessionConfigBoolean {
     }
 }
 /// Response from loading an existing session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct LoadSessionResponse {
     /// Initial mode state if supported by the Agent
     ///
     /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub modes: runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
     #[serde(
         rename = "configOptions",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientItems)]
     pub config_options: runtime::Nullable<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LoadSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LoadSessionResponse {
-    const NAME: &'static str = "LoadSessionResponse";
-    const FIELDS: &'static [&'static str] = &["modes", "configOptions", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionModeState>> = None;
-        let mut v1: Option<runtime::Nullable<Vec<SessionConfigOption>>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "modes" => Some(0),
-                "configOptions" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "modes"),
-                1 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "configOptions")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LoadSessionResponse {
-            modes: v0.unwrap_or_default(),
-            config_options: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LoadSessionResponse {
     /// Creates a `LoadSessionResponse` from its required fields; every optional field is omitted.
@@ -11953,63 +8839,37 @@ impl ::schemars::JsonSchema for LoadSessionResponse {
     }
 }
 /// Response from listing sessions.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
     /// Array of session information objects
+    #[acp(read = read::LenientItems)]
     pub sessions: Vec<SessionInfo>,
     /// Opaque cursor token. If present, pass this in the next request's cursor parameter
     /// to fetch the next page. If absent, there are no more results.
-    #[serde(rename = "nextCursor", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "nextCursor",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub next_cursor: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ListSessionsResponse {
-    const NAME: &'static str = "ListSessionsResponse";
-    const FIELDS: &'static [&'static str] = &["sessions", "nextCursor", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<SessionInfo>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessions" => Some(0),
-                "nextCursor" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "sessions"),
-                1 => {
-                    de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "nextCursor")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ListSessionsResponse {
-            sessions: de::required(v0, "sessions")?,
-            next_cursor: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ListSessionsResponse {
     /// Creates a `ListSessionsResponse` from its required fields; every optional field is omitted.
@@ -12054,7 +8914,7 @@ impl ::schemars::JsonSchema for ListSessionsResponse {
     }
 }
 /// Information about a session returned by session/list
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionInfo {
     /// Unique identifier for the session
@@ -12067,13 +8927,24 @@ pub struct SessionInfo {
     /// When present, this is the complete ordered additional-root list reported
     /// by the Agent. Omitted and empty values are equivalent: the response
     /// reports no additional roots.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::LenientItems)]
     pub additional_directories: Option<Vec<String>>,
     /// Human-readable title for the session
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// ISO 8601 timestamp of last activity
-    #[serde(rename = "updatedAt", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "updatedAt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub updated_at: runtime::Nullable<String>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -12084,89 +8955,25 @@ pub struct SessionInfo {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
     /// Agents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub archived: runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionInfo {
-    const NAME: &'static str = "SessionInfo";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "cwd",
-        "additionalDirectories",
-        "title",
-        "updatedAt",
-        #[cfg(feature = "unstable")]
-        "archived",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<Vec<String>>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v5: Option<runtime::Nullable<bool>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "cwd" => Some(1),
-                "additionalDirectories" => Some(2),
-                "title" => Some(3),
-                "updatedAt" => Some(4),
-                #[cfg(feature = "unstable")]
-                "archived" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "cwd"),
-                2 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "additionalDirectories")
-                }
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "title"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "updatedAt"),
-                #[cfg(feature = "unstable")]
-                5 => de::put_with::<read::LenientScalar, _, _>(map, &mut v5, "archived"),
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionInfo {
-            session_id: de::required(v0, "sessionId")?,
-            cwd: de::required(v1, "cwd")?,
-            additional_directories: v2.unwrap_or_default(),
-            title: v3.unwrap_or_default(),
-            updated_at: v4.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            archived: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionInfo {
     /// Creates a `SessionInfo` from its required fields; every optional field is omitted.
@@ -12244,7 +9051,14 @@ impl ::schemars::JsonSchema for SessionInfo {
     }
 }
 /// Response from deleting a session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct DeleteSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12252,39 +9066,17 @@ pub struct DeleteSessionResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for DeleteSessionResponse {
-    const NAME: &'static str = "DeleteSessionResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DeleteSessionResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl DeleteSessionResponse {
     /// Creates a `DeleteSessionResponse` from its required fields; every optional field is omitted.
@@ -12321,72 +9113,46 @@ impl ::schemars::JsonSchema for DeleteSessionResponse {
     }
 }
 /// Response from resuming an existing session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
     /// Initial mode state if supported by the Agent
     ///
     /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub modes: runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
     #[serde(
         rename = "configOptions",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientItems)]
     pub config_options: runtime::Nullable<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ResumeSessionResponse {
-    const NAME: &'static str = "ResumeSessionResponse";
-    const FIELDS: &'static [&'static str] = &["modes", "configOptions", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionModeState>> = None;
-        let mut v1: Option<runtime::Nullable<Vec<SessionConfigOption>>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "modes" => Some(0),
-                "configOptions" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "modes"),
-                1 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "configOptions")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ResumeSessionResponse {
-            modes: v0.unwrap_or_default(),
-            config_options: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ResumeSessionResponse {
     /// Creates a `ResumeSessionResponse` from its required fields; every optional field is omitted.
@@ -12437,7 +9203,14 @@ impl ::schemars::JsonSchema for ResumeSessionResponse {
     }
 }
 /// Response from closing a session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct CloseSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12445,39 +9218,17 @@ pub struct CloseSessionResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CloseSessionResponse {
-    const NAME: &'static str = "CloseSessionResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CloseSessionResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CloseSessionResponse {
     /// Creates a `CloseSessionResponse` from its required fields; every optional field is omitted.
@@ -12514,7 +9265,14 @@ impl ::schemars::JsonSchema for CloseSessionResponse {
     }
 }
 /// Response to `session/set_mode` method.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SetSessionModeResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -12522,39 +9280,17 @@ pub struct SetSessionModeResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionModeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetSessionModeResponse {
-    const NAME: &'static str = "SetSessionModeResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionModeResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SetSessionModeResponse {
     /// Creates a `SetSessionModeResponse` from its required fields; every optional field is omitted.
@@ -12591,60 +9327,29 @@ impl ::schemars::JsonSchema for SetSessionModeResponse {
     }
 }
 /// Response to `session/set_config_option` method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     /// The full set of configuration options and their current values.
     #[serde(rename = "configOptions")]
+    #[acp(read = read::LenientItems)]
     pub config_options: Vec<SessionConfigOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetSessionConfigOptionResponse {
-    const NAME: &'static str = "SetSessionConfigOptionResponse";
-    const FIELDS: &'static [&'static str] = &["configOptions", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<SessionConfigOption>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "configOptions" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "configOptions")
-                }
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionConfigOptionResponse {
-            config_options: de::required(v0, "configOptions")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SetSessionConfigOptionResponse {
     /// Creates a `SetSessionConfigOptionResponse` from its required fields; every optional field is omitted.
@@ -12684,7 +9389,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
 /// Response from processing a user prompt.
 ///
 /// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptResponse {
     /// Indicates why the agent stopped processing the turn.
@@ -12696,63 +9401,25 @@ pub struct PromptResponse {
     /// This capability is not part of the spec yet, and may be removed or changed at any point.
     ///
     /// Token usage for this turn (optional).
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub usage: runtime::Nullable<Usage>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptResponse {
-    const NAME: &'static str = "PromptResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "stopReason",
-        #[cfg(feature = "unstable")]
-        "usage",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<StopReason> = None;
-        #[cfg(feature = "unstable")]
-        let mut v1: Option<runtime::Nullable<Usage>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "stopReason" => Some(0),
-                #[cfg(feature = "unstable")]
-                "usage" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "stopReason"),
-                #[cfg(feature = "unstable")]
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "usage"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptResponse {
-            stop_reason: de::required(v0, "stopReason")?,
-            #[cfg(feature = "unstable")]
-            usage: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptResponse {
     /// Creates a `PromptResponse` from its required fields; every optional field is omitted.
@@ -12960,7 +9627,7 @@ impl ::schemars::JsonSchema for ExtResponse {
 /// JSON-RPC 2.0 error object specification with optional additional data.
 ///
 /// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Error {
     /// A number indicating the error type that occurred.
@@ -12971,47 +9638,13 @@ pub struct Error {
     pub message: String,
     /// Optional primitive or structured value that contains additional information about the error.
     /// This may include debugging information or context-specific details.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub data: Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Error {
-    const NAME: &'static str = "Error";
-    const FIELDS: &'static [&'static str] = &["code", "message", "data"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ErrorCode> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<::serde_json::Value>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "code" => Some(0),
-                "message" => Some(1),
-                "data" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "code"),
-                1 => de::put(map, &mut v1, "message"),
-                2 => de::put_with::<read::Any, _, _>(map, &mut v2, "data"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Error {
-            code: de::required(v0, "code")?,
-            message: de::required(v1, "message")?,
-            data: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Error {
     /// Creates a `Error` from its required fields; every optional field is omitted.
@@ -13149,49 +9782,18 @@ impl ::schemars::JsonSchema for ErrorCode {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentNotification {
     /// The notification method name.
     pub method: String,
     /// Method-specific notification parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<AgentNotificationParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentNotification {
-    const NAME: &'static str = "AgentNotification";
-    const FIELDS: &'static [&'static str] = &["method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<AgentNotificationParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put(map, &mut v1, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentNotification {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentNotification {
     /// Creates a `AgentNotification` from its required fields; every optional field is omitted.
@@ -13379,7 +9981,8 @@ impl ::schemars::JsonSchema for AgentNotificationParams {
 /// Used to stream real-time progress and results during prompt processing.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionNotification {
     /// The ID of the session this update pertains to.
@@ -13392,95 +9995,17 @@ pub struct SessionNotification {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionNotification {
-    const NAME: &'static str = "SessionNotification";
-    const FIELDS: &'static [&'static str] = &["sessionId", "update", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<SessionUpdate> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "update" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "update"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionNotification {
-            session_id: de::required(v0, "sessionId")?,
-            update: de::required(v1, "update")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionNotification {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<SessionUpdate> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "sessionId" => {
-                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
-                }
-                "update" => {
-                    fast::put(&mut v1, <SessionUpdate as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionNotification {
-            session_id: v0,
-            update: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionNotification {
     /// Creates a `SessionNotification` from its required fields; every optional field is omitted.
@@ -14093,7 +10618,8 @@ impl ::schemars::JsonSchema for MessageId {
     }
 }
 /// A streamed item of content
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ContentChunk {
     /// A single item of content
@@ -14102,105 +10628,29 @@ pub struct ContentChunk {
     ///
     /// All chunks belonging to the same message share the same `messageId`.
     /// A change in `messageId` indicates a new message has started.
-    #[serde(rename = "messageId", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "messageId",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub message_id: runtime::Nullable<MessageId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ContentChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ContentChunk {
-    const NAME: &'static str = "ContentChunk";
-    const FIELDS: &'static [&'static str] = &["content", "messageId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ContentBlock> = None;
-        let mut v1: Option<runtime::Nullable<MessageId>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "content" => Some(0),
-                "messageId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "content"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "messageId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ContentChunk {
-            content: de::required(v0, "content")?,
-            message_id: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ContentChunk {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ContentBlock> = None;
-        let mut v1: Option<runtime::Nullable<MessageId>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "content" => {
-                    fast::put(&mut v0, <ContentBlock as fast::FromJson<'de>>::read(r))
-                }
-                "messageId" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<MessageId>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(ContentChunk {
-            content: v0,
-            message_id: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ContentChunk {
     /// Creates a `ContentChunk` from its required fields; every optional field is omitted.
@@ -14244,7 +10694,8 @@ impl ::schemars::JsonSchema for ContentChunk {
 /// such as reading files, executing code, or fetching data from external sources.
 ///
 /// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCall {
     /// Unique identifier for this tool call within the session.
@@ -14256,236 +10707,51 @@ pub struct ToolCall {
     ///
     /// This field is optional. Omitting it or sending `null` both mean that no
     /// tool name is available.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub name: runtime::Nullable<String>,
     /// The category of tool being invoked.
     /// Helps clients choose appropriate icons and UI treatment.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub kind: Option<ToolKind>,
     /// Current execution status of the tool call.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub status: Option<ToolCallStatus>,
     /// Content produced by the tool call.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub content: Option<Vec<ToolCallContent>>,
     /// File locations affected by this tool call.
     /// Enables "follow-along" features in clients.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub locations: Option<Vec<ToolCallLocation>>,
     /// Raw input parameters sent to the tool.
-    #[serde(rename = "rawInput", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "rawInput", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub raw_input: Option<::serde_json::Value>,
     /// Raw output returned by the tool.
-    #[serde(rename = "rawOutput", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "rawOutput", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub raw_output: Option<::serde_json::Value>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCall {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ToolCall {
-    const NAME: &'static str = "ToolCall";
-    const FIELDS: &'static [&'static str] = &[
-        "toolCallId",
-        "title",
-        "name",
-        "kind",
-        "status",
-        "content",
-        "locations",
-        "rawInput",
-        "rawOutput",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ToolCallId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<Option<ToolKind>> = None;
-        let mut v4: Option<Option<ToolCallStatus>> = None;
-        let mut v5: Option<Option<Vec<ToolCallContent>>> = None;
-        let mut v6: Option<Option<Vec<ToolCallLocation>>> = None;
-        let mut v7: Option<Option<::serde_json::Value>> = None;
-        let mut v8: Option<Option<::serde_json::Value>> = None;
-        let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "toolCallId" => Some(0),
-                "title" => Some(1),
-                "name" => Some(2),
-                "kind" => Some(3),
-                "status" => Some(4),
-                "content" => Some(5),
-                "locations" => Some(6),
-                "rawInput" => Some(7),
-                "rawOutput" => Some(8),
-                "_meta" => Some(9),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "toolCallId"),
-                1 => de::put(map, &mut v1, "title"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "name"),
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "kind"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "status"),
-                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "content"),
-                6 => de::put_with::<read::LenientItems, _, _>(map, &mut v6, "locations"),
-                7 => de::put_with::<read::Any, _, _>(map, &mut v7, "rawInput"),
-                8 => de::put_with::<read::Any, _, _>(map, &mut v8, "rawOutput"),
-                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ToolCall {
-            tool_call_id: de::required(v0, "toolCallId")?,
-            title: de::required(v1, "title")?,
-            name: v2.unwrap_or_default(),
-            kind: v3.unwrap_or_default(),
-            status: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            locations: v6.unwrap_or_default(),
-            raw_input: v7.unwrap_or_default(),
-            raw_output: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCall {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ToolCallId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<Option<ToolKind>> = None;
-        let mut v4: Option<Option<ToolCallStatus>> = None;
-        let mut v5: Option<Option<Vec<ToolCallContent>>> = None;
-        let mut v6: Option<Option<Vec<ToolCallLocation>>> = None;
-        let mut v7: Option<Option<::serde_json::Value>> = None;
-        let mut v8: Option<Option<::serde_json::Value>> = None;
-        let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "toolCallId" => {
-                    fast::put(&mut v0, <ToolCallId as fast::FromJson<'de>>::read(r))
-                }
-                "title" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "name" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "kind" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            Option<ToolKind>,
-                        >>::read(r),
-                    )
-                }
-                "status" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            Option<ToolCallStatus>,
-                        >>::read(r),
-                    )
-                }
-                "content" => {
-                    fast::put(
-                        &mut v5,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            Option<Vec<ToolCallContent>>,
-                        >>::read(r),
-                    )
-                }
-                "locations" => {
-                    fast::put(
-                        &mut v6,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            Option<Vec<ToolCallLocation>>,
-                        >>::read(r),
-                    )
-                }
-                "rawInput" => {
-                    fast::put(
-                        &mut v7,
-                        <read::Any as fast::Rule<
-                            'de,
-                            Option<::serde_json::Value>,
-                        >>::read(r),
-                    )
-                }
-                "rawOutput" => {
-                    fast::put(
-                        &mut v8,
-                        <read::Any as fast::Rule<
-                            'de,
-                            Option<::serde_json::Value>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v9,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(ToolCall {
-            tool_call_id: v0,
-            title: v1,
-            name: v2.unwrap_or_default(),
-            kind: v3.unwrap_or_default(),
-            status: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            locations: v6.unwrap_or_default(),
-            raw_input: v7.unwrap_or_default(),
-            raw_output: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ToolCall {
     /// Creates a `ToolCall` from its required fields; every optional field is omitted.
@@ -14571,7 +10837,8 @@ impl ::schemars::JsonSchema for ToolCall {
 /// Represents a task or goal that the assistant intends to accomplish
 /// as part of fulfilling the user's request.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanEntry {
     /// Human-readable description of what this task aims to accomplish.
@@ -14586,108 +10853,17 @@ pub struct PlanEntry {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PlanEntry {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for PlanEntry {
-    const NAME: &'static str = "PlanEntry";
-    const FIELDS: &'static [&'static str] = &["content", "priority", "status", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<PlanEntryPriority> = None;
-        let mut v2: Option<PlanEntryStatus> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "content" => Some(0),
-                "priority" => Some(1),
-                "status" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "content"),
-                1 => de::put(map, &mut v1, "priority"),
-                2 => de::put(map, &mut v2, "status"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanEntry {
-            content: de::required(v0, "content")?,
-            priority: de::required(v1, "priority")?,
-            status: de::required(v2, "status")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanEntry {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<PlanEntryPriority> = None;
-        let mut v2: Option<PlanEntryStatus> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "content" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "priority" => {
-                    fast::put(
-                        &mut v1,
-                        <PlanEntryPriority as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "status" => {
-                    fast::put(&mut v2, <PlanEntryStatus as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanEntry {
-            content: v0,
-            priority: v1,
-            status: v2,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PlanEntry {
     /// Creates a `PlanEntry` from its required fields; every optional field is omitted.
@@ -14930,99 +11106,32 @@ impl ::schemars::JsonSchema for PlanEntryStatus {
 /// Plans can evolve during execution as the agent discovers new requirements or completes tasks.
 ///
 /// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Plan {
     /// The list of tasks to be accomplished.
     ///
     /// When updating a plan, the agent must send a complete list of all entries
     /// with their current status. The client replaces the entire plan with each update.
+    #[acp(read = read::LenientItems)]
     pub entries: Vec<PlanEntry>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Plan {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Plan {
-    const NAME: &'static str = "Plan";
-    const FIELDS: &'static [&'static str] = &["entries", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<PlanEntry>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "entries" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "entries"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Plan {
-            entries: de::required(v0, "entries")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Plan {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<Vec<PlanEntry>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "entries" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientItems as fast::Rule<'de, Vec<PlanEntry>>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(Plan {
-            entries: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Plan {
     /// Creates a `Plan` from its required fields; every optional field is omitted.
@@ -15054,7 +11163,8 @@ impl ::schemars::JsonSchema for Plan {
     }
 }
 /// Information about a command.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommand {
     /// Command name (e.g., `create_plan`, `research_codebase`).
@@ -15062,115 +11172,25 @@ pub struct AvailableCommand {
     /// Human-readable description of what the command does.
     pub description: String,
     /// Input for the command if required
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub input: runtime::Nullable<AvailableCommandInput>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AvailableCommand {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for AvailableCommand {
-    const NAME: &'static str = "AvailableCommand";
-    const FIELDS: &'static [&'static str] = &["name", "description", "input", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<AvailableCommandInput>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "description" => Some(1),
-                "input" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "description"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "input"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AvailableCommand {
-            name: de::required(v0, "name")?,
-            description: de::required(v1, "description")?,
-            input: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for AvailableCommand {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<AvailableCommandInput>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "name" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "description" => {
-                    fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r))
-                }
-                "input" => {
-                    fast::put(
-                        &mut v2,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<AvailableCommandInput>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(AvailableCommand {
-            name: v0,
-            description: v1,
-            input: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AvailableCommand {
     /// Creates a `AvailableCommand` from its required fields; every optional field is omitted.
@@ -15254,7 +11274,8 @@ impl ::schemars::JsonSchema for AvailableCommandInput {
     }
 }
 /// All text that was typed after the command name is provided as input.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct UnstructuredCommandInput {
     /// A hint to display when the input hasn't been provided yet
@@ -15264,81 +11285,17 @@ pub struct UnstructuredCommandInput {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for UnstructuredCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for UnstructuredCommandInput {
-    const NAME: &'static str = "UnstructuredCommandInput";
-    const FIELDS: &'static [&'static str] = &["hint", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "hint" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "hint"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UnstructuredCommandInput {
-            hint: de::required(v0, "hint")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for UnstructuredCommandInput {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "hint" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(UnstructuredCommandInput {
-            hint: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl UnstructuredCommandInput {
     /// Creates a `UnstructuredCommandInput` from its required fields; every optional field is omitted.
@@ -15370,106 +11327,30 @@ impl ::schemars::JsonSchema for UnstructuredCommandInput {
     }
 }
 /// Available commands are ready or have changed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommandsUpdate {
     /// Commands the agent can execute
     #[serde(rename = "availableCommands")]
+    #[acp(read = read::LenientItems)]
     pub available_commands: Vec<AvailableCommand>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for AvailableCommandsUpdate {
-    const NAME: &'static str = "AvailableCommandsUpdate";
-    const FIELDS: &'static [&'static str] = &["availableCommands", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<AvailableCommand>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "availableCommands" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "availableCommands")
-                }
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AvailableCommandsUpdate {
-            available_commands: de::required(v0, "availableCommands")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for AvailableCommandsUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<Vec<AvailableCommand>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "availableCommands" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            Vec<AvailableCommand>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(AvailableCommandsUpdate {
-            available_commands: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AvailableCommandsUpdate {
     /// Creates a `AvailableCommandsUpdate` from its required fields; every optional field is omitted.
@@ -15503,7 +11384,8 @@ impl ::schemars::JsonSchema for AvailableCommandsUpdate {
 /// The current mode of the session has changed
 ///
 /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct CurrentModeUpdate {
     /// The ID of the current mode
@@ -15514,83 +11396,17 @@ pub struct CurrentModeUpdate {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CurrentModeUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for CurrentModeUpdate {
-    const NAME: &'static str = "CurrentModeUpdate";
-    const FIELDS: &'static [&'static str] = &["currentModeId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionModeId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "currentModeId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "currentModeId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CurrentModeUpdate {
-            current_mode_id: de::required(v0, "currentModeId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for CurrentModeUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionModeId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "currentModeId" => {
-                    fast::put(&mut v0, <SessionModeId as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(CurrentModeUpdate {
-            current_mode_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CurrentModeUpdate {
     /// Creates a `CurrentModeUpdate` from its required fields; every optional field is omitted.
@@ -15622,106 +11438,30 @@ impl ::schemars::JsonSchema for CurrentModeUpdate {
     }
 }
 /// Session configuration options have been updated.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
     /// The full set of configuration options and their current values.
     #[serde(rename = "configOptions")]
+    #[acp(read = read::LenientItems)]
     pub config_options: Vec<SessionConfigOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ConfigOptionUpdate {
-    const NAME: &'static str = "ConfigOptionUpdate";
-    const FIELDS: &'static [&'static str] = &["configOptions", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<SessionConfigOption>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "configOptions" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "configOptions")
-                }
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ConfigOptionUpdate {
-            config_options: de::required(v0, "configOptions")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ConfigOptionUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<Vec<SessionConfigOption>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "configOptions" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            Vec<SessionConfigOption>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(ConfigOptionUpdate {
-            config_options: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ConfigOptionUpdate {
     /// Creates a `ConfigOptionUpdate` from its required fields; every optional field is omitted.
@@ -15756,115 +11496,45 @@ impl ::schemars::JsonSchema for ConfigOptionUpdate {
 ///
 /// Agents send this notification to update session information like title or custom metadata.
 /// Clients can use it to keep session titles and state current.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionInfoUpdate {
     /// Human-readable title for the session. Set to null to clear.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// ISO 8601 timestamp of last activity. Set to null to clear.
-    #[serde(rename = "updatedAt", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "updatedAt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub updated_at: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionInfoUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionInfoUpdate {
-    const NAME: &'static str = "SessionInfoUpdate";
-    const FIELDS: &'static [&'static str] = &["title", "updatedAt", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "updatedAt" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "updatedAt"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionInfoUpdate {
-            title: v0.unwrap_or_default(),
-            updated_at: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionInfoUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "title" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "updatedAt" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(SessionInfoUpdate {
-            title: v0.unwrap_or_default(),
-            updated_at: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionInfoUpdate {
     /// Creates a `SessionInfoUpdate` from its required fields; every optional field is omitted.
@@ -15909,7 +11579,8 @@ impl ::schemars::JsonSchema for SessionInfoUpdate {
     }
 }
 /// Cost information for a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Cost {
     /// Total cumulative cost for session.
@@ -15922,95 +11593,17 @@ pub struct Cost {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Cost {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Cost {
-    const NAME: &'static str = "Cost";
-    const FIELDS: &'static [&'static str] = &["amount", "currency", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Number> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "amount" => Some(0),
-                "currency" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "amount"),
-                1 => de::put(map, &mut v1, "currency"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Cost {
-            amount: de::required(v0, "amount")?,
-            currency: de::required(v1, "currency")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Cost {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Number> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "amount" => {
-                    fast::put(&mut v0, <runtime::Number as fast::FromJson<'de>>::read(r))
-                }
-                "currency" => {
-                    fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(Cost {
-            amount: v0,
-            currency: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
@@ -16043,7 +11636,8 @@ impl ::schemars::JsonSchema for Cost {
     }
 }
 /// Context window and cost update for a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct UsageUpdate {
     /// Tokens currently in context.
@@ -16051,113 +11645,25 @@ pub struct UsageUpdate {
     /// Total context window size in tokens.
     pub size: u64,
     /// Cumulative session cost (optional).
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub cost: runtime::Nullable<Cost>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for UsageUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for UsageUpdate {
-    const NAME: &'static str = "UsageUpdate";
-    const FIELDS: &'static [&'static str] = &["used", "size", "cost", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u64> = None;
-        let mut v1: Option<u64> = None;
-        let mut v2: Option<runtime::Nullable<Cost>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "used" => Some(0),
-                "size" => Some(1),
-                "cost" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "used"),
-                1 => de::put(map, &mut v1, "size"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "cost"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UsageUpdate {
-            used: de::required(v0, "used")?,
-            size: de::required(v1, "size")?,
-            cost: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for UsageUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<u64> = None;
-        let mut v1: Option<u64> = None;
-        let mut v2: Option<runtime::Nullable<Cost>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "used" => fast::put(&mut v0, <u64 as fast::FromJson<'de>>::read(r)),
-                "size" => fast::put(&mut v1, <u64 as fast::FromJson<'de>>::read(r)),
-                "cost" => {
-                    fast::put(
-                        &mut v2,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Cost>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(UsageUpdate {
-            used: v0,
-            size: v1,
-            cost: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl UsageUpdate {
     /// Creates a `UsageUpdate` from its required fields; every optional field is omitted.
@@ -16342,7 +11848,8 @@ impl ::schemars::JsonSchema for NoticeSeverity {
 /// message when the information should still be surfaced to the user.
 ///
 /// See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Notice {
     /// Presentation severity hint.
@@ -16350,141 +11857,28 @@ pub struct Notice {
     /// Required non-empty plain-text title that can stand alone.
     ///
     /// At least 1 character(s) (`minLength`, checked on decode).
+    #[acp(read = read::CheckedStr<__StrRule__defs_Notice_properties_title>)]
     pub title: String,
     /// Optional plain-text detail or guidance.
     ///
     /// Omitted and `null` are equivalent and mean no description was supplied.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Metadata scoped to this notice.
     ///
     /// Omitted and `null` are equivalent and mean no metadata was supplied.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Notice {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Notice {
-    const NAME: &'static str = "Notice";
-    const FIELDS: &'static [&'static str] = &[
-        "severity",
-        "title",
-        "description",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<NoticeSeverity> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "severity" => Some(0),
-                "title" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "severity"),
-                1 => {
-                    de::put_with::<
-                        read::CheckedStr<__StrRule__defs_Notice_properties_title>,
-                        _,
-                        _,
-                    >(map, &mut v1, "title")
-                }
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Notice {
-            severity: de::required(v0, "severity")?,
-            title: de::required(v1, "title")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Notice {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<NoticeSeverity> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "severity" => {
-                    fast::put(&mut v0, <NoticeSeverity as fast::FromJson<'de>>::read(r))
-                }
-                "title" => {
-                    fast::put(
-                        &mut v1,
-                        <read::CheckedStr<
-                            __StrRule__defs_Notice_properties_title,
-                        > as fast::Rule<'de, String>>::read(r),
-                    )
-                }
-                "description" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(Notice {
-            severity: v0,
-            title: v1,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Notice {
     /// Creates a `Notice` from its required fields; every optional field is omitted.
@@ -16765,7 +12159,8 @@ impl ::schemars::JsonSchema for CompactionStatus {
 /// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
 /// stored value unchanged, `null` clears it, and a concrete value replaces it.
 /// `summary: []` also clears the summary.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct CompactionUpdate {
     /// The Agent-owned ID of this compaction, unique within the session.
@@ -16774,140 +12169,25 @@ pub struct CompactionUpdate {
     /// Current lifecycle status.
     pub status: CompactionStatus,
     /// Complete replacement user-displayable summary content for the compaction.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub summary: runtime::Nullable<Vec<ContentBlock>>,
     /// Human-readable error details for the compaction.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub error: runtime::Nullable<String>,
     /// Extensible metadata patch for this compaction.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CompactionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for CompactionUpdate {
-    const NAME: &'static str = "CompactionUpdate";
-    const FIELDS: &'static [&'static str] = &[
-        "compactionId",
-        "status",
-        "summary",
-        "error",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<CompactionId> = None;
-        let mut v1: Option<CompactionStatus> = None;
-        let mut v2: Option<runtime::Nullable<Vec<ContentBlock>>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "compactionId" => Some(0),
-                "status" => Some(1),
-                "summary" => Some(2),
-                "error" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "compactionId"),
-                1 => de::put(map, &mut v1, "status"),
-                2 => de::put_with::<read::LenientItems, _, _>(map, &mut v2, "summary"),
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "error"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CompactionUpdate {
-            compaction_id: de::required(v0, "compactionId")?,
-            status: de::required(v1, "status")?,
-            summary: v2.unwrap_or_default(),
-            error: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for CompactionUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<CompactionId> = None;
-        let mut v1: Option<CompactionStatus> = None;
-        let mut v2: Option<runtime::Nullable<Vec<ContentBlock>>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "compactionId" => {
-                    fast::put(&mut v0, <CompactionId as fast::FromJson<'de>>::read(r))
-                }
-                "status" => {
-                    fast::put(
-                        &mut v1,
-                        <CompactionStatus as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "summary" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<ContentBlock>>,
-                        >>::read(r),
-                    )
-                }
-                "error" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(CompactionUpdate {
-            compaction_id: v0,
-            status: v1,
-            summary: v2.unwrap_or_default(),
-            error: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CompactionUpdate {
     /// Creates a `CompactionUpdate` from its required fields; every optional field is omitted.
@@ -16960,7 +12240,8 @@ impl ::schemars::JsonSchema for CompactionUpdate {
 /// an in-progress compaction. Chunks append in receive order.
 /// Agents MUST only send this update when the Client advertised
 /// the `session.compaction` Client capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct CompactionSummaryChunk {
     /// ID of the compaction whose summary receives this content.
@@ -16969,95 +12250,17 @@ pub struct CompactionSummaryChunk {
     /// One content block to append.
     pub content: ContentBlock,
     /// Metadata scoped to this chunk. Omission and `null` both mean absent.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for CompactionSummaryChunk {
-    const NAME: &'static str = "CompactionSummaryChunk";
-    const FIELDS: &'static [&'static str] = &["compactionId", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<CompactionId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "compactionId" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "compactionId"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CompactionSummaryChunk {
-            compaction_id: de::required(v0, "compactionId")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for CompactionSummaryChunk {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<CompactionId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "compactionId" => {
-                    fast::put(&mut v0, <CompactionId as fast::FromJson<'de>>::read(r))
-                }
-                "content" => {
-                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(CompactionSummaryChunk {
-            compaction_id: v0,
-            content: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CompactionSummaryChunk {
     /// Creates a `CompactionSummaryChunk` from its required fields; every optional field is omitted.
@@ -17093,7 +12296,7 @@ impl ::schemars::JsonSchema for CompactionSummaryChunk {
     }
 }
 /// Notification sent by the agent when a URL-based elicitation is complete.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CompleteElicitationNotification {
     /// The ID of the elicitation that completed.
@@ -17106,43 +12309,17 @@ pub struct CompleteElicitationNotification {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CompleteElicitationNotification {
-    const NAME: &'static str = "CompleteElicitationNotification";
-    const FIELDS: &'static [&'static str] = &["elicitationId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ElicitationId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "elicitationId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "elicitationId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CompleteElicitationNotification {
-            elicitation_id: de::required(v0, "elicitationId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CompleteElicitationNotification {
     /// Creates a `CompleteElicitationNotification` from its required fields; every optional field is omitted.
@@ -17208,7 +12385,7 @@ impl ::schemars::JsonSchema for ExtNotification {
     }
 }
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The request id used to correlate the matching response.
@@ -17216,47 +12393,12 @@ pub struct ClientRequest {
     /// The method name to invoke.
     pub method: String,
     /// Method-specific request parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ClientRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientRequest {
-    const NAME: &'static str = "ClientRequest";
-    const FIELDS: &'static [&'static str] = &["id", "method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "method" => Some(1),
-                "params" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "method"),
-                2 => de::put(map, &mut v2, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientRequest {
-            id: de::required(v0, "id")?,
-            method: de::required(v1, "method")?,
-            params: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientRequest {
     /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
@@ -17807,7 +12949,7 @@ impl ::schemars::JsonSchema for ClientRequestParams {
 /// Sent by the client to establish connection and negotiate capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The latest protocol version supported by the client.
@@ -17816,74 +12958,39 @@ pub struct InitializeRequest {
     /// Capabilities supported by the client.
     ///
     /// Schema default when omitted: `{"fs":{"readTextFile":false,"writeTextFile":false},"terminal":false,"auth":{"terminal":false}}` (never written back).
-    #[serde(rename = "clientCapabilities", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "clientCapabilities",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::Lenient)]
     pub client_capabilities: Option<ClientCapabilities>,
     /// Information about the Client name and version sent to the Agent.
     ///
     /// Note: in future versions of the protocol, this will be required.
-    #[serde(rename = "clientInfo", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "clientInfo",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::Lenient)]
     pub client_info: runtime::Nullable<Implementation>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for InitializeRequest {
-    const NAME: &'static str = "InitializeRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "protocolVersion",
-        "clientCapabilities",
-        "clientInfo",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProtocolVersion> = None;
-        let mut v1: Option<Option<ClientCapabilities>> = None;
-        let mut v2: Option<runtime::Nullable<Implementation>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "protocolVersion" => Some(0),
-                "clientCapabilities" => Some(1),
-                "clientInfo" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "protocolVersion"),
-                1 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v1, "clientCapabilities")
-                }
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "clientInfo"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(InitializeRequest {
-            protocol_version: de::required(v0, "protocolVersion")?,
-            client_capabilities: v1.unwrap_or_default(),
-            client_info: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl InitializeRequest {
     /// Creates a `InitializeRequest` from its required fields; every optional field is omitted.
@@ -17940,25 +13047,35 @@ impl ::schemars::JsonSchema for InitializeRequest {
 /// available features and methods.
 ///
 /// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ClientCapabilities {
     /// File system capabilities supported by the client.
     /// Determines which file operations the agent can request.
     ///
     /// Schema default when omitted: `{"readTextFile":false,"writeTextFile":false}` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Lenient)]
     pub fs: Option<FileSystemCapabilities>,
     /// Whether the Client support all `terminal/*` methods.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub terminal: Option<bool>,
     /// Session-related capabilities supported by the client.
     ///
     /// Optional. Omitted or `null` both mean the client does not advertise any
     /// session-related extensions.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub session: runtime::Nullable<ClientSessionCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -17971,7 +13088,8 @@ pub struct ClientCapabilities {
     /// advertise support.
     /// Supplying `{}` means the client understands child associations, work-state
     /// snapshots, session-directed messages, and restricted-session semantics.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub subagents: runtime::Nullable<SubagentCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -17982,107 +13100,41 @@ pub struct ClientCapabilities {
     ///
     /// Optional. Omitted or `null` both mean the client does not advertise support.
     /// Supplying `{}` means the client can receive both update types.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub plan: runtime::Nullable<PlanCapabilities>,
     /// Authentication capabilities supported by the client.
     /// Determines which authentication method types the agent may include
     /// in its `InitializeResponse`.
     ///
     /// Schema default when omitted: `{"terminal":false}` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Lenient)]
     pub auth: Option<AuthCapabilities>,
     /// Elicitation capabilities supported by the client.
     /// Determines which elicitation modes the agent may use.
     ///
     /// Optional. Omitted or `null` both mean the client does not advertise
     /// elicitation support.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub elicitation: runtime::Nullable<ElicitationCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientCapabilities {
-    const NAME: &'static str = "ClientCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "fs",
-        "terminal",
-        "session",
-        #[cfg(feature = "unstable")]
-        "subagents",
-        #[cfg(feature = "unstable")]
-        "plan",
-        "auth",
-        "elicitation",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<FileSystemCapabilities>> = None;
-        let mut v1: Option<Option<bool>> = None;
-        let mut v2: Option<runtime::Nullable<ClientSessionCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v3: Option<runtime::Nullable<SubagentCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v4: Option<runtime::Nullable<PlanCapabilities>> = None;
-        let mut v5: Option<Option<AuthCapabilities>> = None;
-        let mut v6: Option<runtime::Nullable<ElicitationCapabilities>> = None;
-        let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "fs" => Some(0),
-                "terminal" => Some(1),
-                "session" => Some(2),
-                #[cfg(feature = "unstable")]
-                "subagents" => Some(3),
-                #[cfg(feature = "unstable")]
-                "plan" => Some(4),
-                "auth" => Some(5),
-                "elicitation" => Some(6),
-                "_meta" => Some(7),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "fs"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "terminal"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "session"),
-                #[cfg(feature = "unstable")]
-                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "subagents"),
-                #[cfg(feature = "unstable")]
-                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "plan"),
-                5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "auth"),
-                6 => de::put_with::<read::Lenient, _, _>(map, &mut v6, "elicitation"),
-                7 => de::put_with::<read::LenientMeta, _, _>(map, &mut v7, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientCapabilities {
-            fs: v0.unwrap_or_default(),
-            terminal: v1.unwrap_or_default(),
-            session: v2.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            subagents: v3.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            plan: v4.unwrap_or_default(),
-            auth: v5.unwrap_or_default(),
-            elicitation: v6.unwrap_or_default(),
-            meta: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientCapabilities {
     /// Creates a `ClientCapabilities` from its required fields; every optional field is omitted.
@@ -18183,77 +13235,44 @@ impl ::schemars::JsonSchema for ClientCapabilities {
 /// File system capabilities that a client may support.
 ///
 /// See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct FileSystemCapabilities {
     /// Whether the Client supports `fs/read_text_file` requests.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "readTextFile", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "readTextFile", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub read_text_file: Option<bool>,
     /// Whether the Client supports `fs/write_text_file` requests.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(rename = "writeTextFile", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "writeTextFile", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub write_text_file: Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for FileSystemCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for FileSystemCapabilities {
-    const NAME: &'static str = "FileSystemCapabilities";
-    const FIELDS: &'static [&'static str] = &["readTextFile", "writeTextFile", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<bool>> = None;
-        let mut v1: Option<Option<bool>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "readTextFile" => Some(0),
-                "writeTextFile" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v0, "readTextFile")
-                }
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "writeTextFile")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(FileSystemCapabilities {
-            read_text_file: v0.unwrap_or_default(),
-            write_text_file: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl FileSystemCapabilities {
     /// Creates a `FileSystemCapabilities` from its required fields; every optional field is omitted.
@@ -18298,12 +13317,20 @@ impl ::schemars::JsonSchema for FileSystemCapabilities {
     }
 }
 /// Session-related capabilities supported by the client.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ClientSessionCapabilities {
     /// Support for ID-addressed context compaction updates. Omitted or `null`
     /// means unsupported. `{}` advertises the complete compaction contract.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub compaction: runtime::Nullable<CompactionCapabilities>,
     /// Config option capabilities supported by the client.
     ///
@@ -18311,70 +13338,34 @@ pub struct ClientSessionCapabilities {
     /// config option extensions.
     #[serde(
         rename = "configOptions",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::Lenient)]
     pub config_options: runtime::Nullable<SessionConfigOptionsCapabilities>,
     /// Support for live user-facing `notice` session updates.
     ///
     /// Optional. Omitted or `null` both mean the client does not advertise support.
     /// Supplying `{}` means the client can present notices to the user.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub notices: runtime::Nullable<NoticeCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientSessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientSessionCapabilities {
-    const NAME: &'static str = "ClientSessionCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "compaction",
-        "configOptions",
-        "notices",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<CompactionCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<SessionConfigOptionsCapabilities>> = None;
-        let mut v2: Option<runtime::Nullable<NoticeCapabilities>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "compaction" => Some(0),
-                "configOptions" => Some(1),
-                "notices" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "compaction"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "configOptions"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "notices"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientSessionCapabilities {
-            compaction: v0.unwrap_or_default(),
-            config_options: v1.unwrap_or_default(),
-            notices: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientSessionCapabilities {
     /// Creates a `ClientSessionCapabilities` from its required fields; every optional field is omitted.
@@ -18429,28 +13420,20 @@ impl ::schemars::JsonSchema for ClientSessionCapabilities {
     }
 }
 /// Client support for ID-addressed context compaction updates.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct CompactionCapabilities {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CompactionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CompactionCapabilities {
-    const NAME: &'static str = "CompactionCapabilities";
-    const FIELDS: &'static [&'static str] = &[];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let rest = de::fields(&mut map, |_| None, |_, _| Ok(()))?;
-        Ok(CompactionCapabilities {
-            additional_properties: rest,
-        })
-    }
 }
 impl CompactionCapabilities {
     /// Creates a `CompactionCapabilities` from its required fields; every optional field is omitted.
@@ -18474,7 +13457,14 @@ impl ::schemars::JsonSchema for CompactionCapabilities {
     }
 }
 /// Session configuration option capabilities supported by the client.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionConfigOptionsCapabilities {
     /// Whether the client supports boolean session configuration options.
@@ -18483,50 +13473,25 @@ pub struct SessionConfigOptionsCapabilities {
     /// Supplying `{}` means agents may include `type: "boolean"` entries in
     /// `configOptions`, and the client may send `session/set_config_option`
     /// requests with `type: "boolean"` and a boolean `value`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub boolean: runtime::Nullable<BooleanConfigOptionCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigOptionsCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionConfigOptionsCapabilities {
-    const NAME: &'static str = "SessionConfigOptionsCapabilities";
-    const FIELDS: &'static [&'static str] = &["boolean", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<BooleanConfigOptionCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "boolean" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "boolean"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigOptionsCapabilities {
-            boolean: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigOptionsCapabilities {
     /// Creates a `SessionConfigOptionsCapabilities` from its required fields; every optional field is omitted.
@@ -18566,7 +13531,14 @@ impl ::schemars::JsonSchema for SessionConfigOptionsCapabilities {
 /// Capabilities for boolean session configuration options.
 ///
 /// Supplying `{}` means the client supports boolean session configuration options.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct BooleanConfigOptionCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18574,39 +13546,17 @@ pub struct BooleanConfigOptionCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BooleanConfigOptionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for BooleanConfigOptionCapabilities {
-    const NAME: &'static str = "BooleanConfigOptionCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BooleanConfigOptionCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl BooleanConfigOptionCapabilities {
     /// Creates a `BooleanConfigOptionCapabilities` from its required fields; every optional field is omitted.
@@ -18637,28 +13587,20 @@ impl ::schemars::JsonSchema for BooleanConfigOptionCapabilities {
     }
 }
 /// Client support for presenting live notices to the user.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct NoticeCapabilities {
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for NoticeCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for NoticeCapabilities {
-    const NAME: &'static str = "NoticeCapabilities";
-    const FIELDS: &'static [&'static str] = &[];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let rest = de::fields(&mut map, |_| None, |_, _| Ok(()))?;
-        Ok(NoticeCapabilities {
-            additional_properties: rest,
-        })
-    }
 }
 impl NoticeCapabilities {
     /// Creates a `NoticeCapabilities` from its required fields; every optional field is omitted.
@@ -18686,7 +13628,14 @@ impl ::schemars::JsonSchema for NoticeCapabilities {
 /// Advertised during initialization to inform the agent which authentication
 /// method types the client can handle. This governs opt-in types that require
 /// additional client-side support.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AuthCapabilities {
     /// Whether the client supports `terminal` authentication methods.
@@ -18696,50 +13645,25 @@ pub struct AuthCapabilities {
     /// agent may include `terminal` entries in its authentication methods.
     ///
     /// Schema default when omitted: `false` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientScalar)]
     pub terminal: Option<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AuthCapabilities {
-    const NAME: &'static str = "AuthCapabilities";
-    const FIELDS: &'static [&'static str] = &["terminal", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<bool>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "terminal" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "terminal"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthCapabilities {
-            terminal: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AuthCapabilities {
     /// Creates a `AuthCapabilities` from its required fields; every optional field is omitted.
@@ -18777,20 +13701,29 @@ impl ::schemars::JsonSchema for AuthCapabilities {
     }
 }
 /// Elicitation capabilities supported by the client.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationCapabilities {
     /// Whether the client supports form-based elicitation.
     ///
     /// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
     /// Supplying `{}` explicitly advertises form support.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub form: runtime::Nullable<ElicitationFormCapabilities>,
     /// Whether the client supports URL-based elicitation.
     ///
     /// Optional. Omitted or `null` both mean the client does not advertise support.
     /// Supplying `{}` means the client supports URL-based elicitation.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub url: runtime::Nullable<ElicitationUrlCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -18799,47 +13732,17 @@ pub struct ElicitationCapabilities {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationCapabilities {
-    const NAME: &'static str = "ElicitationCapabilities";
-    const FIELDS: &'static [&'static str] = &["form", "url", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<ElicitationFormCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<ElicitationUrlCapabilities>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "form" => Some(0),
-                "url" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "form"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "url"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationCapabilities {
-            form: v0.unwrap_or_default(),
-            url: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationCapabilities {
     /// Creates a `ElicitationCapabilities` from its required fields; every optional field is omitted.
@@ -18886,7 +13789,14 @@ impl ::schemars::JsonSchema for ElicitationCapabilities {
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationFormCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18896,39 +13806,17 @@ pub struct ElicitationFormCapabilities {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationFormCapabilities {
-    const NAME: &'static str = "ElicitationFormCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationFormCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationFormCapabilities {
     /// Creates a `ElicitationFormCapabilities` from its required fields; every optional field is omitted.
@@ -18961,7 +13849,14 @@ impl ::schemars::JsonSchema for ElicitationFormCapabilities {
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationUrlCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18971,39 +13866,17 @@ pub struct ElicitationUrlCapabilities {
     /// Optional. Omitted and `null` are equivalent and mean no metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationUrlCapabilities {
-    const NAME: &'static str = "ElicitationUrlCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationUrlCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationUrlCapabilities {
     /// Creates a `ElicitationUrlCapabilities` from its required fields; every optional field is omitted.
@@ -19036,7 +13909,7 @@ impl ::schemars::JsonSchema for ElicitationUrlCapabilities {
 /// Request parameters for the authenticate method.
 ///
 /// Specifies which authentication method to use.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthenticateRequest {
     /// The ID of the authentication method to use.
@@ -19048,43 +13921,17 @@ pub struct AuthenticateRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AuthenticateRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AuthenticateRequest {
-    const NAME: &'static str = "AuthenticateRequest";
-    const FIELDS: &'static [&'static str] = &["methodId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthMethodId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "methodId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "methodId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthenticateRequest {
-            method_id: de::required(v0, "methodId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AuthenticateRequest {
     /// Creates a `AuthenticateRequest` from its required fields; every optional field is omitted.
@@ -19124,7 +13971,14 @@ impl ::schemars::JsonSchema for AuthenticateRequest {
 /// Request parameters for the logout method.
 ///
 /// Terminates the current authenticated session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct LogoutRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -19132,39 +13986,17 @@ pub struct LogoutRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LogoutRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LogoutRequest {
-    const NAME: &'static str = "LogoutRequest";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LogoutRequest {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LogoutRequest {
     /// Creates a `LogoutRequest` from its required fields; every optional field is omitted.
@@ -19203,7 +14035,7 @@ impl ::schemars::JsonSchema for LogoutRequest {
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct NewSessionRequest {
     /// The working directory for this session. Must be an absolute path.
@@ -19213,10 +14045,15 @@ pub struct NewSessionRequest {
     /// These expand the session's filesystem scope without changing `cwd`, which
     /// remains the base for relative paths. When omitted or empty, no
     /// additional roots are activated for the new session.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_directories: Option<Vec<String>>,
     /// List of MCP (Model Context Protocol) servers the agent should connect to.
     #[serde(rename = "mcpServers")]
+    #[acp(read = read::NullAsDefault)]
     pub mcp_servers: Vec<McpServer>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -19230,6 +14067,7 @@ pub struct NewSessionRequest {
     /// advertises `sessionCapabilities.systemPrompt`.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
@@ -19238,68 +14076,17 @@ pub struct NewSessionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for NewSessionRequest {
-    const NAME: &'static str = "NewSessionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "cwd",
-        "additionalDirectories",
-        "mcpServers",
-        #[cfg(feature = "unstable")]
-        "systemPrompt",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<Option<Vec<String>>> = None;
-        let mut v2: Option<Vec<McpServer>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v3: Option<runtime::Nullable<SystemPrompt>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cwd" => Some(0),
-                "additionalDirectories" => Some(1),
-                "mcpServers" => Some(2),
-                #[cfg(feature = "unstable")]
-                "systemPrompt" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "cwd"),
-                1 => de::put(map, &mut v1, "additionalDirectories"),
-                2 => {
-                    de::put_with::<read::NullAsDefault, _, _>(map, &mut v2, "mcpServers")
-                }
-                #[cfg(feature = "unstable")]
-                3 => de::put(map, &mut v3, "systemPrompt"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(NewSessionRequest {
-            cwd: de::required(v0, "cwd")?,
-            additional_directories: v1.unwrap_or_default(),
-            mcp_servers: de::required(v2, "mcpServers")?,
-            #[cfg(feature = "unstable")]
-            system_prompt: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl NewSessionRequest {
     /// Creates a `NewSessionRequest` from its required fields; every optional field is omitted.
@@ -19535,7 +14322,7 @@ impl ::schemars::JsonSchema for McpServer {
     }
 }
 /// An HTTP header to set when making requests to the MCP server.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct HttpHeader {
     /// The name of the HTTP header.
@@ -19547,47 +14334,17 @@ pub struct HttpHeader {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for HttpHeader {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for HttpHeader {
-    const NAME: &'static str = "HttpHeader";
-    const FIELDS: &'static [&'static str] = &["name", "value", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "value" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "value"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(HttpHeader {
-            name: de::required(v0, "name")?,
-            value: de::required(v1, "value")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl HttpHeader {
     /// Creates a `HttpHeader` from its required fields; every optional field is omitted.
@@ -19620,7 +14377,7 @@ impl ::schemars::JsonSchema for HttpHeader {
     }
 }
 /// HTTP transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// Human-readable name identifying this MCP server.
@@ -19628,57 +14385,24 @@ pub struct McpServerHttp {
     /// URL to the MCP server.
     pub url: String,
     /// HTTP headers to set when making requests to the MCP server.
+    #[acp(read = read::NullAsDefault)]
     pub headers: Vec<HttpHeader>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpServerHttp {
-    const NAME: &'static str = "McpServerHttp";
-    const FIELDS: &'static [&'static str] = &["name", "url", "headers", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Vec<HttpHeader>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "url" => Some(1),
-                "headers" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "url"),
-                2 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v2, "headers"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerHttp {
-            name: de::required(v0, "name")?,
-            url: de::required(v1, "url")?,
-            headers: de::required(v2, "headers")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpServerHttp {
     /// Creates a `McpServerHttp` from its required fields; every optional field is omitted.
@@ -19716,7 +14440,7 @@ impl ::schemars::JsonSchema for McpServerHttp {
     }
 }
 /// SSE transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerSse {
     /// Human-readable name identifying this MCP server.
@@ -19724,57 +14448,24 @@ pub struct McpServerSse {
     /// URL to the MCP server.
     pub url: String,
     /// HTTP headers to set when making requests to the MCP server.
+    #[acp(read = read::NullAsDefault)]
     pub headers: Vec<HttpHeader>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpServerSse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpServerSse {
-    const NAME: &'static str = "McpServerSse";
-    const FIELDS: &'static [&'static str] = &["name", "url", "headers", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Vec<HttpHeader>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "url" => Some(1),
-                "headers" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "url"),
-                2 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v2, "headers"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerSse {
-            name: de::required(v0, "name")?,
-            url: de::required(v1, "url")?,
-            headers: de::required(v2, "headers")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpServerSse {
     /// Creates a `McpServerSse` from its required fields; every optional field is omitted.
@@ -19812,7 +14503,7 @@ impl ::schemars::JsonSchema for McpServerSse {
     }
 }
 /// Stdio transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// Human-readable name identifying this MCP server.
@@ -19820,63 +14511,27 @@ pub struct McpServerStdio {
     /// Absolute path to the MCP server executable.
     pub command: String,
     /// Command-line arguments to pass to the MCP server.
+    #[acp(read = read::NullAsDefault)]
     pub args: Vec<String>,
     /// Environment variables to set when launching the MCP server.
+    #[acp(read = read::NullAsDefault)]
     pub env: Vec<EnvVariable>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpServerStdio {
-    const NAME: &'static str = "McpServerStdio";
-    const FIELDS: &'static [&'static str] = &["name", "command", "args", "env", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Vec<String>> = None;
-        let mut v3: Option<Vec<EnvVariable>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "command" => Some(1),
-                "args" => Some(2),
-                "env" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "command"),
-                2 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v2, "args"),
-                3 => de::put_with::<read::NullAsDefault, _, _>(map, &mut v3, "env"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerStdio {
-            name: de::required(v0, "name")?,
-            command: de::required(v1, "command")?,
-            args: de::required(v2, "args")?,
-            env: de::required(v3, "env")?,
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpServerStdio {
     /// Creates a `McpServerStdio` from its required fields; every optional field is omitted.
@@ -19920,11 +14575,12 @@ impl ::schemars::JsonSchema for McpServerStdio {
 /// Only available if the Agent supports the `loadSession` capability.
 ///
 /// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct LoadSessionRequest {
     /// List of MCP servers to connect to for this session.
     #[serde(rename = "mcpServers")]
+    #[acp(read = read::NullAsDefault)]
     pub mcp_servers: Vec<McpServer>,
     /// The working directory for this session. Must be an absolute path.
     pub cwd: String,
@@ -19934,7 +14590,11 @@ pub struct LoadSessionRequest {
     /// this is the complete resulting additional-root list for the loaded
     /// session. It may differ from any previously used or reported list as long as
     /// the request `cwd` matches the session's `cwd`.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_directories: Option<Vec<String>>,
     /// The ID of the session to load.
     #[serde(rename = "sessionId")]
@@ -19953,6 +14613,7 @@ pub struct LoadSessionRequest {
     /// when the session was created.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
@@ -19961,73 +14622,17 @@ pub struct LoadSessionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LoadSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LoadSessionRequest {
-    const NAME: &'static str = "LoadSessionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "mcpServers",
-        "cwd",
-        "additionalDirectories",
-        "sessionId",
-        #[cfg(feature = "unstable")]
-        "systemPrompt",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<McpServer>> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<Vec<String>>> = None;
-        let mut v3: Option<SessionId> = None;
-        #[cfg(feature = "unstable")]
-        let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "mcpServers" => Some(0),
-                "cwd" => Some(1),
-                "additionalDirectories" => Some(2),
-                "sessionId" => Some(3),
-                #[cfg(feature = "unstable")]
-                "systemPrompt" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<read::NullAsDefault, _, _>(map, &mut v0, "mcpServers")
-                }
-                1 => de::put(map, &mut v1, "cwd"),
-                2 => de::put(map, &mut v2, "additionalDirectories"),
-                3 => de::put(map, &mut v3, "sessionId"),
-                #[cfg(feature = "unstable")]
-                4 => de::put(map, &mut v4, "systemPrompt"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LoadSessionRequest {
-            mcp_servers: de::required(v0, "mcpServers")?,
-            cwd: de::required(v1, "cwd")?,
-            additional_directories: v2.unwrap_or_default(),
-            session_id: de::required(v3, "sessionId")?,
-            #[cfg(feature = "unstable")]
-            system_prompt: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LoadSessionRequest {
     /// Creates a `LoadSessionRequest` from its required fields; every optional field is omitted.
@@ -20104,14 +14709,21 @@ impl ::schemars::JsonSchema for LoadSessionRequest {
 /// Request parameters for listing existing sessions.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.list` capability.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ListSessionsRequest {
     /// Filter sessions by working directory. Must be an absolute path.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub cwd: runtime::Nullable<String>,
     /// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub cursor: runtime::Nullable<String>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -20123,68 +14735,24 @@ pub struct ListSessionsRequest {
     /// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
     /// the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
     /// applies before pagination. Clients keep the same value when following `nextCursor`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub archived: runtime::Nullable<SessionArchiveFilter>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ListSessionsRequest {
-    const NAME: &'static str = "ListSessionsRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "cwd",
-        "cursor",
-        #[cfg(feature = "unstable")]
-        "archived",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v2: Option<runtime::Nullable<SessionArchiveFilter>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cwd" => Some(0),
-                "cursor" => Some(1),
-                #[cfg(feature = "unstable")]
-                "archived" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "cwd"),
-                1 => de::put(map, &mut v1, "cursor"),
-                #[cfg(feature = "unstable")]
-                2 => de::put(map, &mut v2, "archived"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ListSessionsRequest {
-            cwd: v0.unwrap_or_default(),
-            cursor: v1.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            archived: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ListSessionsRequest {
     /// Creates a `ListSessionsRequest` from its required fields; every optional field is omitted.
@@ -20261,7 +14829,7 @@ impl ::schemars::JsonSchema for ListSessionsRequest {
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.delete` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionRequest {
     /// The ID of the session to delete.
@@ -20272,43 +14840,17 @@ pub struct DeleteSessionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for DeleteSessionRequest {
-    const NAME: &'static str = "DeleteSessionRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DeleteSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl DeleteSessionRequest {
     /// Creates a `DeleteSessionRequest` from its required fields; every optional field is omitted.
@@ -20351,7 +14893,7 @@ impl ::schemars::JsonSchema for DeleteSessionRequest {
 /// This is useful for agents that can resume sessions but don't implement full session loading.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.resume` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
     /// The ID of the session to resume.
@@ -20365,10 +14907,14 @@ pub struct ResumeSessionRequest {
     /// this is the complete resulting additional-root list for the resumed
     /// session. It may differ from any previously used or reported list as long as
     /// the request `cwd` matches the session's `cwd`.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_directories: Option<Vec<String>>,
     /// List of MCP servers to connect to for this session.
-    #[serde(rename = "mcpServers", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -20384,6 +14930,7 @@ pub struct ResumeSessionRequest {
     /// when the session was created.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
@@ -20392,71 +14939,17 @@ pub struct ResumeSessionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ResumeSessionRequest {
-    const NAME: &'static str = "ResumeSessionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "cwd",
-        "additionalDirectories",
-        "mcpServers",
-        #[cfg(feature = "unstable")]
-        "systemPrompt",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<Vec<String>>> = None;
-        let mut v3: Option<Option<Vec<McpServer>>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "cwd" => Some(1),
-                "additionalDirectories" => Some(2),
-                "mcpServers" => Some(3),
-                #[cfg(feature = "unstable")]
-                "systemPrompt" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "cwd"),
-                2 => de::put(map, &mut v2, "additionalDirectories"),
-                3 => de::put(map, &mut v3, "mcpServers"),
-                #[cfg(feature = "unstable")]
-                4 => de::put(map, &mut v4, "systemPrompt"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ResumeSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            cwd: de::required(v1, "cwd")?,
-            additional_directories: v2.unwrap_or_default(),
-            mcp_servers: v3.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            system_prompt: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ResumeSessionRequest {
     /// Creates a `ResumeSessionRequest` from its required fields; every optional field is omitted.
@@ -20539,7 +15032,7 @@ impl ::schemars::JsonSchema for ResumeSessionRequest {
 /// associated with the session.
 ///
 /// Only available if the Agent supports the `sessionCapabilities.close` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionRequest {
     /// The ID of the session to close.
@@ -20550,43 +15043,17 @@ pub struct CloseSessionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CloseSessionRequest {
-    const NAME: &'static str = "CloseSessionRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CloseSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CloseSessionRequest {
     /// Creates a `CloseSessionRequest` from its required fields; every optional field is omitted.
@@ -20624,7 +15091,7 @@ impl ::schemars::JsonSchema for CloseSessionRequest {
     }
 }
 /// Request parameters for setting a session mode.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionModeRequest {
     /// The ID of the session to set the mode for.
@@ -20638,47 +15105,17 @@ pub struct SetSessionModeRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionModeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetSessionModeRequest {
-    const NAME: &'static str = "SetSessionModeRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "modeId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<SessionModeId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "modeId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "modeId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionModeRequest {
-            session_id: de::required(v0, "sessionId")?,
-            mode_id: de::required(v1, "modeId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SetSessionModeRequest {
     /// Creates a `SetSessionModeRequest` from its required fields; every optional field is omitted.
@@ -20913,7 +15350,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
     }
 }
 /// A boolean value (`type: "boolean"`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeBoolean {
     /// The boolean value.
@@ -20922,33 +15359,6 @@ pub struct SetSessionConfigOptionRequestTypeBoolean {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetSessionConfigOptionRequestTypeBoolean {
-    const NAME: &'static str = "SetSessionConfigOptionRequestTypeBoolean";
-    const FIELDS: &'static [&'static str] = &["value"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<bool> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionConfigOptionRequestTypeBoolean {
-            value: de::required(v0, "value")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl SetSessionConfigOptionRequestTypeBoolean {
     /// Creates a `SetSessionConfigOptionRequestTypeBoolean` from its required fields; every optional field is omitted.
@@ -20979,7 +15389,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeBoolean {
 /// This is the default when `type` is absent on the wire. Unknown `type`
 /// values with string payloads also gracefully deserialize into this
 /// variant.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeValueId {
     /// The value ID.
@@ -20988,33 +15398,6 @@ pub struct SetSessionConfigOptionRequestTypeValueId {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeValueId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetSessionConfigOptionRequestTypeValueId {
-    const NAME: &'static str = "SetSessionConfigOptionRequestTypeValueId";
-    const FIELDS: &'static [&'static str] = &["value"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionConfigOptionRequestTypeValueId {
-            value: de::required(v0, "value")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl SetSessionConfigOptionRequestTypeValueId {
     /// Creates a `SetSessionConfigOptionRequestTypeValueId` from its required fields; every optional field is omitted.
@@ -21045,7 +15428,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeValueId {
 /// Contains the user's message and any additional context.
 ///
 /// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptRequest {
     /// The ID of the session to send this user message to
@@ -21070,47 +15453,17 @@ pub struct PromptRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptRequest {
-    const NAME: &'static str = "PromptRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "prompt", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<Vec<ContentBlock>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "prompt" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "prompt"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptRequest {
-            session_id: de::required(v0, "sessionId")?,
-            prompt: de::required(v1, "prompt")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptRequest {
     /// Creates a `PromptRequest` from its required fields; every optional field is omitted.
@@ -21194,7 +15547,7 @@ impl From<ClientResponseError> for ClientResponse {
     }
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The id of the request this response answers.
@@ -21205,37 +15558,6 @@ pub struct ClientResponseResult {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientResponseResult {
-    const NAME: &'static str = "ClientResponseResult";
-    const FIELDS: &'static [&'static str] = &["id", "result"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<ClientResponseResultResult> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "result" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "result"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientResponseResult {
-            id: de::required(v0, "id")?,
-            result: de::required(v1, "result")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientResponseResult {
     /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
@@ -21409,7 +15731,7 @@ impl From<ExtResponse> for ClientResponseResultResult {
     }
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The id of the request this response answers.
@@ -21420,37 +15742,6 @@ pub struct ClientResponseError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientResponseError {
-    const NAME: &'static str = "ClientResponseError";
-    const FIELDS: &'static [&'static str] = &["id", "error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<Error> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "error" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientResponseError {
-            id: de::required(v0, "id")?,
-            error: de::required(v1, "error")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientResponseError {
     /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
@@ -21560,7 +15851,14 @@ impl ::schemars::JsonSchema for ClientResponseError {
     }
 }
 /// Response to `fs/write_text_file`
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct WriteTextFileResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -21568,39 +15866,17 @@ pub struct WriteTextFileResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for WriteTextFileResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for WriteTextFileResponse {
-    const NAME: &'static str = "WriteTextFileResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(WriteTextFileResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl WriteTextFileResponse {
     /// Creates a `WriteTextFileResponse` from its required fields; every optional field is omitted.
@@ -21637,7 +15913,7 @@ impl ::schemars::JsonSchema for WriteTextFileResponse {
     }
 }
 /// Response containing the contents of a text file.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ReadTextFileResponse {
     /// Content payload returned by this response.
@@ -21647,43 +15923,17 @@ pub struct ReadTextFileResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ReadTextFileResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ReadTextFileResponse {
-    const NAME: &'static str = "ReadTextFileResponse";
-    const FIELDS: &'static [&'static str] = &["content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "content" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "content"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ReadTextFileResponse {
-            content: de::required(v0, "content")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ReadTextFileResponse {
     /// Creates a `ReadTextFileResponse` from its required fields; every optional field is omitted.
@@ -21721,7 +15971,7 @@ impl ::schemars::JsonSchema for ReadTextFileResponse {
     }
 }
 /// Response to a permission request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestPermissionResponse {
     /// The user's decision on the permission request.
@@ -21731,43 +15981,17 @@ pub struct RequestPermissionResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for RequestPermissionResponse {
-    const NAME: &'static str = "RequestPermissionResponse";
-    const FIELDS: &'static [&'static str] = &["outcome", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestPermissionOutcome> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "outcome" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "outcome"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RequestPermissionResponse {
-            outcome: de::required(v0, "outcome")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl RequestPermissionResponse {
     /// Creates a `RequestPermissionResponse` from its required fields; every optional field is omitted.
@@ -21903,7 +16127,7 @@ impl ::schemars::JsonSchema for RequestPermissionOutcome {
     }
 }
 /// The user selected one of the provided options.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SelectedPermissionOutcome {
     /// The ID of the option the user selected.
@@ -21914,43 +16138,17 @@ pub struct SelectedPermissionOutcome {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SelectedPermissionOutcome {
-    const NAME: &'static str = "SelectedPermissionOutcome";
-    const FIELDS: &'static [&'static str] = &["optionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PermissionOptionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "optionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "optionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SelectedPermissionOutcome {
-            option_id: de::required(v0, "optionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SelectedPermissionOutcome {
     /// Creates a `SelectedPermissionOutcome` from its required fields; every optional field is omitted.
@@ -21982,7 +16180,7 @@ impl ::schemars::JsonSchema for SelectedPermissionOutcome {
     }
 }
 /// Response containing the ID of the created terminal.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CreateTerminalResponse {
     /// The unique identifier for the created terminal.
@@ -21993,43 +16191,17 @@ pub struct CreateTerminalResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CreateTerminalResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CreateTerminalResponse {
-    const NAME: &'static str = "CreateTerminalResponse";
-    const FIELDS: &'static [&'static str] = &["terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "terminalId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "terminalId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CreateTerminalResponse {
-            terminal_id: de::required(v0, "terminalId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CreateTerminalResponse {
     /// Creates a `CreateTerminalResponse` from its required fields; every optional field is omitted.
@@ -22067,7 +16239,7 @@ impl ::schemars::JsonSchema for CreateTerminalResponse {
     }
 }
 /// Response containing the terminal output and exit status.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct TerminalOutputResponse {
     /// The terminal output captured so far.
@@ -22075,63 +16247,29 @@ pub struct TerminalOutputResponse {
     /// Whether the output was truncated due to byte limits.
     pub truncated: bool,
     /// Exit status if the command has completed.
-    #[serde(rename = "exitStatus", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "exitStatus",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::Lenient)]
     pub exit_status: runtime::Nullable<TerminalExitStatus>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalOutputResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TerminalOutputResponse {
-    const NAME: &'static str = "TerminalOutputResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "output",
-        "truncated",
-        "exitStatus",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<bool> = None;
-        let mut v2: Option<runtime::Nullable<TerminalExitStatus>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "output" => Some(0),
-                "truncated" => Some(1),
-                "exitStatus" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "output"),
-                1 => de::put(map, &mut v1, "truncated"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "exitStatus"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalOutputResponse {
-            output: de::required(v0, "output")?,
-            truncated: de::required(v1, "truncated")?,
-            exit_status: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalOutputResponse {
     /// Creates a `TerminalOutputResponse` from its required fields; every optional field is omitted.
@@ -22177,61 +16315,44 @@ impl ::schemars::JsonSchema for TerminalOutputResponse {
     }
 }
 /// Exit status of a terminal command.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct TerminalExitStatus {
     /// The process exit code (may be null if terminated by signal).
-    #[serde(rename = "exitCode", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "exitCode",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub exit_code: runtime::Nullable<u32>,
     /// The signal that terminated the process (may be null if exited normally).
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub signal: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TerminalExitStatus {
-    const NAME: &'static str = "TerminalExitStatus";
-    const FIELDS: &'static [&'static str] = &["exitCode", "signal", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<u32>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "exitCode" => Some(0),
-                "signal" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "exitCode"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "signal"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalExitStatus {
-            exit_code: v0.unwrap_or_default(),
-            signal: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalExitStatus {
     /// Creates a `TerminalExitStatus` from its required fields; every optional field is omitted.
@@ -22276,7 +16397,14 @@ impl ::schemars::JsonSchema for TerminalExitStatus {
     }
 }
 /// Response to terminal/release method
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ReleaseTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22284,39 +16412,17 @@ pub struct ReleaseTerminalResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ReleaseTerminalResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ReleaseTerminalResponse {
-    const NAME: &'static str = "ReleaseTerminalResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ReleaseTerminalResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ReleaseTerminalResponse {
     /// Creates a `ReleaseTerminalResponse` from its required fields; every optional field is omitted.
@@ -22353,61 +16459,44 @@ impl ::schemars::JsonSchema for ReleaseTerminalResponse {
     }
 }
 /// Response containing the exit status of a terminal command.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct WaitForTerminalExitResponse {
     /// The process exit code (may be null if terminated by signal).
-    #[serde(rename = "exitCode", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "exitCode",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub exit_code: runtime::Nullable<u32>,
     /// The signal that terminated the process (may be null if exited normally).
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub signal: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for WaitForTerminalExitResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for WaitForTerminalExitResponse {
-    const NAME: &'static str = "WaitForTerminalExitResponse";
-    const FIELDS: &'static [&'static str] = &["exitCode", "signal", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<u32>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "exitCode" => Some(0),
-                "signal" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "exitCode"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "signal"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(WaitForTerminalExitResponse {
-            exit_code: v0.unwrap_or_default(),
-            signal: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl WaitForTerminalExitResponse {
     /// Creates a `WaitForTerminalExitResponse` from its required fields; every optional field is omitted.
@@ -22458,7 +16547,14 @@ impl ::schemars::JsonSchema for WaitForTerminalExitResponse {
     }
 }
 /// Response to `terminal/kill` method
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct KillTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22466,39 +16562,17 @@ pub struct KillTerminalResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for KillTerminalResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for KillTerminalResponse {
-    const NAME: &'static str = "KillTerminalResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(KillTerminalResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl KillTerminalResponse {
     /// Creates a `KillTerminalResponse` from its required fields; every optional field is omitted.
@@ -22809,11 +16883,18 @@ impl ::schemars::JsonSchema for ElicitationContentValue {
     }
 }
 /// The user accepted the elicitation and provided content.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationAcceptAction {
     /// The user-provided content, if any, as an object matching the requested schema.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub content: runtime::Nullable<
         ::std::collections::BTreeMap<String, ElicitationContentValue>,
     >,
@@ -22821,37 +16902,6 @@ pub struct ElicitationAcceptAction {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationAcceptAction {
-    const NAME: &'static str = "ElicitationAcceptAction";
-    const FIELDS: &'static [&'static str] = &["content"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<
-            runtime::Nullable<
-                ::std::collections::BTreeMap<String, ElicitationContentValue>,
-            >,
-        > = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "content" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "content"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationAcceptAction {
-            content: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationAcceptAction {
     /// Creates a `ElicitationAcceptAction` from its required fields; every optional field is omitted.
@@ -22885,49 +16935,18 @@ impl ::schemars::JsonSchema for ElicitationAcceptAction {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientNotification {
     /// The notification method name.
     pub method: String,
     /// Method-specific notification parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ClientNotificationParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientNotification {
-    const NAME: &'static str = "ClientNotification";
-    const FIELDS: &'static [&'static str] = &["method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<ClientNotificationParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put(map, &mut v1, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientNotification {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientNotification {
     /// Creates a `ClientNotification` from its required fields; every optional field is omitted.
@@ -23086,7 +17105,7 @@ impl ::schemars::JsonSchema for ClientNotificationParams {
 /// Notification to cancel ongoing operations for a session.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelNotification {
     /// The ID of the session to cancel operations for.
@@ -23097,43 +17116,17 @@ pub struct CancelNotification {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelNotification {
-    const NAME: &'static str = "CancelNotification";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelNotification {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelNotification {
     /// Creates a `CancelNotification` from its required fields; every optional field is omitted.
@@ -23173,7 +17166,7 @@ impl ::schemars::JsonSchema for CancelNotification {
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelRequestNotification {
     /// The ID of the request to cancel.
@@ -23184,43 +17177,17 @@ pub struct CancelRequestNotification {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelRequestNotification {
-    const NAME: &'static str = "CancelRequestNotification";
-    const FIELDS: &'static [&'static str] = &["requestId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "requestId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "requestId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelRequestNotification {
-            request_id: de::required(v0, "requestId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelRequestNotification {
     /// Creates a `CancelRequestNotification` from its required fields; every optional field is omitted.
@@ -23263,7 +17230,7 @@ impl ::schemars::JsonSchema for CancelRequestNotification {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `mcp/message`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpRequest {
     /// The declared ACP MCP server receiving this request.
@@ -23277,70 +17244,24 @@ pub struct MessageMcpRequest {
     /// Optional inner MCP params.
     ///
     /// If omitted or set to `null`, the inner MCP message has no params.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for MessageMcpRequest {
-    const NAME: &'static str = "MessageMcpRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "serverId",
-        "requestId",
-        "method",
-        "params",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<McpServerAcpId> = None;
-        let mut v1: Option<McpRequestId> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "serverId" => Some(0),
-                "requestId" => Some(1),
-                "method" => Some(2),
-                "params" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "serverId"),
-                1 => de::put(map, &mut v1, "requestId"),
-                2 => de::put(map, &mut v2, "method"),
-                3 => de::put(map, &mut v3, "params"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MessageMcpRequest {
-            server_id: de::required(v0, "serverId")?,
-            request_id: de::required(v1, "requestId")?,
-            method: de::required(v2, "method")?,
-            params: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpRequest {
@@ -23571,58 +17492,38 @@ impl ::schemars::JsonSchema for McpRequestId {
 ///
 /// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
 /// requests in `append` mode.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionSystemPromptCapabilities {
     /// Delivery modes the agent supports in addition to `append`.
     ///
     /// Optional. Omitted or `null` both mean the agent supports only `append`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub mode: runtime::Nullable<SessionSystemPromptModeCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionSystemPromptCapabilities {
-    const NAME: &'static str = "SessionSystemPromptCapabilities";
-    const FIELDS: &'static [&'static str] = &["mode", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionSystemPromptModeCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "mode" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "mode"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionSystemPromptCapabilities {
-            mode: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptCapabilities {
@@ -23673,7 +17574,14 @@ impl ::schemars::JsonSchema for SessionSystemPromptCapabilities {
 ///
 /// `append` has no entry because every agent advertising
 /// `sessionCapabilities.systemPrompt` supports it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionSystemPromptModeCapabilities {
     /// Whether the agent supports `override` mode.
@@ -23681,52 +17589,29 @@ pub struct SessionSystemPromptModeCapabilities {
     /// Optional. Omitted or `null` both mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports replacing its built-in default
     /// instructions with the client-provided system prompt.
-    #[serde(rename = "override", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "override",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::Lenient)]
     pub r#override: runtime::Nullable<SessionSystemPromptOverrideCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionSystemPromptModeCapabilities {
-    const NAME: &'static str = "SessionSystemPromptModeCapabilities";
-    const FIELDS: &'static [&'static str] = &["override", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionSystemPromptOverrideCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "override" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "override"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionSystemPromptModeCapabilities {
-            r#override: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptModeCapabilities {
@@ -23777,7 +17662,14 @@ impl ::schemars::JsonSchema for SessionSystemPromptModeCapabilities {
 ///
 /// Supplying `{}` means the agent supports replacing its built-in default
 /// instructions with the client-provided system prompt.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionSystemPromptOverrideCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -23785,41 +17677,17 @@ pub struct SessionSystemPromptOverrideCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionSystemPromptOverrideCapabilities {
-    const NAME: &'static str = "SessionSystemPromptOverrideCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionSystemPromptOverrideCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptOverrideCapabilities {
@@ -23861,7 +17729,14 @@ impl ::schemars::JsonSchema for SessionSystemPromptOverrideCapabilities {
 /// Capabilities for the `session/fork` method.
 ///
 /// Supplying `{}` means the agent supports forking sessions.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionForkCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -23869,41 +17744,17 @@ pub struct SessionForkCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionForkCapabilities {
-    const NAME: &'static str = "SessionForkCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionForkCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionForkCapabilities {
@@ -23944,7 +17795,14 @@ impl ::schemars::JsonSchema for SessionForkCapabilities {
 ///
 /// Supplying `{}` means the agent supports both methods, the `archived` filter on
 /// `session/list`, and `SessionInfo.archived`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionArchiveCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -23952,41 +17810,17 @@ pub struct SessionArchiveCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionArchiveCapabilities {
-    const NAME: &'static str = "SessionArchiveCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionArchiveCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionArchiveCapabilities {
@@ -24026,7 +17860,14 @@ impl ::schemars::JsonSchema for SessionArchiveCapabilities {
 /// Capabilities for the `session/status` method.
 ///
 /// Supplying `{}` means the agent supports checking session status.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24034,41 +17875,17 @@ pub struct SessionStatusCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionStatusCapabilities {
-    const NAME: &'static str = "SessionStatusCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionStatusCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusCapabilities {
@@ -24109,7 +17926,14 @@ impl ::schemars::JsonSchema for SessionStatusCapabilities {
 ///
 /// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
 /// through `session/list` and `session_info_update` without this capability.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionTitleCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24117,41 +17941,17 @@ pub struct SessionTitleCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionTitleCapabilities {
-    const NAME: &'static str = "SessionTitleCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionTitleCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionTitleCapabilities {
@@ -24191,7 +17991,14 @@ impl ::schemars::JsonSchema for SessionTitleCapabilities {
 /// Auth status capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AuthStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24199,41 +18006,17 @@ pub struct AuthStatusCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthStatusCapabilities {
-    const NAME: &'static str = "AuthStatusCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthStatusCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusCapabilities {
@@ -24273,7 +18056,14 @@ impl ::schemars::JsonSchema for AuthStatusCapabilities {
 /// Provider configuration capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports provider configuration methods.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ProvidersCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24281,41 +18071,17 @@ pub struct ProvidersCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProvidersCapabilities {
-    const NAME: &'static str = "ProvidersCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProvidersCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProvidersCapabilities {
@@ -24353,7 +18119,7 @@ impl ::schemars::JsonSchema for ProvidersCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/list`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersResponse {
     /// Configurable providers with current routing info suitable for UI display.
@@ -24363,45 +18129,17 @@ pub struct ListProvidersResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ListProvidersResponse {
-    const NAME: &'static str = "ListProvidersResponse";
-    const FIELDS: &'static [&'static str] = &["providers", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<ProviderInfo>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "providers" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "providers"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ListProvidersResponse {
-            providers: de::required(v0, "providers")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ListProvidersResponse {
@@ -24447,83 +18185,38 @@ impl ::schemars::JsonSchema for ListProvidersResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Information about a configurable LLM provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProviderInfo {
     /// Provider identifier, for example "main" or "openai".
     #[serde(rename = "providerId")]
     pub provider_id: ProviderId,
     /// Supported protocol types for this provider.
+    #[acp(read = read::LenientItems)]
     pub supported: Vec<LlmProtocol>,
     /// Whether this provider is mandatory and cannot be disabled via `providers/disable`.
     /// If true, clients must not call `providers/disable` for this provider ID.
     pub required: bool,
     /// Current effective non-secret routing config.
     /// Null or omitted means provider is disabled.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub current: runtime::Nullable<ProviderCurrentConfig>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProviderInfo {
-    const NAME: &'static str = "ProviderInfo";
-    const FIELDS: &'static [&'static str] = &[
-        "providerId",
-        "supported",
-        "required",
-        "current",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProviderId> = None;
-        let mut v1: Option<Vec<LlmProtocol>> = None;
-        let mut v2: Option<bool> = None;
-        let mut v3: Option<runtime::Nullable<ProviderCurrentConfig>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "providerId" => Some(0),
-                "supported" => Some(1),
-                "required" => Some(2),
-                "current" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "providerId"),
-                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "supported"),
-                2 => de::put(map, &mut v2, "required"),
-                3 => de::put(map, &mut v3, "current"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProviderInfo {
-            provider_id: de::required(v0, "providerId")?,
-            supported: de::required(v1, "supported")?,
-            required: de::required(v2, "required")?,
-            current: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProviderInfo {
@@ -24819,7 +18512,7 @@ impl ::schemars::JsonSchema for LlmProtocol {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Current effective non-secret routing configuration for a provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProviderCurrentConfig {
     /// Protocol currently used by this provider.
@@ -24833,49 +18526,17 @@ pub struct ProviderCurrentConfig {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProviderCurrentConfig {
-    const NAME: &'static str = "ProviderCurrentConfig";
-    const FIELDS: &'static [&'static str] = &["apiType", "baseUrl", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<LlmProtocol> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "apiType" => Some(0),
-                "baseUrl" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "apiType"),
-                1 => de::put(map, &mut v1, "baseUrl"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProviderCurrentConfig {
-            api_type: de::required(v0, "apiType")?,
-            base_url: de::required(v1, "baseUrl")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProviderCurrentConfig {
@@ -24915,7 +18576,14 @@ impl ::schemars::JsonSchema for ProviderCurrentConfig {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/set`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SetProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24923,41 +18591,17 @@ pub struct SetProviderResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SetProviderResponse {
-    const NAME: &'static str = "SetProviderResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetProviderResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SetProviderResponse {
@@ -25002,7 +18646,14 @@ impl ::schemars::JsonSchema for SetProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/disable`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct DisableProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -25010,41 +18661,17 @@ pub struct DisableProviderResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for DisableProviderResponse {
-    const NAME: &'static str = "DisableProviderResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DisableProviderResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl DisableProviderResponse {
@@ -25089,7 +18716,7 @@ impl ::schemars::JsonSchema for DisableProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusResponse {
     /// Whether the agent can start sessions without the user signing in first.
@@ -25102,56 +18729,25 @@ pub struct AuthStatusResponse {
     /// Optional. Omitted and empty are equivalent and mean no accounts are reported.
     /// Agents that hold credentials for several providers or accounts SHOULD list each
     /// of them and mark the ones in effect with `active`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub accounts: Option<Vec<AuthAccount>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthStatusResponse {
-    const NAME: &'static str = "AuthStatusResponse";
-    const FIELDS: &'static [&'static str] = &["state", "accounts", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthState> = None;
-        let mut v1: Option<Option<Vec<AuthAccount>>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "state" => Some(0),
-                "accounts" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "state"),
-                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "accounts"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthStatusResponse {
-            state: de::required(v0, "state")?,
-            accounts: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusResponse {
@@ -25363,7 +18959,7 @@ impl ::schemars::JsonSchema for AuthState {
 /// All fields are display information only. Clients MUST NOT use them as stable
 /// account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
 /// telemetry.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthAccount {
     /// Human-readable name for the account, suitable for display on its own,
@@ -25374,96 +18970,43 @@ pub struct AuthAccount {
     /// Several accounts MAY be active, for example one per provider.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub active: runtime::Nullable<bool>,
     /// Display name of the user, such as a username or full name.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no name is reported.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub name: runtime::Nullable<String>,
     /// Email address of the user.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no email is reported.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub email: runtime::Nullable<String>,
     /// Display name of the organization, team, or workspace the account is using.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no organization is reported.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub organization: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthAccount {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthAccount {
-    const NAME: &'static str = "AuthAccount";
-    const FIELDS: &'static [&'static str] = &[
-        "label",
-        "active",
-        "name",
-        "email",
-        "organization",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<bool>> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "label" => Some(0),
-                "active" => Some(1),
-                "name" => Some(2),
-                "email" => Some(3),
-                "organization" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "label"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "active"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "name"),
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "email"),
-                4 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "organization")
-                }
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthAccount {
-            label: de::required(v0, "label")?,
-            active: v1.unwrap_or_default(),
-            name: v2.unwrap_or_default(),
-            email: v3.unwrap_or_default(),
-            organization: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthAccount {
@@ -25530,7 +19073,7 @@ impl ::schemars::JsonSchema for AuthAccount {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from forking an existing session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ForkSessionResponse {
     /// Unique identifier for the newly created forked session.
@@ -25539,77 +19082,33 @@ pub struct ForkSessionResponse {
     /// Initial mode state if supported by the Agent
     ///
     /// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub modes: runtime::Nullable<SessionModeState>,
     /// Initial session configuration options if supported by the Agent.
     #[serde(
         rename = "configOptions",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientItems)]
     pub config_options: runtime::Nullable<Vec<SessionConfigOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ForkSessionResponse {
-    const NAME: &'static str = "ForkSessionResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "modes",
-        "configOptions",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<SessionModeState>> = None;
-        let mut v2: Option<runtime::Nullable<Vec<SessionConfigOption>>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "modes" => Some(1),
-                "configOptions" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "modes"),
-                2 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "configOptions")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ForkSessionResponse {
-            session_id: de::required(v0, "sessionId")?,
-            modes: v1.unwrap_or_default(),
-            config_options: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ForkSessionResponse {
@@ -25669,7 +19168,14 @@ impl ::schemars::JsonSchema for ForkSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from archiving a session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ArchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -25677,41 +19183,17 @@ pub struct ArchiveSessionResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ArchiveSessionResponse {
-    const NAME: &'static str = "ArchiveSessionResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ArchiveSessionResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ArchiveSessionResponse {
@@ -25756,7 +19238,14 @@ impl ::schemars::JsonSchema for ArchiveSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from unarchiving a session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct UnarchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -25764,41 +19253,17 @@ pub struct UnarchiveSessionResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for UnarchiveSessionResponse {
-    const NAME: &'static str = "UnarchiveSessionResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UnarchiveSessionResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl UnarchiveSessionResponse {
@@ -25846,7 +19311,7 @@ impl ::schemars::JsonSchema for UnarchiveSessionResponse {
 ///
 /// The result is a snapshot. A session reported `open` may be closed or evicted before
 /// the Client's next request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusResponse {
     /// Whether the Agent has the session in memory.
@@ -25858,45 +19323,17 @@ pub struct SessionStatusResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionStatusResponse {
-    const NAME: &'static str = "SessionStatusResponse";
-    const FIELDS: &'static [&'static str] = &["status", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionStatus> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "status" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "status"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionStatusResponse {
-            status: de::required(v0, "status")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusResponse {
@@ -26089,7 +19526,7 @@ impl ::schemars::JsonSchema for SessionStatus {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from setting the title of a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionTitleResponse {
     /// The title the Agent stored.
@@ -26102,45 +19539,17 @@ pub struct SetSessionTitleResponse {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SetSessionTitleResponse {
-    const NAME: &'static str = "SetSessionTitleResponse";
-    const FIELDS: &'static [&'static str] = &["title", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "title"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionTitleResponse {
-            title: de::required(v0, "title")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SetSessionTitleResponse {
@@ -26186,7 +19595,8 @@ impl ::schemars::JsonSchema for SetSessionTitleResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Token usage information for a prompt turn.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Usage {
     /// Sum of all token types across session.
@@ -26201,201 +19611,43 @@ pub struct Usage {
     /// Total thought/reasoning tokens
     #[serde(
         rename = "thoughtTokens",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub thought_tokens: runtime::Nullable<u64>,
     /// Total cache read tokens.
     #[serde(
         rename = "cachedReadTokens",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub cached_read_tokens: runtime::Nullable<u64>,
     /// Total cache write tokens.
     #[serde(
         rename = "cachedWriteTokens",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub cached_write_tokens: runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for Usage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for Usage {
-    const NAME: &'static str = "Usage";
-    const FIELDS: &'static [&'static str] = &[
-        "totalTokens",
-        "inputTokens",
-        "outputTokens",
-        "thoughtTokens",
-        "cachedReadTokens",
-        "cachedWriteTokens",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u64> = None;
-        let mut v1: Option<u64> = None;
-        let mut v2: Option<u64> = None;
-        let mut v3: Option<runtime::Nullable<u64>> = None;
-        let mut v4: Option<runtime::Nullable<u64>> = None;
-        let mut v5: Option<runtime::Nullable<u64>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "totalTokens" => Some(0),
-                "inputTokens" => Some(1),
-                "outputTokens" => Some(2),
-                "thoughtTokens" => Some(3),
-                "cachedReadTokens" => Some(4),
-                "cachedWriteTokens" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "totalTokens"),
-                1 => de::put(map, &mut v1, "inputTokens"),
-                2 => de::put(map, &mut v2, "outputTokens"),
-                3 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "thoughtTokens")
-                }
-                4 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "cachedReadTokens")
-                }
-                5 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v5, "cachedWriteTokens")
-                }
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Usage {
-            total_tokens: de::required(v0, "totalTokens")?,
-            input_tokens: de::required(v1, "inputTokens")?,
-            output_tokens: de::required(v2, "outputTokens")?,
-            thought_tokens: v3.unwrap_or_default(),
-            cached_read_tokens: v4.unwrap_or_default(),
-            cached_write_tokens: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for Usage {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<u64> = None;
-        let mut v1: Option<u64> = None;
-        let mut v2: Option<u64> = None;
-        let mut v3: Option<runtime::Nullable<u64>> = None;
-        let mut v4: Option<runtime::Nullable<u64>> = None;
-        let mut v5: Option<runtime::Nullable<u64>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "totalTokens" => {
-                    fast::put(&mut v0, <u64 as fast::FromJson<'de>>::read(r))
-                }
-                "inputTokens" => {
-                    fast::put(&mut v1, <u64 as fast::FromJson<'de>>::read(r))
-                }
-                "outputTokens" => {
-                    fast::put(&mut v2, <u64 as fast::FromJson<'de>>::read(r))
-                }
-                "thoughtTokens" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<u64>,
-                        >>::read(r),
-                    )
-                }
-                "cachedReadTokens" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<u64>,
-                        >>::read(r),
-                    )
-                }
-                "cachedWriteTokens" => {
-                    fast::put(
-                        &mut v5,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<u64>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v6,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(Usage {
-            total_tokens: v0,
-            input_tokens: v1,
-            output_tokens: v2,
-            thought_tokens: v3.unwrap_or_default(),
-            cached_read_tokens: v4.unwrap_or_default(),
-            cached_write_tokens: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl Usage {
@@ -26684,7 +19936,8 @@ impl ::schemars::JsonSchema for PlanId {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as structured entries.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanItems {
     /// The plan ID to update.
@@ -26694,105 +19947,24 @@ pub struct PlanItems {
     ///
     /// When updating an item-based plan, the agent must send a complete list of all entries
     /// with their current status. The client replaces that plan with each update.
+    #[acp(read = read::LenientItems)]
     pub entries: Vec<PlanEntry>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanItems {
-    const NAME: &'static str = "PlanItems";
-    const FIELDS: &'static [&'static str] = &["planId", "entries", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<Vec<PlanEntry>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "planId" => Some(0),
-                "entries" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "planId"),
-                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "entries"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanItems {
-            plan_id: de::required(v0, "planId")?,
-            entries: de::required(v1, "entries")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanItems {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<Vec<PlanEntry>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
-                "entries" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientItems as fast::Rule<'de, Vec<PlanEntry>>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanItems {
-            plan_id: v0,
-            entries: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanItems {
@@ -26832,7 +20004,8 @@ impl ::schemars::JsonSchema for PlanItems {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented by a file URI.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanFile {
     /// The plan ID to update.
@@ -26845,94 +20018,17 @@ pub struct PlanFile {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanFile {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanFile {
-    const NAME: &'static str = "PlanFile";
-    const FIELDS: &'static [&'static str] = &["planId", "uri", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "planId" => Some(0),
-                "uri" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "planId"),
-                1 => de::put(map, &mut v1, "uri"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanFile {
-            plan_id: de::required(v0, "planId")?,
-            uri: de::required(v1, "uri")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanFile {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
-                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanFile {
-            plan_id: v0,
-            uri: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanFile {
@@ -26972,7 +20068,8 @@ impl ::schemars::JsonSchema for PlanFile {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as raw markdown content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanMarkdown {
     /// The plan ID to update.
@@ -26985,94 +20082,17 @@ pub struct PlanMarkdown {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanMarkdown {
-    const NAME: &'static str = "PlanMarkdown";
-    const FIELDS: &'static [&'static str] = &["planId", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "planId" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "planId"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanMarkdown {
-            plan_id: de::required(v0, "planId")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanMarkdown {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
-                "content" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanMarkdown {
-            plan_id: v0,
-            content: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanMarkdown {
@@ -27112,7 +20132,8 @@ impl ::schemars::JsonSchema for PlanMarkdown {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A content update for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanUpdate {
     /// The updated plan content.
@@ -27122,89 +20143,17 @@ pub struct PlanUpdate {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanUpdate {
-    const NAME: &'static str = "PlanUpdate";
-    const FIELDS: &'static [&'static str] = &["plan", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanUpdateContent> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "plan" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "plan"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanUpdate {
-            plan: de::required(v0, "plan")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanUpdateContent> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "plan" => {
-                    fast::put(
-                        &mut v0,
-                        <PlanUpdateContent as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanUpdate {
-            plan: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanUpdate {
@@ -27243,7 +20192,8 @@ impl ::schemars::JsonSchema for PlanUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Removal notice for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanRemoved {
     /// The plan ID to remove.
@@ -27254,84 +20204,17 @@ pub struct PlanRemoved {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanRemoved {
-    const NAME: &'static str = "PlanRemoved";
-    const FIELDS: &'static [&'static str] = &["planId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "planId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "planId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanRemoved {
-            plan_id: de::required(v0, "planId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanRemoved {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanRemoved {
-            plan_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanRemoved {
@@ -27373,100 +20256,37 @@ impl ::schemars::JsonSchema for PlanRemoved {
 ///
 /// A mutation requires an explicit per-child capability. Support for the method
 /// on ordinary sessions does not grant support on a child.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SubagentSessionCapabilities {
     /// Permits the client to cancel this child's current work without ending
     /// the session. Omitted or `null` means unsupported. An object (including
     /// `{}`) means supported.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub cancel: runtime::Nullable<SessionCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SubagentSessionCapabilities {
-    const NAME: &'static str = "SubagentSessionCapabilities";
-    const FIELDS: &'static [&'static str] = &["cancel", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionCancelCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cancel" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "cancel"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SubagentSessionCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for SubagentSessionCapabilities {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<SessionCancelCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "cancel" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<SessionCancelCapabilities>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(SubagentSessionCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SubagentSessionCapabilities {
@@ -27513,7 +20333,15 @@ impl ::schemars::JsonSchema for SubagentSessionCapabilities {
 /// Capability to cancel work in a subagent session without ending that session.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionCancelCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27521,74 +20349,17 @@ pub struct SessionCancelCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionCancelCapabilities {
-    const NAME: &'static str = "SessionCancelCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for SessionCancelCapabilities {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "_meta" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(SessionCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionCancelCapabilities {
@@ -27800,80 +20571,31 @@ impl ::schemars::JsonSchema for StateUpdate {
 }
 #[cfg(feature = "unstable")]
 /// Foreground work is in progress.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct RunningStateUpdate {
     /// The _meta property is reserved by ACP for additional metadata.
     /// Implementations MUST NOT make assumptions about values at these keys.
     /// Optional. Omitted and `null` mean no metadata for this state snapshot.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for RunningStateUpdate {
-    const NAME: &'static str = "RunningStateUpdate";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RunningStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for RunningStateUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "_meta" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(RunningStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl RunningStateUpdate {
@@ -27911,81 +20633,28 @@ impl ::schemars::JsonSchema for RunningStateUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Details of a failure that ended a child's foreground work.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /// The failure, as a JSON-RPC error object.
     ///
     /// Optional. Omitted or `null` both mean the agent is not reporting failure details.
     /// Agents SHOULD include it.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub error: runtime::Nullable<Error>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ErrorStopReason {
-    const NAME: &'static str = "ErrorStopReason";
-    const FIELDS: &'static [&'static str] = &["error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Error>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "error" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ErrorStopReason {
-            error: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for ErrorStopReason {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Error>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "error" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Error>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(ErrorStopReason {
-            error: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ErrorStopReason {
@@ -28314,80 +20983,31 @@ impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
 }
 #[cfg(feature = "unstable")]
 /// Foreground work is blocked on user action.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct RequiresActionStateUpdate {
     /// The _meta property is reserved by ACP for additional metadata.
     /// Implementations MUST NOT make assumptions about values at these keys.
     /// Optional. Omitted and `null` mean no metadata for this state snapshot.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for RequiresActionStateUpdate {
-    const NAME: &'static str = "RequiresActionStateUpdate";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RequiresActionStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for RequiresActionStateUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "_meta" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(RequiresActionStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl RequiresActionStateUpdate {
@@ -28433,80 +21053,31 @@ impl ::schemars::JsonSchema for RequiresActionStateUpdate {
 ///
 /// This is not a task outcome or session closure. It does not cancel work, resolve
 /// pending requests, or revoke capabilities. Capabilities are updated separately.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct UnknownStateUpdate {
     /// The _meta property is reserved by ACP for additional metadata.
     /// Implementations MUST NOT make assumptions about values at these keys.
     /// Optional. Omitted and `null` mean no metadata for this state snapshot.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for UnknownStateUpdate {
-    const NAME: &'static str = "UnknownStateUpdate";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UnknownStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for UnknownStateUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "_meta" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(UnknownStateUpdate {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl UnknownStateUpdate {
@@ -28564,7 +21135,8 @@ impl ::schemars::JsonSchema for UnknownStateUpdate {
 /// child. They do not replace the content of individual messages or operations.
 /// `cwd` and `additionalDirectories` report where the Agent placed the child.
 /// While unset, each inherits the immediate parent's effective value.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SubagentUpdate {
     /// The opaque session ID identifying the child in all ACP messages.
@@ -28574,14 +21146,16 @@ pub struct SubagentUpdate {
     ///
     /// Omitted means unchanged. `null` clears it. If unset, the Client chooses
     /// a fallback presentation.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// The parent's human-readable description of the child's role or purpose.
     ///
     /// Omitted means unchanged. `null` clears it. If unset, the Client chooses
     /// a fallback presentation. This is current display metadata, not the
     /// history of instructions sent to the child.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Client-initiated session mutations permitted for this subagent session.
     ///
@@ -28589,7 +21163,8 @@ pub struct SubagentUpdate {
     /// child mutations. If never supplied, no session mutations are permitted.
     /// Read-only operations retain their normal protocol semantics and capability
     /// requirements. A concrete object replaces the whole capability set.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub capabilities: runtime::Nullable<SubagentSessionCapabilities>,
     /// Current state snapshot for the child session.
     ///
@@ -28597,7 +21172,8 @@ pub struct SubagentUpdate {
     /// asserting idle or sending an `unknown` snapshot. A concrete state
     /// replaces the previous state object wholesale. If never supplied, the
     /// current activity is unset/unconfirmed.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub state: runtime::Nullable<StateUpdate>,
     /// The child's working directory. Must be an absolute path.
     ///
@@ -28605,7 +21181,7 @@ pub struct SubagentUpdate {
     /// reported value. While unset, the child inherits its immediate parent's
     /// effective working directory. Clients use this value for the child's
     /// root set and as the default terminal working directory.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub cwd: runtime::Nullable<String>,
     /// Additional workspace roots for the child. Each path must be absolute.
     ///
@@ -28616,6 +21192,7 @@ pub struct SubagentUpdate {
     /// Clients use these values for the child's root set.
     #[serde(
         rename = "additionalDirectories",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub additional_directories: runtime::Nullable<Vec<String>>,
@@ -28625,185 +21202,17 @@ pub struct SubagentUpdate {
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
     /// Omitted means unchanged. `null` removes the metadata.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SubagentUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SubagentUpdate {
-    const NAME: &'static str = "SubagentUpdate";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "title",
-        "description",
-        "capabilities",
-        "state",
-        "cwd",
-        "additionalDirectories",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<SubagentSessionCapabilities>> = None;
-        let mut v4: Option<runtime::Nullable<StateUpdate>> = None;
-        let mut v5: Option<runtime::Nullable<String>> = None;
-        let mut v6: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "title" => Some(1),
-                "description" => Some(2),
-                "capabilities" => Some(3),
-                "state" => Some(4),
-                "cwd" => Some(5),
-                "additionalDirectories" => Some(6),
-                "_meta" => Some(7),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "capabilities"),
-                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "state"),
-                5 => de::put(map, &mut v5, "cwd"),
-                6 => de::put(map, &mut v6, "additionalDirectories"),
-                7 => de::put_with::<read::LenientMeta, _, _>(map, &mut v7, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SubagentUpdate {
-            session_id: de::required(v0, "sessionId")?,
-            title: v1.unwrap_or_default(),
-            description: v2.unwrap_or_default(),
-            capabilities: v3.unwrap_or_default(),
-            state: v4.unwrap_or_default(),
-            cwd: v5.unwrap_or_default(),
-            additional_directories: v6.unwrap_or_default(),
-            meta: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for SubagentUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<SubagentSessionCapabilities>> = None;
-        let mut v4: Option<runtime::Nullable<StateUpdate>> = None;
-        let mut v5: Option<runtime::Nullable<String>> = None;
-        let mut v6: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v7: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "sessionId" => {
-                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
-                }
-                "title" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "description" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "capabilities" => {
-                    fast::put(
-                        &mut v3,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<SubagentSessionCapabilities>,
-                        >>::read(r),
-                    )
-                }
-                "state" => {
-                    fast::put(
-                        &mut v4,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<StateUpdate>,
-                        >>::read(r),
-                    )
-                }
-                "cwd" => {
-                    fast::put(
-                        &mut v5,
-                        <runtime::Nullable<String> as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "additionalDirectories" => {
-                    fast::put(
-                        &mut v6,
-                        <runtime::Nullable<Vec<String>> as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v7,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(SubagentUpdate {
-            session_id: v0,
-            title: v1.unwrap_or_default(),
-            description: v2.unwrap_or_default(),
-            capabilities: v3.unwrap_or_default(),
-            state: v4.unwrap_or_default(),
-            cwd: v5.unwrap_or_default(),
-            additional_directories: v6.unwrap_or_default(),
-            meta: v7.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SubagentUpdate {
@@ -28887,7 +21296,8 @@ impl ::schemars::JsonSchema for SubagentUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// An upsert for an inter-session message.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionMessage {
     /// Identifier of this message within the enclosing session's transcript.
@@ -28898,16 +21308,20 @@ pub struct SessionMessage {
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
     #[serde(
         rename = "senderSessionId",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub sender_session_id: runtime::Nullable<SessionId>,
     /// The receiving session.
     ///
     /// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
     #[serde(
         rename = "recipientSessionId",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub recipient_session_id: runtime::Nullable<SessionId>,
     /// On an incoming view, the `messageId` of the same message's outgoing view in the
     /// sender's transcript.
@@ -28916,8 +21330,10 @@ pub struct SessionMessage {
     /// after the message starts streaming.
     #[serde(
         rename = "senderMessageId",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub sender_message_id: runtime::Nullable<MessageId>,
     /// On an outgoing view, the `messageId` of the same message's incoming view in the
     /// recipient's transcript.
@@ -28926,203 +21342,30 @@ pub struct SessionMessage {
     /// after the message starts streaming.
     #[serde(
         rename = "recipientMessageId",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub recipient_message_id: runtime::Nullable<MessageId>,
     /// Omitted leaves content unchanged. `null` or `[]` clears it.
     /// A non-empty array replaces all content.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub content: runtime::Nullable<Vec<ContentBlock>>,
     /// Omitted leaves metadata unchanged. `null` removes it.
     ///
     /// Implementations MUST NOT make assumptions about values in `_meta`.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionMessage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionMessage {
-    const NAME: &'static str = "SessionMessage";
-    const FIELDS: &'static [&'static str] = &[
-        "messageId",
-        "senderSessionId",
-        "recipientSessionId",
-        "senderMessageId",
-        "recipientMessageId",
-        "content",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<runtime::Nullable<SessionId>> = None;
-        let mut v2: Option<runtime::Nullable<SessionId>> = None;
-        let mut v3: Option<runtime::Nullable<MessageId>> = None;
-        let mut v4: Option<runtime::Nullable<MessageId>> = None;
-        let mut v5: Option<runtime::Nullable<Vec<ContentBlock>>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "messageId" => Some(0),
-                "senderSessionId" => Some(1),
-                "recipientSessionId" => Some(2),
-                "senderMessageId" => Some(3),
-                "recipientMessageId" => Some(4),
-                "content" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "messageId"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "senderSessionId")
-                }
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "recipientSessionId")
-                }
-                3 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "senderMessageId")
-                }
-                4 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "recipientMessageId")
-                }
-                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "content"),
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionMessage {
-            message_id: de::required(v0, "messageId")?,
-            sender_session_id: v1.unwrap_or_default(),
-            recipient_session_id: v2.unwrap_or_default(),
-            sender_message_id: v3.unwrap_or_default(),
-            recipient_message_id: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for SessionMessage {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<runtime::Nullable<SessionId>> = None;
-        let mut v2: Option<runtime::Nullable<SessionId>> = None;
-        let mut v3: Option<runtime::Nullable<MessageId>> = None;
-        let mut v4: Option<runtime::Nullable<MessageId>> = None;
-        let mut v5: Option<runtime::Nullable<Vec<ContentBlock>>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "messageId" => {
-                    fast::put(&mut v0, <MessageId as fast::FromJson<'de>>::read(r))
-                }
-                "senderSessionId" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<SessionId>,
-                        >>::read(r),
-                    )
-                }
-                "recipientSessionId" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<SessionId>,
-                        >>::read(r),
-                    )
-                }
-                "senderMessageId" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<MessageId>,
-                        >>::read(r),
-                    )
-                }
-                "recipientMessageId" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<MessageId>,
-                        >>::read(r),
-                    )
-                }
-                "content" => {
-                    fast::put(
-                        &mut v5,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<ContentBlock>>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v6,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionMessage {
-            message_id: v0,
-            sender_session_id: v1.unwrap_or_default(),
-            recipient_session_id: v2.unwrap_or_default(),
-            sender_message_id: v3.unwrap_or_default(),
-            recipient_message_id: v4.unwrap_or_default(),
-            content: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionMessage {
@@ -29199,7 +21442,8 @@ impl ::schemars::JsonSchema for SessionMessage {
 ///
 /// A chunk carries only content. The message's participants and references come from
 /// `session_message` upserts, which can arrive before, between, or after its chunks.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionMessageChunk {
     /// Identifier of this message within the enclosing session's transcript.
@@ -29210,98 +21454,17 @@ pub struct SessionMessageChunk {
     /// Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
     ///
     /// Implementations MUST NOT make assumptions about values in `_meta`.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionMessageChunk {
-    const NAME: &'static str = "SessionMessageChunk";
-    const FIELDS: &'static [&'static str] = &["messageId", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "messageId" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "messageId"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionMessageChunk {
-            message_id: de::required(v0, "messageId")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for SessionMessageChunk {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "messageId" => {
-                    fast::put(&mut v0, <MessageId as fast::FromJson<'de>>::read(r))
-                }
-                "content" => {
-                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionMessageChunk {
-            message_id: v0,
-            content: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionMessageChunk {
@@ -29348,7 +21511,7 @@ impl ::schemars::JsonSchema for SessionMessageChunk {
 /// Carries the same fields as the `auth/status` response. Agents that advertise the
 /// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 /// send it when the reported status differs from the last one sent on the connection.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusUpdateNotification {
     /// Whether the agent can start sessions without the user signing in first.
@@ -29361,56 +21524,25 @@ pub struct AuthStatusUpdateNotification {
     /// Optional. Omitted and empty are equivalent and mean no accounts are reported.
     /// Agents that hold credentials for several providers or accounts SHOULD list each
     /// of them and mark the ones in effect with `active`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub accounts: Option<Vec<AuthAccount>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthStatusUpdateNotification {
-    const NAME: &'static str = "AuthStatusUpdateNotification";
-    const FIELDS: &'static [&'static str] = &["state", "accounts", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthState> = None;
-        let mut v1: Option<Option<Vec<AuthAccount>>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "state" => Some(0),
-                "accounts" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "state"),
-                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "accounts"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthStatusUpdateNotification {
-            state: de::required(v0, "state")?,
-            accounts: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusUpdateNotification {
@@ -29468,47 +21600,30 @@ impl ::schemars::JsonSchema for AuthStatusUpdateNotification {
 /// session-directed messages, and restricted-session semantics. The client
 /// must advertise this capability before the agent sends subagent updates or
 /// session-directed messages.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SubagentCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SubagentCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SubagentCapabilities {
-    const NAME: &'static str = "SubagentCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SubagentCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SubagentCapabilities {
@@ -29546,7 +21661,14 @@ impl ::schemars::JsonSchema for SubagentCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Capabilities for receiving `plan_update` and `plan_removed` session updates.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct PlanCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29554,41 +21676,17 @@ pub struct PlanCapabilities {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanCapabilities {
-    const NAME: &'static str = "PlanCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanCapabilities {
@@ -29626,7 +21724,14 @@ impl ::schemars::JsonSchema for PlanCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/list`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ListProvidersRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29634,41 +21739,17 @@ pub struct ListProvidersRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ListProvidersRequest {
-    const NAME: &'static str = "ListProvidersRequest";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ListProvidersRequest {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ListProvidersRequest {
@@ -29715,7 +21796,7 @@ impl ::schemars::JsonSchema for ListProvidersRequest {
 /// Request parameters for `providers/set`.
 ///
 /// Replaces the full configuration for one provider ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetProviderRequest {
     /// Provider ID to configure.
@@ -29729,70 +21810,24 @@ pub struct SetProviderRequest {
     pub base_url: String,
     /// Full headers map for this provider.
     /// May include authorization, routing, or other integration-specific headers.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers: Option<::std::collections::BTreeMap<String, String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SetProviderRequest {
-    const NAME: &'static str = "SetProviderRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "providerId",
-        "apiType",
-        "baseUrl",
-        "headers",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProviderId> = None;
-        let mut v1: Option<LlmProtocol> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<Option<::std::collections::BTreeMap<String, String>>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "providerId" => Some(0),
-                "apiType" => Some(1),
-                "baseUrl" => Some(2),
-                "headers" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "providerId"),
-                1 => de::put(map, &mut v1, "apiType"),
-                2 => de::put(map, &mut v2, "baseUrl"),
-                3 => de::put(map, &mut v3, "headers"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetProviderRequest {
-            provider_id: de::required(v0, "providerId")?,
-            api_type: de::required(v1, "apiType")?,
-            base_url: de::required(v2, "baseUrl")?,
-            headers: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SetProviderRequest {
@@ -29854,7 +21889,7 @@ impl ::schemars::JsonSchema for SetProviderRequest {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/disable`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderRequest {
     /// Provider ID to disable.
@@ -29865,45 +21900,17 @@ pub struct DisableProviderRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for DisableProviderRequest {
-    const NAME: &'static str = "DisableProviderRequest";
-    const FIELDS: &'static [&'static str] = &["providerId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProviderId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "providerId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "providerId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DisableProviderRequest {
-            provider_id: de::required(v0, "providerId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl DisableProviderRequest {
@@ -29954,7 +21961,14 @@ impl ::schemars::JsonSchema for DisableProviderRequest {
 ///
 /// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
 /// whether authentication is required.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AuthStatusRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29962,41 +21976,17 @@ pub struct AuthStatusRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthStatusRequest {
-    const NAME: &'static str = "AuthStatusRequest";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthStatusRequest {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusRequest {
@@ -30044,7 +22034,7 @@ impl ::schemars::JsonSchema for AuthStatusRequest {
 ///
 /// The MCP server is provided by an ACP component and communicates over the ACP channel
 /// using `mcp/message`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerAcp {
     /// Human-readable name identifying this MCP server.
@@ -30060,49 +22050,17 @@ pub struct McpServerAcp {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for McpServerAcp {
-    const NAME: &'static str = "McpServerAcp";
-    const FIELDS: &'static [&'static str] = &["name", "serverId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<McpServerAcpId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "serverId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "serverId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerAcp {
-            name: de::required(v0, "name")?,
-            server_id: de::required(v1, "serverId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl McpServerAcp {
@@ -30148,7 +22106,7 @@ impl ::schemars::JsonSchema for McpServerAcp {
 /// because of an unadvertised mode or an unsupported content block type, MUST
 /// return an error instead of creating, loading, resuming, or forking the
 /// session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SystemPrompt {
     /// How the Agent combines `content` with its own instructions.
@@ -30171,49 +22129,17 @@ pub struct SystemPrompt {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SystemPrompt {
-    const NAME: &'static str = "SystemPrompt";
-    const FIELDS: &'static [&'static str] = &["mode", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SystemPromptMode> = None;
-        let mut v1: Option<Vec<ContentBlock>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "mode" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "mode"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SystemPrompt {
-            mode: de::required(v0, "mode")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SystemPrompt {
@@ -30566,7 +22492,7 @@ impl ::schemars::JsonSchema for SessionArchiveFilter {
 /// operations like generating summaries without affecting the original session's history.
 ///
 /// Only available if the Agent supports the `session.fork` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ForkSessionRequest {
     /// The ID of the session to fork.
@@ -30579,10 +22505,14 @@ pub struct ForkSessionRequest {
     /// When omitted or empty, no additional roots are activated. When non-empty,
     /// this is the complete resulting additional-root list for the forked
     /// session.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_directories: Option<Vec<String>>,
     /// List of MCP servers to connect to for this session.
-    #[serde(rename = "mcpServers", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     /// **UNSTABLE**
     ///
@@ -30597,6 +22527,7 @@ pub struct ForkSessionRequest {
     /// for the source session.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
@@ -30605,68 +22536,17 @@ pub struct ForkSessionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ForkSessionRequest {
-    const NAME: &'static str = "ForkSessionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "cwd",
-        "additionalDirectories",
-        "mcpServers",
-        "systemPrompt",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<Vec<String>>> = None;
-        let mut v3: Option<Option<Vec<McpServer>>> = None;
-        let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "cwd" => Some(1),
-                "additionalDirectories" => Some(2),
-                "mcpServers" => Some(3),
-                "systemPrompt" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "cwd"),
-                2 => de::put(map, &mut v2, "additionalDirectories"),
-                3 => de::put(map, &mut v3, "mcpServers"),
-                4 => de::put(map, &mut v4, "systemPrompt"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ForkSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            cwd: de::required(v1, "cwd")?,
-            additional_directories: v2.unwrap_or_default(),
-            mcp_servers: v3.unwrap_or_default(),
-            system_prompt: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ForkSessionRequest {
@@ -30741,7 +22621,7 @@ impl ::schemars::JsonSchema for ForkSessionRequest {
 /// and saved history. If the session is active, the Agent MUST cancel any ongoing work and
 /// free the session's resources as if `session/close` had been called, then archive it.
 /// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionRequest {
     /// The ID of the session to archive.
@@ -30752,45 +22632,17 @@ pub struct ArchiveSessionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ArchiveSessionRequest {
-    const NAME: &'static str = "ArchiveSessionRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ArchiveSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ArchiveSessionRequest {
@@ -30844,7 +22696,7 @@ impl ::schemars::JsonSchema for ArchiveSessionRequest {
 /// archived session SHOULD unarchive it before calling `session/load` or `session/resume`.
 /// Unarchiving a session that is not archived succeeds. A session that does not exist
 /// gets `-32002`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionRequest {
     /// The ID of the session to unarchive.
@@ -30855,45 +22707,17 @@ pub struct UnarchiveSessionRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for UnarchiveSessionRequest {
-    const NAME: &'static str = "UnarchiveSessionRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UnarchiveSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl UnarchiveSessionRequest {
@@ -30945,7 +22769,7 @@ impl ::schemars::JsonSchema for UnarchiveSessionRequest {
 /// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
 /// close, or change the session, and does not attach the requesting connection to it.
 /// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusRequest {
     /// The ID of the session to check.
@@ -30956,45 +22780,17 @@ pub struct SessionStatusRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionStatusRequest {
-    const NAME: &'static str = "SessionStatusRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionStatusRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusRequest {
@@ -31048,7 +22844,7 @@ impl ::schemars::JsonSchema for SessionStatusRequest {
 ///
 /// The Agent responds only after it has stored the title. After a successful response, the
 /// Agent SHOULD NOT replace the title with one it generates automatically.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionTitleRequest {
     /// The ID of the session to retitle.
@@ -31066,49 +22862,17 @@ pub struct SetSessionTitleRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SetSessionTitleRequest {
-    const NAME: &'static str = "SetSessionTitleRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "title", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "title" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "title"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionTitleRequest {
-            session_id: de::required(v0, "sessionId")?,
-            title: de::required(v1, "title")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SetSessionTitleRequest {
@@ -31228,51 +22992,23 @@ impl ::schemars::JsonSchema for MessageMcpResponse {
 }
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseResult {
     /// Required, even if JSON null.
     pub result: ::serde_json::Value,
     /// Optional ACP carrier metadata.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for MessageMcpResponseResult {
-    const NAME: &'static str = "MessageMcpResponseResult";
-    const FIELDS: &'static [&'static str] = &["result", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<::serde_json::Value> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "result" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "result"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MessageMcpResponseResult {
-            result: de::required(v0, "result")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpResponseResult {
@@ -31307,51 +23043,23 @@ impl ::schemars::JsonSchema for MessageMcpResponseResult {
 }
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseError {
     /// Required, non-null MCP error object.
     pub error: McpError,
     /// Optional ACP carrier metadata.
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for MessageMcpResponseError {
-    const NAME: &'static str = "MessageMcpResponseError";
-    const FIELDS: &'static [&'static str] = &["error", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<McpError> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "error" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "error"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MessageMcpResponseError {
-            error: de::required(v0, "error")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpResponseError {
@@ -31391,7 +23099,7 @@ impl ::schemars::JsonSchema for MessageMcpResponseError {
 ///
 /// `code` and `message` are required and non-null. `data` is optional.
 /// Explicit `null` is preserved separately from an omitted key.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpError {
     /// Inner MCP error code. Never an ACP error code.
@@ -31399,49 +23107,13 @@ pub struct McpError {
     /// Inner MCP error message.
     pub message: String,
     /// Optional error data. Explicit null is retained.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub data: Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for McpError {
-    const NAME: &'static str = "McpError";
-    const FIELDS: &'static [&'static str] = &["code", "message", "data"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i32> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<::serde_json::Value>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "code" => Some(0),
-                "message" => Some(1),
-                "data" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "code"),
-                1 => de::put(map, &mut v1, "message"),
-                2 => de::put_with::<read::Any, _, _>(map, &mut v2, "data"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpError {
-            code: de::required(v0, "code")?,
-            message: de::required(v1, "message")?,
-            data: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl McpError {
@@ -31484,7 +23156,7 @@ impl ::schemars::JsonSchema for McpError {
 ///
 /// Sent by the provider to the consumer for an active request (including
 /// subscription acknowledgements and updates). The outer envelope has no `id`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpNotification {
     /// The declared ACP MCP server handling the associated request.
@@ -31498,70 +23170,24 @@ pub struct MessageMcpNotification {
     /// Optional inner MCP params.
     ///
     /// If omitted or set to `null`, the inner MCP message has no params.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for MessageMcpNotification {
-    const NAME: &'static str = "MessageMcpNotification";
-    const FIELDS: &'static [&'static str] = &[
-        "serverId",
-        "requestId",
-        "method",
-        "params",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<McpServerAcpId> = None;
-        let mut v1: Option<McpRequestId> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "serverId" => Some(0),
-                "requestId" => Some(1),
-                "method" => Some(2),
-                "params" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "serverId"),
-                1 => de::put(map, &mut v1, "requestId"),
-                2 => de::put(map, &mut v2, "method"),
-                3 => de::put(map, &mut v3, "params"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MessageMcpNotification {
-            server_id: de::required(v0, "serverId")?,
-            request_id: de::required(v1, "requestId")?,
-            method: de::required(v2, "method")?,
-            params: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpNotification {
@@ -31616,7 +23242,7 @@ impl ::schemars::JsonSchema for MessageMcpNotification {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyRequest {
     /// The request id used to correlate the matching response.
@@ -31624,49 +23250,12 @@ pub struct ProxyRequest {
     /// The method name to invoke.
     pub method: String,
     /// Method-specific request parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ProxyRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxyRequest {
-    const NAME: &'static str = "ProxyRequest";
-    const FIELDS: &'static [&'static str] = &["id", "method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<ProxyRequestParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "method" => Some(1),
-                "params" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "method"),
-                2 => de::put(map, &mut v2, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxyRequest {
-            id: de::required(v0, "id")?,
-            method: de::required(v1, "method")?,
-            params: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxyRequest {
@@ -31840,7 +23429,7 @@ impl ::schemars::JsonSchema for InitializeProxyRequest {
 /// request on the same connection. Cancellation is never forwarded to another hop.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorRequest {
     /// Method name of the wrapped request.
@@ -31850,7 +23439,8 @@ pub struct ProxySuccessorRequest {
     /// Optional. Omitted and `null` are equivalent and mean the wrapped request has no params.
     /// When present, it MUST be a JSON object or array, as JSON-RPC requires.
     /// The wrapped request's own `_meta` stays inside these params.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub params: Option<::serde_json::Value>,
     /// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
     /// message's `_meta`. It is hop-local: the conductor does not copy it into the message
@@ -31861,49 +23451,17 @@ pub struct ProxySuccessorRequest {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxySuccessorRequest {
-    const NAME: &'static str = "ProxySuccessorRequest";
-    const FIELDS: &'static [&'static str] = &["method", "params", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<Option<::serde_json::Value>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put_with::<read::Any, _, _>(map, &mut v1, "params"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxySuccessorRequest {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxySuccessorRequest {
@@ -32013,7 +23571,7 @@ impl ::schemars::JsonSchema for ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseResult {
     /// The id of the request this response answers.
@@ -32024,39 +23582,6 @@ pub struct ProxyResponseResult {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxyResponseResult {
-    const NAME: &'static str = "ProxyResponseResult";
-    const FIELDS: &'static [&'static str] = &["id", "result"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<ProxyResponseResultResult> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "result" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "result"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxyResponseResult {
-            id: de::required(v0, "id")?,
-            result: de::required(v1, "result")?,
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxyResponseResult {
@@ -32149,7 +23674,7 @@ impl ::schemars::JsonSchema for ProxyResponseResultResult {
 }
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseError {
     /// The id of the request this response answers.
@@ -32160,39 +23685,6 @@ pub struct ProxyResponseError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxyResponseError {
-    const NAME: &'static str = "ProxyResponseError";
-    const FIELDS: &'static [&'static str] = &["id", "error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<Error> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "error" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxyResponseError {
-            id: de::required(v0, "id")?,
-            error: de::required(v1, "error")?,
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxyResponseError {
@@ -32299,51 +23791,18 @@ impl ::schemars::JsonSchema for ProxySuccessorResponse {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyNotification {
     /// The notification method name.
     pub method: String,
     /// Method-specific notification parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ProxySuccessorNotification>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxyNotification {
-    const NAME: &'static str = "ProxyNotification";
-    const FIELDS: &'static [&'static str] = &["method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<ProxySuccessorNotification>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put(map, &mut v1, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxyNotification {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxyNotification {
@@ -32388,7 +23847,7 @@ impl ::schemars::JsonSchema for ProxyNotification {
 /// and `params` are the wrapped notification's method and params.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorNotification {
     /// Method name of the wrapped notification.
@@ -32398,7 +23857,8 @@ pub struct ProxySuccessorNotification {
     /// Optional. Omitted and `null` are equivalent and mean the wrapped notification has no params.
     /// When present, it MUST be a JSON object or array, as JSON-RPC requires.
     /// The wrapped notification's own `_meta` stays inside these params.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub params: Option<::serde_json::Value>,
     /// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
     /// message's `_meta`. It is hop-local: the conductor does not copy it into the message
@@ -32409,49 +23869,17 @@ pub struct ProxySuccessorNotification {
     /// these keys.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxySuccessorNotification {
-    const NAME: &'static str = "ProxySuccessorNotification";
-    const FIELDS: &'static [&'static str] = &["method", "params", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<Option<::serde_json::Value>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put_with::<read::Any, _, _>(map, &mut v1, "params"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxySuccessorNotification {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxySuccessorNotification {

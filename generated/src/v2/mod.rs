@@ -23,7 +23,7 @@ use ::core::fmt;
 #[allow(unused_imports)]
 use ::std::borrow::Cow;
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentRequest {
     /// The request id used to correlate the matching response.
@@ -31,47 +31,12 @@ pub struct AgentRequest {
     /// The method name to invoke.
     pub method: String,
     /// Method-specific request parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<AgentRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentRequest {
-    const NAME: &'static str = "AgentRequest";
-    const FIELDS: &'static [&'static str] = &["id", "method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<AgentRequestParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "method" => Some(1),
-                "params" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "method"),
-                2 => de::put(map, &mut v2, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentRequest {
-            id: de::required(v0, "id")?,
-            method: de::required(v1, "method")?,
-            params: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentRequest {
     /// Creates a `AgentRequest` from its required fields; every optional field is omitted.
@@ -313,7 +278,7 @@ impl ::schemars::JsonSchema for RequestId {
 /// Sent when the agent needs authorization before performing a sensitive operation.
 ///
 /// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestPermissionRequest {
     /// The session ID for this request.
@@ -329,101 +294,42 @@ pub struct RequestPermissionRequest {
     /// This text is specific to the permission prompt and does not update any
     /// subject's displayed content. Omitted and `null` are equivalent and mean no separate
     /// permission description was provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Optional structured context about the operation requiring permission.
     ///
     /// Omitted and `null` are equivalent and mean no structured subject was provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub subject: runtime::Nullable<RequestPermissionSubject>,
     /// Available permission options for the user to choose from.
     /// Must contain at least one option.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        false,
+        __Items__defs_RequestPermissionRequest_properties_options,
+        read::Plain>
+    )]
     pub options: Vec<PermissionOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for RequestPermissionRequest {
-    const NAME: &'static str = "RequestPermissionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "title",
-        "description",
-        "subject",
-        "options",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<RequestPermissionSubject>> = None;
-        let mut v4: Option<Vec<PermissionOption>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "title" => Some(1),
-                "description" => Some(2),
-                "subject" => Some(3),
-                "options" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "title"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put(map, &mut v3, "subject"),
-                4 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            false,
-                            __Items__defs_RequestPermissionRequest_properties_options,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v4, "options")
-                }
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RequestPermissionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            title: de::required(v1, "title")?,
-            description: v2.unwrap_or_default(),
-            subject: v3.unwrap_or_default(),
-            options: de::required(v4, "options")?,
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl RequestPermissionRequest {
     /// Creates a `RequestPermissionRequest` from its required fields; every optional field is omitted.
@@ -1654,13 +1560,22 @@ impl ::schemars::JsonSchema for ContentBlock {
     }
 }
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Annotations {
     /// Intended recipients for this content, such as the user or assistant.
     ///
     /// Omitted and `null` are equivalent and mean no audience is specified.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub audience: runtime::Nullable<Vec<Role>>,
     /// Timestamp indicating when the underlying resource was last modified.
     ///
@@ -1669,157 +1584,39 @@ pub struct Annotations {
     /// Omitted and `null` are equivalent and mean the modification time is not reported.
     #[serde(
         rename = "lastModified",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub last_modified: runtime::Nullable<String>,
     /// Relative importance of this content when clients choose what to surface, from 0 (least
     /// important) to 1 (most important).
     ///
     /// Omitted and `null` are equivalent and mean no priority is specified.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(
+        read = read::OptFloatInRange<0x0,
+        0x3ff0000000000000,
+        true,
+        __Bound__defs_Annotations_properties_priority>
+    )]
     pub priority: runtime::Nullable<runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Annotations {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Annotations {
-    const NAME: &'static str = "Annotations";
-    const FIELDS: &'static [&'static str] = &[
-        "audience",
-        "lastModified",
-        "priority",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Vec<Role>>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "audience" => Some(0),
-                "lastModified" => Some(1),
-                "priority" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "audience"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "lastModified")
-                }
-                2 => {
-                    de::put_with::<
-                        read::OptFloatInRange<
-                            0x0,
-                            0x3ff0000000000000,
-                            true,
-                            __Bound__defs_Annotations_properties_priority,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v2, "priority")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Annotations {
-            audience: v0.unwrap_or_default(),
-            last_modified: v1.unwrap_or_default(),
-            priority: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Annotations {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Vec<Role>>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "audience" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<Role>>,
-                        >>::read(r),
-                    )
-                }
-                "lastModified" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "priority" => {
-                    fast::put(
-                        &mut v2,
-                        <read::OptFloatInRange<
-                            0x0,
-                            0x3ff0000000000000,
-                            true,
-                            __Bound__defs_Annotations_properties_priority,
-                        > as fast::Rule<
-                            'de,
-                            runtime::Nullable<runtime::Number>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(Annotations {
-            audience: v0.unwrap_or_default(),
-            last_modified: v1.unwrap_or_default(),
-            priority: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Annotations {
     /// Creates a `Annotations` from its required fields; every optional field is omitted.
@@ -2004,7 +1801,8 @@ impl ::schemars::JsonSchema for Role {
     }
 }
 /// Text provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TextContent {
     /// Text payload carried by this content block.
@@ -2012,103 +1810,25 @@ pub struct TextContent {
     /// Optional annotations that help clients decide how to display or route this content.
     ///
     /// Omitted and `null` are equivalent and mean no annotations are provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TextContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TextContent {
-    const NAME: &'static str = "TextContent";
-    const FIELDS: &'static [&'static str] = &["text", "annotations", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Annotations>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "text" => Some(0),
-                "annotations" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "text"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "annotations"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TextContent {
-            text: de::required(v0, "text")?,
-            annotations: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TextContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Annotations>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "text" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "annotations" => {
-                    fast::put(
-                        &mut v1,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(TextContent {
-            text: v0,
-            annotations: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TextContent {
     /// Creates a `TextContent` from its required fields; every optional field is omitted.
@@ -2220,7 +1940,8 @@ impl ::schemars::JsonSchema for MediaType {
     }
 }
 /// An image provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ImageContent {
     /// Base64-encoded media payload.
@@ -2233,146 +1954,31 @@ pub struct ImageContent {
     /// Omitted and `null` are equivalent and mean no URI is associated with the image.
     ///
     /// Format: `uri`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub uri: runtime::Nullable<String>,
     /// Optional annotations that help clients decide how to display or route this content.
     ///
     /// Omitted and `null` are equivalent and mean no annotations are provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ImageContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ImageContent {
-    const NAME: &'static str = "ImageContent";
-    const FIELDS: &'static [&'static str] = &[
-        "data",
-        "mimeType",
-        "uri",
-        "annotations",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<MediaType> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Annotations>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "data" => Some(0),
-                "mimeType" => Some(1),
-                "uri" => Some(2),
-                "annotations" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "data"),
-                1 => de::put(map, &mut v1, "mimeType"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "uri"),
-                3 => de::put_with::<read::Lenient, _, _>(map, &mut v3, "annotations"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ImageContent {
-            data: de::required(v0, "data")?,
-            mime_type: de::required(v1, "mimeType")?,
-            uri: v2.unwrap_or_default(),
-            annotations: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ImageContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<MediaType> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Annotations>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "data" => {
-                    fast::put(
-                        &mut v0,
-                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "mimeType" => {
-                    fast::put(&mut v1, <MediaType as fast::FromJson<'de>>::read(r))
-                }
-                "uri" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "annotations" => {
-                    fast::put(
-                        &mut v3,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(ImageContent {
-            data: v0,
-            mime_type: v1,
-            uri: v2.unwrap_or_default(),
-            annotations: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ImageContent {
     /// Creates a `ImageContent` from its required fields; every optional field is omitted.
@@ -2422,7 +2028,8 @@ impl ::schemars::JsonSchema for ImageContent {
     }
 }
 /// Audio provided to or from an LLM.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct AudioContent {
     /// Base64-encoded media payload.
@@ -2433,125 +2040,25 @@ pub struct AudioContent {
     /// Optional annotations that help clients decide how to display or route this content.
     ///
     /// Omitted and `null` are equivalent and mean no annotations are provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AudioContent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for AudioContent {
-    const NAME: &'static str = "AudioContent";
-    const FIELDS: &'static [&'static str] = &[
-        "data",
-        "mimeType",
-        "annotations",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<MediaType> = None;
-        let mut v2: Option<runtime::Nullable<Annotations>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "data" => Some(0),
-                "mimeType" => Some(1),
-                "annotations" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "data"),
-                1 => de::put(map, &mut v1, "mimeType"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "annotations"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AudioContent {
-            data: de::required(v0, "data")?,
-            mime_type: de::required(v1, "mimeType")?,
-            annotations: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for AudioContent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<MediaType> = None;
-        let mut v2: Option<runtime::Nullable<Annotations>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "data" => {
-                    fast::put(
-                        &mut v0,
-                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "mimeType" => {
-                    fast::put(&mut v1, <MediaType as fast::FromJson<'de>>::read(r))
-                }
-                "annotations" => {
-                    fast::put(
-                        &mut v2,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(AudioContent {
-            data: v0,
-            mime_type: v1,
-            annotations: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AudioContent {
     /// Creates a `AudioContent` from its required fields; every optional field is omitted.
@@ -2594,7 +2101,8 @@ impl ::schemars::JsonSchema for AudioContent {
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Icon {
     /// A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
@@ -2606,7 +2114,12 @@ pub struct Icon {
     /// Optional MIME type override if the source MIME type is missing or generic.
     ///
     /// Omitted and `null` are equivalent and mean the source MIME type is used.
-    #[serde(rename = "mimeType", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "mimeType",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<MediaType>,
     /// Optional array of strings that specify sizes at which the icon can be used.
     /// Each string should be in `WxH` format (e.g., `"48x48"`, `"96x96"`) or
@@ -2615,144 +2128,31 @@ pub struct Icon {
     /// If not provided, the client should assume that the icon can be used at any size.
     ///
     /// Omitted and `null` are equivalent and mean no sizes are specified.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub sizes: runtime::Nullable<Vec<String>>,
     /// Optional theme this icon is designed for.
     ///
     /// Omitted and `null` are equivalent and mean the icon is not theme-specific.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub theme: runtime::Nullable<IconTheme>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Icon {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Icon {
-    const NAME: &'static str = "Icon";
-    const FIELDS: &'static [&'static str] = &[
-        "src",
-        "mimeType",
-        "sizes",
-        "theme",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<MediaType>> = None;
-        let mut v2: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v3: Option<runtime::Nullable<IconTheme>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "src" => Some(0),
-                "mimeType" => Some(1),
-                "sizes" => Some(2),
-                "theme" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "src"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "mimeType"),
-                2 => de::put_with::<read::LenientItems, _, _>(map, &mut v2, "sizes"),
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "theme"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Icon {
-            src: de::required(v0, "src")?,
-            mime_type: v1.unwrap_or_default(),
-            sizes: v2.unwrap_or_default(),
-            theme: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Icon {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<MediaType>> = None;
-        let mut v2: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v3: Option<runtime::Nullable<IconTheme>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "src" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "mimeType" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<MediaType>,
-                        >>::read(r),
-                    )
-                }
-                "sizes" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<String>>,
-                        >>::read(r),
-                    )
-                }
-                "theme" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<IconTheme>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(Icon {
-            src: v0,
-            mime_type: v1.unwrap_or_default(),
-            sizes: v2.unwrap_or_default(),
-            theme: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Icon {
     /// Creates a `Icon` from its required fields; every optional field is omitted.
@@ -2934,7 +2334,8 @@ impl ::schemars::JsonSchema for IconTheme {
     }
 }
 /// A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ResourceLink {
     /// Human-readable name shown for this protocol object.
@@ -2946,229 +2347,59 @@ pub struct ResourceLink {
     /// Optional display title for end-user UI.
     ///
     /// Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Optional human-readable details shown with this protocol object.
     ///
     /// Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Optional set of sized icons that the client can display in a user interface.
     ///
     /// Omitted and `null` are equivalent and mean no icons are provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub icons: runtime::Nullable<Vec<Icon>>,
     /// MIME type describing the encoded media payload.
     ///
     /// Omitted and `null` are equivalent and mean the MIME type is not specified.
-    #[serde(rename = "mimeType", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "mimeType",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<MediaType>,
     /// Optional size of the linked resource in bytes, if known.
     ///
     /// Omitted and `null` are equivalent and mean the size is not known.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub size: runtime::Nullable<u64>,
     /// Optional annotations that help clients decide how to display or route this content.
     ///
     /// Omitted and `null` are equivalent and mean no annotations are provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ResourceLink {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ResourceLink {
-    const NAME: &'static str = "ResourceLink";
-    const FIELDS: &'static [&'static str] = &[
-        "name",
-        "uri",
-        "title",
-        "description",
-        "icons",
-        "mimeType",
-        "size",
-        "annotations",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<Vec<Icon>>> = None;
-        let mut v5: Option<runtime::Nullable<MediaType>> = None;
-        let mut v6: Option<runtime::Nullable<u64>> = None;
-        let mut v7: Option<runtime::Nullable<Annotations>> = None;
-        let mut v8: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "uri" => Some(1),
-                "title" => Some(2),
-                "description" => Some(3),
-                "icons" => Some(4),
-                "mimeType" => Some(5),
-                "size" => Some(6),
-                "annotations" => Some(7),
-                "_meta" => Some(8),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "uri"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "title"),
-                3 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "description")
-                }
-                4 => de::put_with::<read::LenientItems, _, _>(map, &mut v4, "icons"),
-                5 => de::put_with::<read::LenientScalar, _, _>(map, &mut v5, "mimeType"),
-                6 => de::put_with::<read::LenientScalar, _, _>(map, &mut v6, "size"),
-                7 => de::put_with::<read::Lenient, _, _>(map, &mut v7, "annotations"),
-                8 => de::put_with::<read::LenientMeta, _, _>(map, &mut v8, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ResourceLink {
-            name: de::required(v0, "name")?,
-            uri: de::required(v1, "uri")?,
-            title: v2.unwrap_or_default(),
-            description: v3.unwrap_or_default(),
-            icons: v4.unwrap_or_default(),
-            mime_type: v5.unwrap_or_default(),
-            size: v6.unwrap_or_default(),
-            annotations: v7.unwrap_or_default(),
-            meta: v8.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ResourceLink {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<Vec<Icon>>> = None;
-        let mut v5: Option<runtime::Nullable<MediaType>> = None;
-        let mut v6: Option<runtime::Nullable<u64>> = None;
-        let mut v7: Option<runtime::Nullable<Annotations>> = None;
-        let mut v8: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "name" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "title" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "description" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "icons" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientItems as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<Icon>>,
-                        >>::read(r),
-                    )
-                }
-                "mimeType" => {
-                    fast::put(
-                        &mut v5,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<MediaType>,
-                        >>::read(r),
-                    )
-                }
-                "size" => {
-                    fast::put(
-                        &mut v6,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<u64>,
-                        >>::read(r),
-                    )
-                }
-                "annotations" => {
-                    fast::put(
-                        &mut v7,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v8,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(ResourceLink {
-            name: v0,
-            uri: v1,
-            title: v2.unwrap_or_default(),
-            description: v3.unwrap_or_default(),
-            icons: v4.unwrap_or_default(),
-            mime_type: v5.unwrap_or_default(),
-            size: v6.unwrap_or_default(),
-            annotations: v7.unwrap_or_default(),
-            meta: v8.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ResourceLink {
     /// Creates a `ResourceLink` from its required fields; every optional field is omitted.
@@ -3299,7 +2530,8 @@ impl ::schemars::JsonSchema for EmbeddedResourceResource {
     }
 }
 /// Text-based resource contents.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TextResourceContents {
     /// Text payload carried by this content block.
@@ -3311,113 +2543,29 @@ pub struct TextResourceContents {
     /// MIME type describing the encoded media payload.
     ///
     /// Omitted and `null` are equivalent and mean the MIME type is not specified.
-    #[serde(rename = "mimeType", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "mimeType",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TextResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TextResourceContents {
-    const NAME: &'static str = "TextResourceContents";
-    const FIELDS: &'static [&'static str] = &["text", "uri", "mimeType", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<MediaType>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "text" => Some(0),
-                "uri" => Some(1),
-                "mimeType" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "text"),
-                1 => de::put(map, &mut v1, "uri"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "mimeType"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TextResourceContents {
-            text: de::required(v0, "text")?,
-            uri: de::required(v1, "uri")?,
-            mime_type: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TextResourceContents {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<MediaType>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "text" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "mimeType" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<MediaType>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(TextResourceContents {
-            text: v0,
-            uri: v1,
-            mime_type: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TextResourceContents {
     /// Creates a `TextResourceContents` from its required fields; every optional field is omitted.
@@ -3457,7 +2605,8 @@ impl ::schemars::JsonSchema for TextResourceContents {
     }
 }
 /// Binary resource contents.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct BlobResourceContents {
     /// Base64-encoded bytes for a binary resource payload.
@@ -3469,118 +2618,29 @@ pub struct BlobResourceContents {
     /// MIME type describing the encoded media payload.
     ///
     /// Omitted and `null` are equivalent and mean the MIME type is not specified.
-    #[serde(rename = "mimeType", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "mimeType",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub mime_type: runtime::Nullable<MediaType>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BlobResourceContents {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for BlobResourceContents {
-    const NAME: &'static str = "BlobResourceContents";
-    const FIELDS: &'static [&'static str] = &["blob", "uri", "mimeType", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<MediaType>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "blob" => Some(0),
-                "uri" => Some(1),
-                "mimeType" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "blob"),
-                1 => de::put(map, &mut v1, "uri"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "mimeType"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BlobResourceContents {
-            blob: de::required(v0, "blob")?,
-            uri: de::required(v1, "uri")?,
-            mime_type: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for BlobResourceContents {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<MediaType>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "blob" => {
-                    fast::put(
-                        &mut v0,
-                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "mimeType" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<MediaType>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(BlobResourceContents {
-            blob: v0,
-            uri: v1,
-            mime_type: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl BlobResourceContents {
     /// Creates a `BlobResourceContents` from its required fields; every optional field is omitted.
@@ -3620,7 +2680,8 @@ impl ::schemars::JsonSchema for BlobResourceContents {
     }
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct EmbeddedResource {
     /// Embedded resource payload, either text or binary data.
@@ -3628,108 +2689,25 @@ pub struct EmbeddedResource {
     /// Optional annotations that help clients decide how to display or route this content.
     ///
     /// Omitted and `null` are equivalent and mean no annotations are provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub annotations: runtime::Nullable<Annotations>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for EmbeddedResource {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for EmbeddedResource {
-    const NAME: &'static str = "EmbeddedResource";
-    const FIELDS: &'static [&'static str] = &["resource", "annotations", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<EmbeddedResourceResource> = None;
-        let mut v1: Option<runtime::Nullable<Annotations>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "resource" => Some(0),
-                "annotations" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "resource"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "annotations"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(EmbeddedResource {
-            resource: de::required(v0, "resource")?,
-            annotations: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for EmbeddedResource {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<EmbeddedResourceResource> = None;
-        let mut v1: Option<runtime::Nullable<Annotations>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "resource" => {
-                    fast::put(
-                        &mut v0,
-                        <EmbeddedResourceResource as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "annotations" => {
-                    fast::put(
-                        &mut v1,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Annotations>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(EmbeddedResource {
-            resource: v0,
-            annotations: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl EmbeddedResource {
     /// Creates a `EmbeddedResource` from its required fields; every optional field is omitted.
@@ -3768,7 +2746,8 @@ impl ::schemars::JsonSchema for EmbeddedResource {
     }
 }
 /// Standard content block (text, images, resources).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Content {
     /// The actual content block.
@@ -3778,83 +2757,17 @@ pub struct Content {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Content {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Content {
-    const NAME: &'static str = "Content";
-    const FIELDS: &'static [&'static str] = &["content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ContentBlock> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "content" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "content"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Content {
-            content: de::required(v0, "content")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Content {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ContentBlock> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "content" => {
-                    fast::put(&mut v0, <ContentBlock as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(Content {
-            content: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Content {
     /// Creates a `Content` from its required fields; every optional field is omitted.
@@ -4338,7 +3251,8 @@ impl ::schemars::JsonSchema for AbsolutePath {
     }
 }
 /// Operation metadata for add, delete, and modify changes.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct DiffPathChange {
     /// Absolute path for the operation.
@@ -4347,62 +3261,6 @@ pub struct DiffPathChange {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for DiffPathChange {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for DiffPathChange {
-    const NAME: &'static str = "DiffPathChange";
-    const FIELDS: &'static [&'static str] = &["path"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AbsolutePath> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "path" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "path"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DiffPathChange {
-            path: de::required(v0, "path")?,
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for DiffPathChange {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<AbsolutePath> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "path" => {
-                    fast::put(&mut v0, <AbsolutePath as fast::FromJson<'de>>::read(r))
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(DiffPathChange {
-            path: v0,
-            additional_properties: rest,
-        })
-    }
 }
 impl DiffPathChange {
     /// Creates a `DiffPathChange` from its required fields; every optional field is omitted.
@@ -4427,7 +3285,8 @@ impl ::schemars::JsonSchema for DiffPathChange {
     }
 }
 /// Operation metadata for move and copy changes.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct DiffPathPairChange {
     /// Absolute path before the operation.
@@ -4439,74 +3298,6 @@ pub struct DiffPathPairChange {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for DiffPathPairChange {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for DiffPathPairChange {
-    const NAME: &'static str = "DiffPathPairChange";
-    const FIELDS: &'static [&'static str] = &["oldPath", "path"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AbsolutePath> = None;
-        let mut v1: Option<AbsolutePath> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "oldPath" => Some(0),
-                "path" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "oldPath"),
-                1 => de::put(map, &mut v1, "path"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DiffPathPairChange {
-            old_path: de::required(v0, "oldPath")?,
-            path: de::required(v1, "path")?,
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for DiffPathPairChange {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<AbsolutePath> = None;
-        let mut v1: Option<AbsolutePath> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "oldPath" => {
-                    fast::put(&mut v0, <AbsolutePath as fast::FromJson<'de>>::read(r))
-                }
-                "path" => {
-                    fast::put(&mut v1, <AbsolutePath as fast::FromJson<'de>>::read(r))
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(DiffPathPairChange {
-            old_path: v0,
-            path: v1,
-            additional_properties: rest,
-        })
-    }
 }
 impl DiffPathPairChange {
     /// Creates a `DiffPathPairChange` from its required fields; every optional field is omitted.
@@ -4535,7 +3326,8 @@ impl ::schemars::JsonSchema for DiffPathPairChange {
     }
 }
 /// Renderable patch text and its format.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct DiffPatch {
     /// Patch format. The only ACP-defined value is `git_patch`.
@@ -4547,93 +3339,17 @@ pub struct DiffPatch {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for DiffPatch {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for DiffPatch {
-    const NAME: &'static str = "DiffPatch";
-    const FIELDS: &'static [&'static str] = &["format", "text", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<DiffPatchFormat> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "format" => Some(0),
-                "text" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "format"),
-                1 => de::put(map, &mut v1, "text"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DiffPatch {
-            format: de::required(v0, "format")?,
-            text: de::required(v1, "text")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for DiffPatch {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<DiffPatchFormat> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "format" => {
-                    fast::put(&mut v0, <DiffPatchFormat as fast::FromJson<'de>>::read(r))
-                }
-                "text" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(DiffPatch {
-            format: v0,
-            text: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl DiffPatch {
     /// Creates a `DiffPatch` from its required fields; every optional field is omitted.
@@ -4809,119 +3525,38 @@ impl ::schemars::JsonSchema for DiffPatchFormat {
 /// feasible. Clients MUST handle diffs where `patch` is omitted or `null`.
 ///
 /// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Diff {
     /// Structured file changes described by this diff.
     ///
     /// Clients can use this field without parsing patch text to determine affected paths.
+    #[acp(read = read::Items)]
     pub changes: Vec<DiffChange>,
     /// Renderable patch text for some or all of the structured changes.
     ///
     /// Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
     /// equivalent and mean no renderable patch text was provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub patch: runtime::Nullable<DiffPatch>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Diff {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Diff {
-    const NAME: &'static str = "Diff";
-    const FIELDS: &'static [&'static str] = &["changes", "patch", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<DiffChange>> = None;
-        let mut v1: Option<runtime::Nullable<DiffPatch>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "changes" => Some(0),
-                "patch" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Items, _, _>(map, &mut v0, "changes"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "patch"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Diff {
-            changes: de::required(v0, "changes")?,
-            patch: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Diff {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<Vec<DiffChange>> = None;
-        let mut v1: Option<runtime::Nullable<DiffPatch>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "changes" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Items as fast::Rule<'de, Vec<DiffChange>>>::read(r),
-                    )
-                }
-                "patch" => {
-                    fast::put(
-                        &mut v1,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<DiffPatch>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(Diff {
-            changes: v0,
-            patch: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Diff {
     /// Creates a `Diff` from its required fields; every optional field is omitted.
@@ -5036,7 +3671,8 @@ impl ::schemars::JsonSchema for TerminalId {
 ///
 /// Terminal state and output are delivered separately through
 /// `terminal_update` and `terminal_output_chunk` session updates.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Terminal {
     /// The ID of the terminal to display.
@@ -5047,83 +3683,17 @@ pub struct Terminal {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Terminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Terminal {
-    const NAME: &'static str = "Terminal";
-    const FIELDS: &'static [&'static str] = &["terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "terminalId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "terminalId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Terminal {
-            terminal_id: de::required(v0, "terminalId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Terminal {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "terminalId" => {
-                    fast::put(&mut v0, <TerminalId as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(Terminal {
-            terminal_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Terminal {
     /// Creates a `Terminal` from its required fields; every optional field is omitted.
@@ -5160,125 +3730,38 @@ impl ::schemars::JsonSchema for Terminal {
 /// which files the agent is working with in real-time.
 ///
 /// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallLocation {
     /// The absolute file path being accessed or modified.
     pub path: AbsolutePath,
     /// Optional 1-based line number within the file. Omitted and `null` are equivalent and
     /// mean no specific line. `0` is invalid.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(
+        read = read::OptIntInRange<1,
+        4294967295,
+        true,
+        __Bound__defs_ToolCallLocation_properties_line>
+    )]
     pub line: runtime::Nullable<u32>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallLocation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ToolCallLocation {
-    const NAME: &'static str = "ToolCallLocation";
-    const FIELDS: &'static [&'static str] = &["path", "line", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AbsolutePath> = None;
-        let mut v1: Option<runtime::Nullable<u32>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "path" => Some(0),
-                "line" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "path"),
-                1 => {
-                    de::put_with::<
-                        read::OptIntInRange<
-                            1,
-                            4294967295,
-                            true,
-                            __Bound__defs_ToolCallLocation_properties_line,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v1, "line")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ToolCallLocation {
-            path: de::required(v0, "path")?,
-            line: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallLocation {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<AbsolutePath> = None;
-        let mut v1: Option<runtime::Nullable<u32>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "path" => {
-                    fast::put(&mut v0, <AbsolutePath as fast::FromJson<'de>>::read(r))
-                }
-                "line" => {
-                    fast::put(
-                        &mut v1,
-                        <read::OptIntInRange<
-                            1,
-                            4294967295,
-                            true,
-                            __Bound__defs_ToolCallLocation_properties_line,
-                        > as fast::Rule<'de, runtime::Nullable<u32>>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(ToolCallLocation {
-            path: v0,
-            line: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ToolCallLocation {
     /// Creates a `ToolCallLocation` from its required fields; every optional field is omitted.
@@ -5329,100 +3812,40 @@ impl ::schemars::JsonSchema for ToolCallLocation {
 /// Agent did not advertise.
 ///
 /// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallCapabilities {
     /// Permits the Client to cancel this tool call with `tool_call/cancel`.
     ///
     /// Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
     /// means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub cancel: runtime::Nullable<ToolCallCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ToolCallCapabilities {
-    const NAME: &'static str = "ToolCallCapabilities";
-    const FIELDS: &'static [&'static str] = &["cancel", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<ToolCallCancelCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cancel" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "cancel"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ToolCallCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallCapabilities {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<ToolCallCancelCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "cancel" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<ToolCallCancelCapabilities>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(ToolCallCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ToolCallCapabilities {
     /// Creates a `ToolCallCapabilities` from its required fields; every optional field is omitted.
@@ -5462,7 +3885,15 @@ impl ::schemars::JsonSchema for ToolCallCapabilities {
 /// Capability to cancel a tool call with `tool_call/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallCancelCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -5470,71 +3901,17 @@ pub struct ToolCallCancelCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallCancelCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ToolCallCancelCapabilities {
-    const NAME: &'static str = "ToolCallCancelCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ToolCallCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallCancelCapabilities {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "_meta" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(ToolCallCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ToolCallCancelCapabilities {
     /// Creates a `ToolCallCancelCapabilities` from its required fields; every optional field is omitted.
@@ -5565,7 +3942,7 @@ impl ::schemars::JsonSchema for ToolCallCancelCapabilities {
     }
 }
 /// Permission request details for a tool call.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ToolCallPermissionSubject {
     /// Details about the tool call requiring permission.
@@ -5580,43 +3957,17 @@ pub struct ToolCallPermissionSubject {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallPermissionSubject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ToolCallPermissionSubject {
-    const NAME: &'static str = "ToolCallPermissionSubject";
-    const FIELDS: &'static [&'static str] = &["toolCall", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ToolCallUpdate> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "toolCall" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "toolCall"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ToolCallPermissionSubject {
-            tool_call: de::required(v0, "toolCall")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ToolCallPermissionSubject {
     /// Creates a `ToolCallPermissionSubject` from its required fields; every optional field is omitted.
@@ -5648,7 +3999,7 @@ impl ::schemars::JsonSchema for ToolCallPermissionSubject {
     }
 }
 /// Permission request details for a command.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CommandPermissionSubject {
     /// The command that would be run if permission is granted.
@@ -5656,75 +4007,37 @@ pub struct CommandPermissionSubject {
     /// The absolute working directory for the command.
     pub cwd: AbsolutePath,
     /// The associated tool call, when known. Omitted and `null` are equivalent.
-    #[serde(rename = "toolCallId", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "toolCallId",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub tool_call_id: runtime::Nullable<ToolCallId>,
     /// The associated terminal, when already known. Omitted and `null` are equivalent.
-    #[serde(rename = "terminalId", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "terminalId",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub terminal_id: runtime::Nullable<TerminalId>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CommandPermissionSubject {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CommandPermissionSubject {
-    const NAME: &'static str = "CommandPermissionSubject";
-    const FIELDS: &'static [&'static str] = &[
-        "command",
-        "cwd",
-        "toolCallId",
-        "terminalId",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<AbsolutePath> = None;
-        let mut v2: Option<runtime::Nullable<ToolCallId>> = None;
-        let mut v3: Option<runtime::Nullable<TerminalId>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "command" => Some(0),
-                "cwd" => Some(1),
-                "toolCallId" => Some(2),
-                "terminalId" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "command"),
-                1 => de::put(map, &mut v1, "cwd"),
-                2 => {
-                    de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "toolCallId")
-                }
-                3 => {
-                    de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "terminalId")
-                }
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CommandPermissionSubject {
-            command: de::required(v0, "command")?,
-            cwd: de::required(v1, "cwd")?,
-            tool_call_id: v2.unwrap_or_default(),
-            terminal_id: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CommandPermissionSubject {
     /// Creates a `CommandPermissionSubject` from its required fields; every optional field is omitted.
@@ -5771,7 +4084,7 @@ impl ::schemars::JsonSchema for CommandPermissionSubject {
     }
 }
 /// An option presented to the user when requesting permission.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct PermissionOption {
     /// Identifier for this permission option. MUST be unique within the request.
@@ -5786,51 +4099,17 @@ pub struct PermissionOption {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PermissionOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PermissionOption {
-    const NAME: &'static str = "PermissionOption";
-    const FIELDS: &'static [&'static str] = &["optionId", "name", "kind", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PermissionOptionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<PermissionOptionKind> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "optionId" => Some(0),
-                "name" => Some(1),
-                "kind" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "optionId"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => de::put(map, &mut v2, "kind"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PermissionOption {
-            option_id: de::required(v0, "optionId")?,
-            name: de::required(v1, "name")?,
-            kind: de::required(v2, "kind")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PermissionOption {
     /// Creates a `PermissionOption` from its required fields; every optional field is omitted.
@@ -6274,7 +4553,7 @@ impl ::schemars::JsonSchema for CreateElicitationRequestMode {
 /// When `toolCallId` is set, the elicitation is tied to a specific tool call.
 /// This is useful when an agent receives an elicitation from an MCP server
 /// during a tool call and needs to redirect it to the user.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationSessionScope {
     /// The session this elicitation is tied to.
@@ -6284,45 +4563,17 @@ pub struct ElicitationSessionScope {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
     /// session without a specific tool call.
-    #[serde(rename = "toolCallId", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "toolCallId",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub tool_call_id: runtime::Nullable<ToolCallId>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationSessionScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationSessionScope {
-    const NAME: &'static str = "ElicitationSessionScope";
-    const FIELDS: &'static [&'static str] = &["sessionId", "toolCallId"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<ToolCallId>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "toolCallId" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "toolCallId")
-                }
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationSessionScope {
-            session_id: de::required(v0, "sessionId")?,
-            tool_call_id: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationSessionScope {
     /// Creates a `ElicitationSessionScope` from its required fields; every optional field is omitted.
@@ -6355,7 +4606,7 @@ impl ::schemars::JsonSchema for ElicitationSessionScope {
 }
 /// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
 /// (e.g., during auth/configuration phases before any session is started).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationRequestScope {
     /// The pending Client-to-Agent request this elicitation is tied to.
@@ -6365,33 +4616,6 @@ pub struct ElicitationRequestScope {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationRequestScope {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationRequestScope {
-    const NAME: &'static str = "ElicitationRequestScope";
-    const FIELDS: &'static [&'static str] = &["requestId"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "requestId" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "requestId"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationRequestScope {
-            request_id: de::required(v0, "requestId")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationRequestScope {
     /// Creates a `ElicitationRequestScope` from its required fields; every optional field is omitted.
@@ -6419,7 +4643,7 @@ impl ::schemars::JsonSchema for ElicitationRequestScope {
 ///
 /// This represents a JSON Schema object with primitive-typed properties,
 /// as required by the elicitation specification.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ElicitationSchema {
     /// Type discriminator. Always `"object"`. Any other value is rejected.
@@ -6428,93 +4652,38 @@ pub struct ElicitationSchema {
     /// Optional title for the schema.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Property definitions (must be primitive types).
     pub properties: ::std::collections::BTreeMap<String, ElicitationPropertySchema>,
     /// List of required property names.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no property names are required.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub required: runtime::Nullable<Vec<String>>,
     /// Optional description of what this schema represents.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationSchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationSchema {
-    const NAME: &'static str = "ElicitationSchema";
-    const FIELDS: &'static [&'static str] = &[
-        "type",
-        "title",
-        "properties",
-        "required",
-        "description",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ElicitationSchemaType> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<
-            ::std::collections::BTreeMap<String, ElicitationPropertySchema>,
-        > = None;
-        let mut v3: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "type" => Some(0),
-                "title" => Some(1),
-                "properties" => Some(2),
-                "required" => Some(3),
-                "description" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "type"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
-                2 => de::put(map, &mut v2, "properties"),
-                3 => de::put(map, &mut v3, "required"),
-                4 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "description")
-                }
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationSchema {
-            r#type: de::required(v0, "type")?,
-            title: v1.unwrap_or_default(),
-            properties: de::required(v2, "properties")?,
-            required: v3.unwrap_or_default(),
-            description: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationSchema {
     /// Creates a `ElicitationSchema` from its required fields; every optional field is omitted.
@@ -6934,7 +5103,7 @@ impl ::schemars::JsonSchema for StringFormat {
     }
 }
 /// A titled enum option with a const value, human-readable title, and optional description.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnumOption {
     /// The constant value for this option.
@@ -6945,64 +5114,25 @@ pub struct EnumOption {
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for EnumOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for EnumOption {
-    const NAME: &'static str = "EnumOption";
-    const FIELDS: &'static [&'static str] = &["const", "title", "description", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "const" => Some(0),
-                "title" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "const"),
-                1 => de::put(map, &mut v1, "title"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(EnumOption {
-            r#const: de::required(v0, "const")?,
-            title: de::required(v1, "title")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl EnumOption {
     /// Creates a `EnumOption` from its required fields; every optional field is omitted.
@@ -7045,45 +5175,63 @@ impl ::schemars::JsonSchema for EnumOption {
 ///
 /// When `enum` or `oneOf` is set, this represents a single-select enum
 /// with `"type": "string"`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct StringPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Minimum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-    #[serde(rename = "minLength", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "minLength",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub min_length: runtime::Nullable<u32>,
     /// Maximum string length.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-    #[serde(rename = "maxLength", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "maxLength",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub max_length: runtime::Nullable<u32>,
     /// Pattern the string must match, in ECMA-262 regular expression syntax.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
     ///
     /// Format: `regex`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub pattern: runtime::Nullable<String>,
     /// String format.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub format: runtime::Nullable<StringFormat>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub default: runtime::Nullable<String>,
     /// Enum values for untitled single-select enums.
     /// Must contain at least one value when present.
@@ -7091,7 +5239,18 @@ pub struct StringPropertySchema {
     /// declared by `enum`.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(rename = "enum", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "enum",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        false,
+        __Items__defs_StringPropertySchema_properties_enum,
+        read::Plain>
+    )]
     pub r#enum: runtime::Nullable<Vec<String>>,
     /// Titled enum options for titled single-select enums.
     /// Must contain at least one option when present.
@@ -7099,123 +5258,35 @@ pub struct StringPropertySchema {
     /// declared by `oneOf`.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
-    #[serde(rename = "oneOf", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "oneOf",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        false,
+        __Items__defs_StringPropertySchema_properties_oneOf,
+        read::Plain>
+    )]
     pub one_of: runtime::Nullable<Vec<EnumOption>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for StringPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for StringPropertySchema {
-    const NAME: &'static str = "StringPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "default",
-        "enum",
-        "oneOf",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<u32>> = None;
-        let mut v3: Option<runtime::Nullable<u32>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<StringFormat>> = None;
-        let mut v6: Option<runtime::Nullable<String>> = None;
-        let mut v7: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v8: Option<runtime::Nullable<Vec<EnumOption>>> = None;
-        let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "minLength" => Some(2),
-                "maxLength" => Some(3),
-                "pattern" => Some(4),
-                "format" => Some(5),
-                "default" => Some(6),
-                "enum" => Some(7),
-                "oneOf" => Some(8),
-                "_meta" => Some(9),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put(map, &mut v2, "minLength"),
-                3 => de::put(map, &mut v3, "maxLength"),
-                4 => de::put(map, &mut v4, "pattern"),
-                5 => de::put(map, &mut v5, "format"),
-                6 => de::put_with::<read::LenientScalar, _, _>(map, &mut v6, "default"),
-                7 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            false,
-                            __Items__defs_StringPropertySchema_properties_enum,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v7, "enum")
-                }
-                8 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            false,
-                            __Items__defs_StringPropertySchema_properties_oneOf,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v8, "oneOf")
-                }
-                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(StringPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            min_length: v2.unwrap_or_default(),
-            max_length: v3.unwrap_or_default(),
-            pattern: v4.unwrap_or_default(),
-            format: v5.unwrap_or_default(),
-            default: v6.unwrap_or_default(),
-            r#enum: v7.unwrap_or_default(),
-            one_of: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl StringPropertySchema {
     /// Creates a `StringPropertySchema` from its required fields; every optional field is omitted.
@@ -7323,105 +5394,60 @@ impl ::schemars::JsonSchema for StringPropertySchema {
     }
 }
 /// Schema for number (floating-point) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct NumberPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Minimum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub minimum: runtime::Nullable<runtime::Number>,
     /// Maximum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub maximum: runtime::Nullable<runtime::Number>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub default: runtime::Nullable<runtime::Number>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for NumberPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for NumberPropertySchema {
-    const NAME: &'static str = "NumberPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "minimum",
-        "maximum",
-        "default",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v3: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v4: Option<runtime::Nullable<runtime::Number>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "minimum" => Some(2),
-                "maximum" => Some(3),
-                "default" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put(map, &mut v2, "minimum"),
-                3 => de::put(map, &mut v3, "maximum"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "default"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(NumberPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            minimum: v2.unwrap_or_default(),
-            maximum: v3.unwrap_or_default(),
-            default: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl NumberPropertySchema {
     /// Creates a `NumberPropertySchema` from its required fields; every optional field is omitted.
@@ -7487,105 +5513,60 @@ impl ::schemars::JsonSchema for NumberPropertySchema {
     }
 }
 /// Schema for integer properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct IntegerPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Minimum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub minimum: runtime::Nullable<i64>,
     /// Maximum value (inclusive).
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub maximum: runtime::Nullable<i64>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub default: runtime::Nullable<i64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for IntegerPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for IntegerPropertySchema {
-    const NAME: &'static str = "IntegerPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "minimum",
-        "maximum",
-        "default",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<i64>> = None;
-        let mut v3: Option<runtime::Nullable<i64>> = None;
-        let mut v4: Option<runtime::Nullable<i64>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "minimum" => Some(2),
-                "maximum" => Some(3),
-                "default" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put(map, &mut v2, "minimum"),
-                3 => de::put(map, &mut v3, "maximum"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "default"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(IntegerPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            minimum: v2.unwrap_or_default(),
-            maximum: v3.unwrap_or_default(),
-            default: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl IntegerPropertySchema {
     /// Creates a `IntegerPropertySchema` from its required fields; every optional field is omitted.
@@ -7651,85 +5632,50 @@ impl ::schemars::JsonSchema for IntegerPropertySchema {
     }
 }
 /// Schema for boolean properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct BooleanPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Default value.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub default: runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BooleanPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for BooleanPropertySchema {
-    const NAME: &'static str = "BooleanPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "default",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<bool>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "default" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "default"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BooleanPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            default: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl BooleanPropertySchema {
     /// Creates a `BooleanPropertySchema` from its required fields; every optional field is omitted.
@@ -7904,68 +5850,37 @@ impl ::schemars::JsonSchema for MultiSelectItems {
     }
 }
 /// String item schema for multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct StringMultiSelectItems {
     /// Allowed enum values. Must contain at least one value.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(rename = "enum")]
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        false,
+        __Items__defs_StringMultiSelectItems_properties_enum,
+        read::Plain>
+    )]
     pub r#enum: Vec<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for StringMultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for StringMultiSelectItems {
-    const NAME: &'static str = "StringMultiSelectItems";
-    const FIELDS: &'static [&'static str] = &["enum", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<String>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "enum" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            false,
-                            __Items__defs_StringMultiSelectItems_properties_enum,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v0, "enum")
-                }
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(StringMultiSelectItems {
-            r#enum: de::required(v0, "enum")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl StringMultiSelectItems {
     /// Creates a `StringMultiSelectItems` from its required fields; every optional field is omitted.
@@ -8004,68 +5919,37 @@ impl ::schemars::JsonSchema for StringMultiSelectItems {
     }
 }
 /// Items definition for titled multi-select enum properties.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct TitledMultiSelectItems {
     /// Titled enum options. Must contain at least one option.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
     #[serde(rename = "anyOf")]
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        false,
+        __Items__defs_TitledMultiSelectItems_properties_anyOf,
+        read::Plain>
+    )]
     pub any_of: Vec<EnumOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TitledMultiSelectItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TitledMultiSelectItems {
-    const NAME: &'static str = "TitledMultiSelectItems";
-    const FIELDS: &'static [&'static str] = &["anyOf", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<EnumOption>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "anyOf" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            false,
-                            __Items__defs_TitledMultiSelectItems_properties_anyOf,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v0, "anyOf")
-                }
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TitledMultiSelectItems {
-            any_of: de::required(v0, "anyOf")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TitledMultiSelectItems {
     /// Creates a `TitledMultiSelectItems` from its required fields; every optional field is omitted.
@@ -8104,112 +5988,63 @@ impl ::schemars::JsonSchema for TitledMultiSelectItems {
     }
 }
 /// Schema for multi-select (array) properties in an elicitation form.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MultiSelectPropertySchema {
     /// Optional title for the property.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Human-readable description.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Minimum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-    #[serde(rename = "minItems", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "minItems",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub min_items: runtime::Nullable<u64>,
     /// Maximum number of items to select.
     ///
     /// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-    #[serde(rename = "maxItems", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "maxItems",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub max_items: runtime::Nullable<u64>,
     /// The items definition describing allowed values.
     pub items: MultiSelectItems,
     /// Default selected values.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientItems)]
     pub default: runtime::Nullable<Vec<String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for MultiSelectPropertySchema {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for MultiSelectPropertySchema {
-    const NAME: &'static str = "MultiSelectPropertySchema";
-    const FIELDS: &'static [&'static str] = &[
-        "title",
-        "description",
-        "minItems",
-        "maxItems",
-        "items",
-        "default",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<String>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<u64>> = None;
-        let mut v3: Option<runtime::Nullable<u64>> = None;
-        let mut v4: Option<MultiSelectItems> = None;
-        let mut v5: Option<runtime::Nullable<Vec<String>>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "description" => Some(1),
-                "minItems" => Some(2),
-                "maxItems" => Some(3),
-                "items" => Some(4),
-                "default" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "title"),
-                1 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v1, "description")
-                }
-                2 => de::put(map, &mut v2, "minItems"),
-                3 => de::put(map, &mut v3, "maxItems"),
-                4 => de::put(map, &mut v4, "items"),
-                5 => de::put_with::<read::LenientItems, _, _>(map, &mut v5, "default"),
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MultiSelectPropertySchema {
-            title: v0.unwrap_or_default(),
-            description: v1.unwrap_or_default(),
-            min_items: v2.unwrap_or_default(),
-            max_items: v3.unwrap_or_default(),
-            items: de::required(v4, "items")?,
-            default: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl MultiSelectPropertySchema {
     /// Creates a `MultiSelectPropertySchema` from its required fields; every optional field is omitted.
@@ -8603,7 +6438,7 @@ impl From<AgentResponseError> for AgentResponse {
     }
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseResult {
     /// The id of the request this response answers.
@@ -8614,37 +6449,6 @@ pub struct AgentResponseResult {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentResponseResult {
-    const NAME: &'static str = "AgentResponseResult";
-    const FIELDS: &'static [&'static str] = &["id", "result"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<AgentResponseResultResult> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "result" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "result"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentResponseResult {
-            id: de::required(v0, "id")?,
-            result: de::required(v1, "result")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentResponseResult {
     /// Creates a `AgentResponseResult` from its required fields; every optional field is omitted.
@@ -8984,13 +6788,14 @@ impl From<ExtResponse> for AgentResponseResultResult {
     }
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentResponseError {
     /// The id of the request this response answers.
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
+    #[acp(read = read::Present)]
     pub id: Option<AgentResponseErrorId>,
     /// Method-specific error data.
     pub error: Error,
@@ -8998,37 +6803,6 @@ pub struct AgentResponseError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentResponseError {
-    const NAME: &'static str = "AgentResponseError";
-    const FIELDS: &'static [&'static str] = &["id", "error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<AgentResponseErrorId>> = None;
-        let mut v1: Option<Error> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "error" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Present, _, _>(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentResponseError {
-            id: de::required(v0, "id")?,
-            error: de::required(v1, "error")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentResponseError {
     /// Creates a `AgentResponseError` from its required fields; every optional field is omitted.
@@ -9209,7 +6983,7 @@ impl ::schemars::JsonSchema for AgentResponseErrorId {
 /// Contains the negotiated protocol version and agent capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct InitializeResponse {
     /// The highest protocol version supported by the agent that is at or below
@@ -9225,77 +6999,33 @@ pub struct InitializeResponse {
     /// Capabilities supported by the agent.
     ///
     /// Schema default when omitted: `{}` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Lenient)]
     pub capabilities: Option<AgentCapabilities>,
     /// Authentication methods supported by the agent.
     ///
     /// Optional. Omitted or empty means the agent does not advertise the
     /// `auth/login` and `auth/logout` methods. Supplying one or more methods means
     /// the agent MUST support both `auth/login` and `auth/logout`.
-    #[serde(rename = "authMethods", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "authMethods", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub auth_methods: Option<Vec<AuthMethod>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for InitializeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for InitializeResponse {
-    const NAME: &'static str = "InitializeResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "protocolVersion",
-        "info",
-        "capabilities",
-        "authMethods",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProtocolVersion> = None;
-        let mut v1: Option<Implementation> = None;
-        let mut v2: Option<Option<AgentCapabilities>> = None;
-        let mut v3: Option<Option<Vec<AuthMethod>>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "protocolVersion" => Some(0),
-                "info" => Some(1),
-                "capabilities" => Some(2),
-                "authMethods" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "protocolVersion"),
-                1 => de::put(map, &mut v1, "info"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "capabilities"),
-                3 => {
-                    de::put_with::<read::LenientItems, _, _>(map, &mut v3, "authMethods")
-                }
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(InitializeResponse {
-            protocol_version: de::required(v0, "protocolVersion")?,
-            info: de::required(v1, "info")?,
-            capabilities: v2.unwrap_or_default(),
-            auth_methods: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl InitializeResponse {
     /// Creates a `InitializeResponse` from its required fields; every optional field is omitted.
@@ -9395,7 +7125,7 @@ impl ::schemars::JsonSchema for ProtocolVersion {
 /// Metadata about the implementation of the client or agent.
 /// Describes the name and version of an ACP implementation, with an optional
 /// title for UI representation.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct Implementation {
     /// Intended for programmatic or logical use, but can be used as a display
@@ -9407,7 +7137,8 @@ pub struct Implementation {
     /// If not provided, the name should be used for display.
     ///
     /// Omitted and `null` are equivalent and mean the `name` is used for display.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Version of the implementation. Can be displayed to the user or used
     /// for debugging or metrics purposes. (e.g. "1.0.0").
@@ -9417,51 +7148,17 @@ pub struct Implementation {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Implementation {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for Implementation {
-    const NAME: &'static str = "Implementation";
-    const FIELDS: &'static [&'static str] = &["name", "title", "version", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "title" => Some(1),
-                "version" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "title"),
-                2 => de::put(map, &mut v2, "version"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Implementation {
-            name: de::required(v0, "name")?,
-            title: v1.unwrap_or_default(),
-            version: de::required(v2, "version")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Implementation {
     /// Creates a `Implementation` from its required fields; every optional field is omitted.
@@ -9506,7 +7203,14 @@ impl ::schemars::JsonSchema for Implementation {
 /// available features and content types.
 ///
 /// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AgentCapabilities {
     /// Session capabilities supported by the agent.
@@ -9516,7 +7220,8 @@ pub struct AgentCapabilities {
     /// baseline session methods: `session/new`, `session/list`,
     /// `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
     /// and `session/update`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub session: runtime::Nullable<SessionCapabilities>,
     /// Authentication-related extension capabilities supported by the agent.
     ///
@@ -9524,7 +7229,8 @@ pub struct AgentCapabilities {
     /// authentication-related extensions. This field does not advertise support
     /// for `auth/login` or `auth/logout`. Those methods are advertised by a
     /// non-empty `authMethods` list in the `initialize` response.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub auth: runtime::Nullable<AgentAuthCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -9535,68 +7241,25 @@ pub struct AgentCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports provider configuration methods.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub providers: runtime::Nullable<ProvidersCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentCapabilities {
-    const NAME: &'static str = "AgentCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "session",
-        "auth",
-        #[cfg(feature = "unstable")]
-        "providers",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<AgentAuthCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v2: Option<runtime::Nullable<ProvidersCapabilities>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "session" => Some(0),
-                "auth" => Some(1),
-                #[cfg(feature = "unstable")]
-                "providers" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "session"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "auth"),
-                #[cfg(feature = "unstable")]
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "providers"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentCapabilities {
-            session: v0.unwrap_or_default(),
-            auth: v1.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            providers: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentCapabilities {
     /// Creates a `AgentCapabilities` from its required fields; every optional field is omitted.
@@ -9675,7 +7338,14 @@ impl ::schemars::JsonSchema for AgentCapabilities {
 /// capabilities.
 ///
 /// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionCapabilities {
     /// Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -9683,19 +7353,22 @@ pub struct SessionCapabilities {
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
     /// prompt extensions beyond the baseline text and resource-link content
     /// required by `session/prompt`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub prompt: runtime::Nullable<PromptCapabilities>,
     /// MCP capabilities supported by the agent for session lifecycle requests.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise MCP
     /// server transport support for sessions.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub mcp: runtime::Nullable<McpCapabilities>,
     /// Whether the agent supports `session/delete`.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub delete: runtime::Nullable<SessionDeleteCapabilities>,
     /// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
     ///
@@ -9707,8 +7380,10 @@ pub struct SessionCapabilities {
     /// complete ordered additional-root list associated with a listed session.
     #[serde(
         rename = "additionalDirectories",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::Lenient)]
     pub additional_directories: runtime::Nullable<
         SessionAdditionalDirectoriesCapabilities,
     >,
@@ -9723,8 +7398,10 @@ pub struct SessionCapabilities {
     /// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::Lenient)]
     pub system_prompt: runtime::Nullable<SessionSystemPromptCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -9735,7 +7412,8 @@ pub struct SessionCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports forking sessions.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub fork: runtime::Nullable<SessionForkCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -9747,7 +7425,8 @@ pub struct SessionCapabilities {
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports both methods, the `archived` filter on
     /// `session/list`, and `SessionInfo.archived`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub archive: runtime::Nullable<SessionArchiveCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -9758,7 +7437,8 @@ pub struct SessionCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports checking session status.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub status: runtime::Nullable<SessionStatusCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -9772,126 +7452,25 @@ pub struct SessionCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports setting session titles.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub title: runtime::Nullable<SessionTitleCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionCapabilities {
-    const NAME: &'static str = "SessionCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "prompt",
-        "mcp",
-        "delete",
-        "additionalDirectories",
-        #[cfg(feature = "unstable")]
-        "systemPrompt",
-        #[cfg(feature = "unstable")]
-        "fork",
-        #[cfg(feature = "unstable")]
-        "archive",
-        #[cfg(feature = "unstable")]
-        "status",
-        #[cfg(feature = "unstable")]
-        "title",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<PromptCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<McpCapabilities>> = None;
-        let mut v2: Option<runtime::Nullable<SessionDeleteCapabilities>> = None;
-        let mut v3: Option<
-            runtime::Nullable<SessionAdditionalDirectoriesCapabilities>,
-        > = None;
-        #[cfg(feature = "unstable")]
-        let mut v4: Option<runtime::Nullable<SessionSystemPromptCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v5: Option<runtime::Nullable<SessionForkCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v6: Option<runtime::Nullable<SessionArchiveCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v7: Option<runtime::Nullable<SessionStatusCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v8: Option<runtime::Nullable<SessionTitleCapabilities>> = None;
-        let mut v9: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "prompt" => Some(0),
-                "mcp" => Some(1),
-                "delete" => Some(2),
-                "additionalDirectories" => Some(3),
-                #[cfg(feature = "unstable")]
-                "systemPrompt" => Some(4),
-                #[cfg(feature = "unstable")]
-                "fork" => Some(5),
-                #[cfg(feature = "unstable")]
-                "archive" => Some(6),
-                #[cfg(feature = "unstable")]
-                "status" => Some(7),
-                #[cfg(feature = "unstable")]
-                "title" => Some(8),
-                "_meta" => Some(9),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "prompt"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "mcp"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "delete"),
-                3 => {
-                    de::put_with::<
-                        read::Lenient,
-                        _,
-                        _,
-                    >(map, &mut v3, "additionalDirectories")
-                }
-                #[cfg(feature = "unstable")]
-                4 => de::put_with::<read::Lenient, _, _>(map, &mut v4, "systemPrompt"),
-                #[cfg(feature = "unstable")]
-                5 => de::put_with::<read::Lenient, _, _>(map, &mut v5, "fork"),
-                #[cfg(feature = "unstable")]
-                6 => de::put_with::<read::Lenient, _, _>(map, &mut v6, "archive"),
-                #[cfg(feature = "unstable")]
-                7 => de::put_with::<read::Lenient, _, _>(map, &mut v7, "status"),
-                #[cfg(feature = "unstable")]
-                8 => de::put_with::<read::Lenient, _, _>(map, &mut v8, "title"),
-                9 => de::put_with::<read::LenientMeta, _, _>(map, &mut v9, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionCapabilities {
-            prompt: v0.unwrap_or_default(),
-            mcp: v1.unwrap_or_default(),
-            delete: v2.unwrap_or_default(),
-            additional_directories: v3.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            system_prompt: v4.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            fork: v5.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            archive: v6.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            status: v7.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            title: v8.unwrap_or_default(),
-            meta: v9.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionCapabilities {
     /// Creates a `SessionCapabilities` from its required fields; every optional field is omitted.
@@ -10027,20 +7606,29 @@ impl ::schemars::JsonSchema for SessionCapabilities {
 /// the agent can process.
 ///
 /// See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct PromptCapabilities {
     /// Agent supports `image` content blocks.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports image content in prompts.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub image: runtime::Nullable<PromptImageCapabilities>,
     /// Agent supports `audio` content blocks.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports audio content in prompts.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub audio: runtime::Nullable<PromptAudioCapabilities>,
     /// Agent supports embedded context in `session/prompt` requests.
     ///
@@ -10051,64 +7639,27 @@ pub struct PromptCapabilities {
     /// Supplying `{}` means the agent supports embedded context in prompts.
     #[serde(
         rename = "embeddedContext",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::Lenient)]
     pub embedded_context: runtime::Nullable<PromptEmbeddedContextCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptCapabilities {
-    const NAME: &'static str = "PromptCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "image",
-        "audio",
-        "embeddedContext",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<PromptImageCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<PromptAudioCapabilities>> = None;
-        let mut v2: Option<runtime::Nullable<PromptEmbeddedContextCapabilities>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "image" => Some(0),
-                "audio" => Some(1),
-                "embeddedContext" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "image"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "audio"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "embeddedContext"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptCapabilities {
-            image: v0.unwrap_or_default(),
-            audio: v1.unwrap_or_default(),
-            embedded_context: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptCapabilities {
     /// Creates a `PromptCapabilities` from its required fields; every optional field is omitted.
@@ -10165,7 +7716,14 @@ impl ::schemars::JsonSchema for PromptCapabilities {
 /// Capabilities for image content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports image content in prompts.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct PromptImageCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10173,39 +7731,17 @@ pub struct PromptImageCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptImageCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptImageCapabilities {
-    const NAME: &'static str = "PromptImageCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptImageCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptImageCapabilities {
     /// Creates a `PromptImageCapabilities` from its required fields; every optional field is omitted.
@@ -10238,7 +7774,14 @@ impl ::schemars::JsonSchema for PromptImageCapabilities {
 /// Capabilities for audio content in prompt requests.
 ///
 /// Supplying `{}` means the agent supports audio content in prompts.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct PromptAudioCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10246,39 +7789,17 @@ pub struct PromptAudioCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptAudioCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptAudioCapabilities {
-    const NAME: &'static str = "PromptAudioCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptAudioCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptAudioCapabilities {
     /// Creates a `PromptAudioCapabilities` from its required fields; every optional field is omitted.
@@ -10311,7 +7832,14 @@ impl ::schemars::JsonSchema for PromptAudioCapabilities {
 /// Capabilities for embedded context in prompt requests.
 ///
 /// Supplying `{}` means the agent supports embedded context in prompts.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct PromptEmbeddedContextCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10319,39 +7847,17 @@ pub struct PromptEmbeddedContextCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptEmbeddedContextCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptEmbeddedContextCapabilities {
-    const NAME: &'static str = "PromptEmbeddedContextCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptEmbeddedContextCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptEmbeddedContextCapabilities {
     /// Creates a `PromptEmbeddedContextCapabilities` from its required fields; every optional field is omitted.
@@ -10382,20 +7888,29 @@ impl ::schemars::JsonSchema for PromptEmbeddedContextCapabilities {
     }
 }
 /// MCP capabilities supported by the agent for session lifecycle requests.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct McpCapabilities {
     /// Agent supports `stdio` MCP servers.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports stdio MCP server transports.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub stdio: runtime::Nullable<McpStdioCapabilities>,
     /// Agent supports `http` MCP servers.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports HTTP MCP server transports.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub http: runtime::Nullable<McpHttpCapabilities>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -10406,68 +7921,25 @@ pub struct McpCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports ACP MCP server transports.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub acp: runtime::Nullable<McpAcpCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpCapabilities {
-    const NAME: &'static str = "McpCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        "stdio",
-        "http",
-        #[cfg(feature = "unstable")]
-        "acp",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<McpStdioCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<McpHttpCapabilities>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v2: Option<runtime::Nullable<McpAcpCapabilities>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "stdio" => Some(0),
-                "http" => Some(1),
-                #[cfg(feature = "unstable")]
-                "acp" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "stdio"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "http"),
-                #[cfg(feature = "unstable")]
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "acp"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpCapabilities {
-            stdio: v0.unwrap_or_default(),
-            http: v1.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            acp: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpCapabilities {
     /// Creates a `McpCapabilities` from its required fields; every optional field is omitted.
@@ -10538,7 +8010,14 @@ impl ::schemars::JsonSchema for McpCapabilities {
 /// Capabilities for stdio MCP server transports.
 ///
 /// Supplying `{}` means the agent supports stdio MCP server transports.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct McpStdioCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10546,39 +8025,17 @@ pub struct McpStdioCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpStdioCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpStdioCapabilities {
-    const NAME: &'static str = "McpStdioCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpStdioCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpStdioCapabilities {
     /// Creates a `McpStdioCapabilities` from its required fields; every optional field is omitted.
@@ -10611,7 +8068,14 @@ impl ::schemars::JsonSchema for McpStdioCapabilities {
 /// Capabilities for HTTP MCP server transports.
 ///
 /// Supplying `{}` means the agent supports HTTP MCP server transports.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct McpHttpCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10619,39 +8083,17 @@ pub struct McpHttpCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpHttpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpHttpCapabilities {
-    const NAME: &'static str = "McpHttpCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpHttpCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpHttpCapabilities {
     /// Creates a `McpHttpCapabilities` from its required fields; every optional field is omitted.
@@ -10684,7 +8126,14 @@ impl ::schemars::JsonSchema for McpHttpCapabilities {
 /// Capabilities for the `session/delete` method.
 ///
 /// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionDeleteCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10692,39 +8141,17 @@ pub struct SessionDeleteCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionDeleteCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionDeleteCapabilities {
-    const NAME: &'static str = "SessionDeleteCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionDeleteCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionDeleteCapabilities {
     /// Creates a `SessionDeleteCapabilities` from its required fields; every optional field is omitted.
@@ -10760,7 +8187,14 @@ impl ::schemars::JsonSchema for SessionDeleteCapabilities {
 /// supported session lifecycle requests. Agents may return
 /// `SessionInfo.additionalDirectories` in `session/list` to report the
 /// complete ordered additional-root list associated with a listed session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionAdditionalDirectoriesCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -10768,39 +8202,17 @@ pub struct SessionAdditionalDirectoriesCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionAdditionalDirectoriesCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionAdditionalDirectoriesCapabilities {
-    const NAME: &'static str = "SessionAdditionalDirectoriesCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionAdditionalDirectoriesCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionAdditionalDirectoriesCapabilities {
     /// Creates a `SessionAdditionalDirectoriesCapabilities` from its required fields; every optional field is omitted.
@@ -10837,7 +8249,14 @@ impl ::schemars::JsonSchema for SessionAdditionalDirectoriesCapabilities {
 /// This object does not advertise support for `auth/login` or `auth/logout`.
 /// Those methods are advertised by a non-empty `authMethods` list in the
 /// `initialize` response.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AgentAuthCapabilities {
     #[cfg(feature = "unstable")]
@@ -10849,58 +8268,25 @@ pub struct AgentAuthCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports the `auth/status` method.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub status: runtime::Nullable<AuthStatusCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentAuthCapabilities {
-    const NAME: &'static str = "AgentAuthCapabilities";
-    const FIELDS: &'static [&'static str] = &[
-        #[cfg(feature = "unstable")]
-        "status",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        #[cfg(feature = "unstable")]
-        let mut v0: Option<runtime::Nullable<AuthStatusCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                #[cfg(feature = "unstable")]
-                "status" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                #[cfg(feature = "unstable")]
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "status"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentAuthCapabilities {
-            #[cfg(feature = "unstable")]
-            status: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentAuthCapabilities {
     /// Creates a `AgentAuthCapabilities` from its required fields; every optional field is omitted.
@@ -11137,7 +8523,7 @@ impl ::schemars::JsonSchema for AuthMethodId {
     }
 }
 /// An environment variable to set when launching a process.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct EnvVariable {
     /// The name of the environment variable.
@@ -11149,47 +8535,17 @@ pub struct EnvVariable {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for EnvVariable {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for EnvVariable {
-    const NAME: &'static str = "EnvVariable";
-    const FIELDS: &'static [&'static str] = &["name", "value", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "value" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "value"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(EnvVariable {
-            name: de::required(v0, "name")?,
-            value: de::required(v1, "value")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl EnvVariable {
     /// Creates a `EnvVariable` from its required fields; every optional field is omitted.
@@ -11228,7 +8584,7 @@ impl ::schemars::JsonSchema for EnvVariable {
 /// method only when the client enabled its terminal authentication capability.
 /// A zero exit status signals success. Any other termination signals failure.
 /// The client MUST NOT pass this method to `auth/login`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodTerminal {
     /// Unique identifier for this authentication method.
@@ -11239,87 +8595,33 @@ pub struct AuthMethodTerminal {
     /// Optional human-readable description of this authentication method.
     ///
     /// Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// Additional arguments to append to the configured agent invocation for terminal auth.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
     /// Additional environment variables to set on the configured agent invocation for terminal auth.
     /// Names MUST be unique. These values override same-named variables in the
     /// base launch configuration.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<Vec<EnvVariable>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AuthMethodTerminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AuthMethodTerminal {
-    const NAME: &'static str = "AuthMethodTerminal";
-    const FIELDS: &'static [&'static str] = &[
-        "methodId",
-        "name",
-        "description",
-        "args",
-        "env",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthMethodId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<Option<Vec<String>>> = None;
-        let mut v4: Option<Option<Vec<EnvVariable>>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "methodId" => Some(0),
-                "name" => Some(1),
-                "description" => Some(2),
-                "args" => Some(3),
-                "env" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "methodId"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put(map, &mut v3, "args"),
-                4 => de::put(map, &mut v4, "env"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthMethodTerminal {
-            method_id: de::required(v0, "methodId")?,
-            name: de::required(v1, "name")?,
-            description: v2.unwrap_or_default(),
-            args: v3.unwrap_or_default(),
-            env: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AuthMethodTerminal {
     /// Creates a `AuthMethodTerminal` from its required fields; every optional field is omitted.
@@ -11375,7 +8677,7 @@ impl ::schemars::JsonSchema for AuthMethodTerminal {
 /// Agent handles authentication itself through `auth/login`.
 ///
 /// The `type` discriminator value is `agent`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthMethodAgent {
     /// Unique identifier for this authentication method.
@@ -11386,69 +8688,25 @@ pub struct AuthMethodAgent {
     /// Optional human-readable description of this authentication method.
     ///
     /// Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AuthMethodAgent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AuthMethodAgent {
-    const NAME: &'static str = "AuthMethodAgent";
-    const FIELDS: &'static [&'static str] = &[
-        "methodId",
-        "name",
-        "description",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthMethodId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "methodId" => Some(0),
-                "name" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "methodId"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthMethodAgent {
-            method_id: de::required(v0, "methodId")?,
-            name: de::required(v1, "name")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AuthMethodAgent {
     /// Creates a `AuthMethodAgent` from its required fields; every optional field is omitted.
@@ -11488,7 +8746,14 @@ impl ::schemars::JsonSchema for AuthMethodAgent {
     }
 }
 /// Response to the `auth/login` method.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct LoginAuthResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11496,39 +8761,17 @@ pub struct LoginAuthResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LoginAuthResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LoginAuthResponse {
-    const NAME: &'static str = "LoginAuthResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LoginAuthResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LoginAuthResponse {
     /// Creates a `LoginAuthResponse` from its required fields; every optional field is omitted.
@@ -11565,7 +8808,14 @@ impl ::schemars::JsonSchema for LoginAuthResponse {
     }
 }
 /// Response to the `auth/logout` method.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct LogoutAuthResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -11573,39 +8823,17 @@ pub struct LogoutAuthResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LogoutAuthResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LogoutAuthResponse {
-    const NAME: &'static str = "LogoutAuthResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LogoutAuthResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LogoutAuthResponse {
     /// Creates a `LogoutAuthResponse` from its required fields; every optional field is omitted.
@@ -11648,7 +8876,7 @@ impl ::schemars::JsonSchema for LogoutAuthResponse {
 /// an already-reported state when the response arrives.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct NewSessionResponse {
     /// Unique identifier for the created session.
@@ -11661,82 +8889,37 @@ pub struct NewSessionResponse {
     /// Optional. Omitted or empty means no config options are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `config_option_update` notifications replace this list.
-    #[serde(rename = "configOptions", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "configOptions", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub config_options: Option<Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
     ///
     /// Optional. Omitted or empty means no initial commands are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `available_commands_update` notifications replace this list.
-    #[serde(rename = "availableCommands", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "availableCommands",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::LenientItems)]
     pub available_commands: Option<Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for NewSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for NewSessionResponse {
-    const NAME: &'static str = "NewSessionResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "configOptions",
-        "availableCommands",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<Option<Vec<SessionConfigOption>>> = None;
-        let mut v2: Option<Option<Vec<AvailableCommand>>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "configOptions" => Some(1),
-                "availableCommands" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "configOptions")
-                }
-                2 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "availableCommands")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(NewSessionResponse {
-            session_id: de::required(v0, "sessionId")?,
-            config_options: v1.unwrap_or_default(),
-            available_commands: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl NewSessionResponse {
     /// Creates a `NewSessionResponse` from its required fields; every optional field is omitted.
@@ -12385,7 +9568,8 @@ impl ::schemars::JsonSchema for SessionConfigSelectOptions {
     }
 }
 /// A possible value for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectOption {
     /// Unique identifier for this option value.
@@ -12395,124 +9579,25 @@ pub struct SessionConfigSelectOption {
     /// Optional description for this option value.
     ///
     /// Omitted and `null` are equivalent and mean no description is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectOption {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionConfigSelectOption {
-    const NAME: &'static str = "SessionConfigSelectOption";
-    const FIELDS: &'static [&'static str] = &["value", "name", "description", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                "name" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigSelectOption {
-            value: de::required(v0, "value")?,
-            name: de::required(v1, "name")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigSelectOption {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "value" => {
-                    fast::put(
-                        &mut v0,
-                        <SessionConfigValueId as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "name" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "description" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionConfigSelectOption {
-            value: v0,
-            name: v1,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigSelectOption {
     /// Creates a `SessionConfigSelectOption` from its required fields; every optional field is omitted.
@@ -12552,7 +9637,8 @@ impl ::schemars::JsonSchema for SessionConfigSelectOption {
     }
 }
 /// A group of possible values for a session configuration option.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelectGroup {
     /// Unique identifier for this group.
@@ -12563,135 +9649,30 @@ pub struct SessionConfigSelectGroup {
     /// The set of option values in this group. MUST contain at least one value.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        true,
+        __Items__defs_SessionConfigSelectGroup_properties_options,
+        read::LenientItems>
+    )]
     pub options: Vec<SessionConfigSelectOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigSelectGroup {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionConfigSelectGroup {
-    const NAME: &'static str = "SessionConfigSelectGroup";
-    const FIELDS: &'static [&'static str] = &["groupId", "name", "options", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionConfigGroupId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Vec<SessionConfigSelectOption>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "groupId" => Some(0),
-                "name" => Some(1),
-                "options" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "groupId"),
-                1 => de::put(map, &mut v1, "name"),
-                2 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            true,
-                            __Items__defs_SessionConfigSelectGroup_properties_options,
-                            read::LenientItems,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v2, "options")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigSelectGroup {
-            group_id: de::required(v0, "groupId")?,
-            name: de::required(v1, "name")?,
-            options: de::required(v2, "options")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigSelectGroup {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionConfigGroupId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Vec<SessionConfigSelectOption>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "groupId" => {
-                    fast::put(
-                        &mut v0,
-                        <SessionConfigGroupId as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "name" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "options" => {
-                    fast::put(
-                        &mut v2,
-                        <read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            true,
-                            __Items__defs_SessionConfigSelectGroup_properties_options,
-                            read::LenientItems,
-                        > as fast::Rule<'de, Vec<SessionConfigSelectOption>>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionConfigSelectGroup {
-            group_id: v0,
-            name: v1,
-            options: v2,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigSelectGroup {
     /// Creates a `SessionConfigSelectGroup` from its required fields; every optional field is omitted.
@@ -12812,7 +9793,8 @@ impl ::schemars::JsonSchema for SessionConfigGroupId {
     }
 }
 /// A single-value selector (dropdown) session configuration option payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigSelect {
     /// The currently selected value. MUST be one of the `value`s in `options`.
@@ -12825,80 +9807,6 @@ pub struct SessionConfigSelect {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigSelect {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionConfigSelect {
-    const NAME: &'static str = "SessionConfigSelect";
-    const FIELDS: &'static [&'static str] = &["currentValue", "options"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let mut v1: Option<SessionConfigSelectOptions> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "currentValue" => Some(0),
-                "options" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "currentValue"),
-                1 => de::put(map, &mut v1, "options"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigSelect {
-            current_value: de::required(v0, "currentValue")?,
-            options: de::required(v1, "options")?,
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigSelect {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let mut v1: Option<SessionConfigSelectOptions> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "currentValue" => {
-                    fast::put(
-                        &mut v0,
-                        <SessionConfigValueId as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "options" => {
-                    fast::put(
-                        &mut v1,
-                        <SessionConfigSelectOptions as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionConfigSelect {
-            current_value: v0,
-            options: v1,
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigSelect {
     /// Creates a `SessionConfigSelect` from its required fields; every optional field is omitted.
@@ -12927,7 +9835,8 @@ impl ::schemars::JsonSchema for SessionConfigSelect {
     }
 }
 /// A boolean on/off toggle session configuration option payload.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionConfigBoolean {
     /// The current value of the boolean option.
@@ -12937,62 +9846,6 @@ pub struct SessionConfigBoolean {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionConfigBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionConfigBoolean {
-    const NAME: &'static str = "SessionConfigBoolean";
-    const FIELDS: &'static [&'static str] = &["currentValue"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<bool> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "currentValue" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "currentValue"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionConfigBoolean {
-            current_value: de::required(v0, "currentValue")?,
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionConfigBoolean {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<bool> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "currentValue" => {
-                    fast::put(&mut v0, <bool as fast::FromJson<'de>>::read(r))
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionConfigBoolean {
-            current_value: v0,
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionConfigBoolean {
     /// Creates a `SessionConfigBoolean` from its required fields; every optional field is omitted.
@@ -13261,7 +10114,8 @@ impl ::schemars::JsonSchema for AvailableCommandInput {
     }
 }
 /// All text that was typed after the command name is provided as input.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TextCommandInput {
     /// A hint to display when the input hasn't been provided yet
@@ -13271,81 +10125,17 @@ pub struct TextCommandInput {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TextCommandInput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TextCommandInput {
-    const NAME: &'static str = "TextCommandInput";
-    const FIELDS: &'static [&'static str] = &["hint", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "hint" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "hint"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TextCommandInput {
-            hint: de::required(v0, "hint")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TextCommandInput {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "hint" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(TextCommandInput {
-            hint: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TextCommandInput {
     /// Creates a `TextCommandInput` from its required fields; every optional field is omitted.
@@ -13379,7 +10169,8 @@ impl ::schemars::JsonSchema for TextCommandInput {
 /// A slash command the user can invoke by including it in a prompt.
 ///
 /// The `type` discriminator value is `command`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Command {
     /// Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
@@ -13391,115 +10182,25 @@ pub struct Command {
     /// Input for the command if required
     ///
     /// Omitted and `null` are equivalent and mean the command takes no input.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub input: runtime::Nullable<AvailableCommandInput>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Command {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Command {
-    const NAME: &'static str = "Command";
-    const FIELDS: &'static [&'static str] = &["name", "description", "input", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<AvailableCommandInput>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "description" => Some(1),
-                "input" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "description"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "input"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Command {
-            name: de::required(v0, "name")?,
-            description: de::required(v1, "description")?,
-            input: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Command {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<AvailableCommandInput>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "name" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "description" => {
-                    fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r))
-                }
-                "input" => {
-                    fast::put(
-                        &mut v2,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<AvailableCommandInput>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(Command {
-            name: v0,
-            description: v1,
-            input: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Command {
     /// Creates a `Command` from its required fields; every optional field is omitted.
@@ -13539,62 +10240,37 @@ impl ::schemars::JsonSchema for Command {
     }
 }
 /// Response from listing sessions.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListSessionsResponse {
     /// Array of session information objects.
+    #[acp(read = read::LenientItems)]
     pub sessions: Vec<SessionInfo>,
     /// Opaque cursor token. If present, pass this in the next request's cursor parameter
     /// to fetch the next page. Omitted and `null` are equivalent and mean there are no more
     /// results. An empty string is a valid cursor, not the end of results.
-    #[serde(rename = "nextCursor", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "nextCursor",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub next_cursor: runtime::Nullable<SessionListCursor>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ListSessionsResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ListSessionsResponse {
-    const NAME: &'static str = "ListSessionsResponse";
-    const FIELDS: &'static [&'static str] = &["sessions", "nextCursor", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<SessionInfo>> = None;
-        let mut v1: Option<runtime::Nullable<SessionListCursor>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessions" => Some(0),
-                "nextCursor" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientItems, _, _>(map, &mut v0, "sessions"),
-                1 => de::put(map, &mut v1, "nextCursor"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ListSessionsResponse {
-            sessions: de::required(v0, "sessions")?,
-            next_cursor: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ListSessionsResponse {
     /// Creates a `ListSessionsResponse` from its required fields; every optional field is omitted.
@@ -13639,7 +10315,7 @@ impl ::schemars::JsonSchema for ListSessionsResponse {
     }
 }
 /// Information about a session returned by session/list
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionInfo {
     /// Unique identifier for the session
@@ -13652,19 +10328,29 @@ pub struct SessionInfo {
     /// When present, this is the complete ordered additional-root list reported
     /// by the Agent. Omitted and empty values are equivalent: the response
     /// reports no additional roots.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_directories: Option<Vec<AbsolutePath>>,
     /// Human-readable title for the session
     ///
     /// Omitted and `null` are equivalent and mean no title is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// RFC 3339 timestamp of last activity.
     ///
     /// Omitted and `null` are equivalent and mean the last activity time is not reported.
     ///
     /// Format: `date-time`.
-    #[serde(rename = "updatedAt", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "updatedAt",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub updated_at: runtime::Nullable<String>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -13675,83 +10361,25 @@ pub struct SessionInfo {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
     /// Agents that advertise the `session.archive` capability MUST include it on every listed session.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub archived: runtime::Nullable<bool>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SessionInfo {
-    const NAME: &'static str = "SessionInfo";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "cwd",
-        "additionalDirectories",
-        "title",
-        "updatedAt",
-        #[cfg(feature = "unstable")]
-        "archived",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<AbsolutePath> = None;
-        let mut v2: Option<Option<Vec<AbsolutePath>>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v5: Option<runtime::Nullable<bool>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "cwd" => Some(1),
-                "additionalDirectories" => Some(2),
-                "title" => Some(3),
-                "updatedAt" => Some(4),
-                #[cfg(feature = "unstable")]
-                "archived" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "cwd"),
-                2 => de::put(map, &mut v2, "additionalDirectories"),
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "title"),
-                4 => de::put_with::<read::LenientScalar, _, _>(map, &mut v4, "updatedAt"),
-                #[cfg(feature = "unstable")]
-                5 => de::put_with::<read::LenientScalar, _, _>(map, &mut v5, "archived"),
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionInfo {
-            session_id: de::required(v0, "sessionId")?,
-            cwd: de::required(v1, "cwd")?,
-            additional_directories: v2.unwrap_or_default(),
-            title: v3.unwrap_or_default(),
-            updated_at: v4.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            archived: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionInfo {
     /// Creates a `SessionInfo` from its required fields; every optional field is omitted.
@@ -13902,7 +10530,14 @@ impl ::schemars::JsonSchema for SessionListCursor {
     }
 }
 /// Response from deleting a session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct DeleteSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -13910,39 +10545,17 @@ pub struct DeleteSessionResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for DeleteSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for DeleteSessionResponse {
-    const NAME: &'static str = "DeleteSessionResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DeleteSessionResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl DeleteSessionResponse {
     /// Creates a `DeleteSessionResponse` from its required fields; every optional field is omitted.
@@ -13985,7 +10598,14 @@ impl ::schemars::JsonSchema for DeleteSessionResponse {
 /// foreground state after resuming. The response alone does not imply `idle`.
 ///
 /// See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ResumeSessionResponse {
     /// Initial session configuration options.
@@ -13993,77 +10613,37 @@ pub struct ResumeSessionResponse {
     /// Optional. Omitted or empty means no config options are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `config_option_update` notifications replace this list.
-    #[serde(rename = "configOptions", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "configOptions", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub config_options: Option<Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
     ///
     /// Optional. Omitted or empty means no initial commands are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `available_commands_update` notifications replace this list.
-    #[serde(rename = "availableCommands", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "availableCommands",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::LenientItems)]
     pub available_commands: Option<Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ResumeSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ResumeSessionResponse {
-    const NAME: &'static str = "ResumeSessionResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "configOptions",
-        "availableCommands",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<Vec<SessionConfigOption>>> = None;
-        let mut v1: Option<Option<Vec<AvailableCommand>>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "configOptions" => Some(0),
-                "availableCommands" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v0, "configOptions")
-                }
-                1 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "availableCommands")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ResumeSessionResponse {
-            config_options: v0.unwrap_or_default(),
-            available_commands: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ResumeSessionResponse {
     /// Creates a `ResumeSessionResponse` from its required fields; every optional field is omitted.
@@ -14117,7 +10697,14 @@ impl ::schemars::JsonSchema for ResumeSessionResponse {
     }
 }
 /// Response from closing a session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct CloseSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14125,39 +10712,17 @@ pub struct CloseSessionResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CloseSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CloseSessionResponse {
-    const NAME: &'static str = "CloseSessionResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CloseSessionResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CloseSessionResponse {
     /// Creates a `CloseSessionResponse` from its required fields; every optional field is omitted.
@@ -14194,7 +10759,14 @@ impl ::schemars::JsonSchema for CloseSessionResponse {
     }
 }
 /// Response from cancelling a tool call.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct CancelToolCallResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14202,39 +10774,17 @@ pub struct CancelToolCallResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelToolCallResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelToolCallResponse {
-    const NAME: &'static str = "CancelToolCallResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelToolCallResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelToolCallResponse {
     /// Creates a `CancelToolCallResponse` from its required fields; every optional field is omitted.
@@ -14271,7 +10821,14 @@ impl ::schemars::JsonSchema for CancelToolCallResponse {
     }
 }
 /// Response from cancelling a terminal.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct CancelTerminalResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -14279,39 +10836,17 @@ pub struct CancelTerminalResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelTerminalResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelTerminalResponse {
-    const NAME: &'static str = "CancelTerminalResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelTerminalResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelTerminalResponse {
     /// Creates a `CancelTerminalResponse` from its required fields; every optional field is omitted.
@@ -14348,54 +10883,29 @@ impl ::schemars::JsonSchema for CancelTerminalResponse {
     }
 }
 /// Response to `session/set_config_option` method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionResponse {
     /// The full set of configuration options and their current values.
     #[serde(rename = "configOptions")]
+    #[acp(read = read::Items)]
     pub config_options: Vec<SessionConfigOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetSessionConfigOptionResponse {
-    const NAME: &'static str = "SetSessionConfigOptionResponse";
-    const FIELDS: &'static [&'static str] = &["configOptions", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<SessionConfigOption>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "configOptions" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Items, _, _>(map, &mut v0, "configOptions"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionConfigOptionResponse {
-            config_options: de::required(v0, "configOptions")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SetSessionConfigOptionResponse {
     /// Creates a `SetSessionConfigOptionResponse` from its required fields; every optional field is omitted.
@@ -14442,7 +10952,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionResponse {
 /// relative to other messages in the ACP conversation.
 ///
 /// See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptResponse {
     /// Identifies the user message inserted into the ACP conversation.
@@ -14459,43 +10969,17 @@ pub struct PromptResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptResponse {
-    const NAME: &'static str = "PromptResponse";
-    const FIELDS: &'static [&'static str] = &["messageId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "messageId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "messageId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptResponse {
-            message_id: de::required(v0, "messageId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptResponse {
     /// Creates a `PromptResponse` from its required fields; every optional field is omitted.
@@ -14643,7 +11127,8 @@ impl ::schemars::JsonSchema for ExtResponse {
 /// JSON-RPC 2.0 error object specification with optional additional data.
 ///
 /// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Error {
     /// A number indicating the error type that occurred.
@@ -14658,91 +11143,13 @@ pub struct Error {
     /// Omitted and `null` are equivalent and mean no additional data is provided. Some codes
     /// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
     /// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub data: runtime::Nullable<ErrorData>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Error {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Error {
-    const NAME: &'static str = "Error";
-    const FIELDS: &'static [&'static str] = &["code", "message", "data"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ErrorCode> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<ErrorData>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "code" => Some(0),
-                "message" => Some(1),
-                "data" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "code"),
-                1 => de::put(map, &mut v1, "message"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "data"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Error {
-            code: de::required(v0, "code")?,
-            message: de::required(v1, "message")?,
-            data: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Error {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ErrorCode> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<ErrorData>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "code" => fast::put(&mut v0, <ErrorCode as fast::FromJson<'de>>::read(r)),
-                "message" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "data" => {
-                    fast::put(
-                        &mut v2,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<ErrorData>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(Error {
-            code: v0,
-            message: v1,
-            data: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Error {
     /// Creates a `Error` from its required fields; every optional field is omitted.
@@ -14956,7 +11363,8 @@ impl ::schemars::JsonSchema for ErrorData {
 /// Data for the `-32022` (Unsupported protocol version) error.
 ///
 /// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct UnsupportedProtocolVersionErrorData {
     /// The protocol version the Client requested.
@@ -14968,98 +11376,17 @@ pub struct UnsupportedProtocolVersionErrorData {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for UnsupportedProtocolVersionErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for UnsupportedProtocolVersionErrorData {
-    const NAME: &'static str = "UnsupportedProtocolVersionErrorData";
-    const FIELDS: &'static [&'static str] = &["requested", "supported", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProtocolVersion> = None;
-        let mut v1: Option<Vec<ProtocolVersion>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "requested" => Some(0),
-                "supported" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "requested"),
-                1 => de::put(map, &mut v1, "supported"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UnsupportedProtocolVersionErrorData {
-            requested: de::required(v0, "requested")?,
-            supported: de::required(v1, "supported")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for UnsupportedProtocolVersionErrorData {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ProtocolVersion> = None;
-        let mut v1: Option<Vec<ProtocolVersion>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "requested" => {
-                    fast::put(&mut v0, <ProtocolVersion as fast::FromJson<'de>>::read(r))
-                }
-                "supported" => {
-                    fast::put(
-                        &mut v1,
-                        <Vec<ProtocolVersion> as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(UnsupportedProtocolVersionErrorData {
-            requested: v0,
-            supported: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl UnsupportedProtocolVersionErrorData {
     /// Creates a `UnsupportedProtocolVersionErrorData` from its required fields; every optional field is omitted.
@@ -15098,7 +11425,8 @@ impl ::schemars::JsonSchema for UnsupportedProtocolVersionErrorData {
 /// session that does not exist or is not active.
 ///
 /// See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionNotFoundErrorData {
     /// The session ID from the request.
@@ -15109,83 +11437,17 @@ pub struct SessionNotFoundErrorData {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SessionNotFoundErrorData {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for SessionNotFoundErrorData {
-    const NAME: &'static str = "SessionNotFoundErrorData";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionNotFoundErrorData {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for SessionNotFoundErrorData {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "sessionId" => {
-                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionNotFoundErrorData {
-            session_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SessionNotFoundErrorData {
     /// Creates a `SessionNotFoundErrorData` from its required fields; every optional field is omitted.
@@ -15217,49 +11479,18 @@ impl ::schemars::JsonSchema for SessionNotFoundErrorData {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AgentNotification {
     /// The notification method name.
     pub method: String,
     /// Method-specific notification parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<AgentNotificationParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AgentNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for AgentNotification {
-    const NAME: &'static str = "AgentNotification";
-    const FIELDS: &'static [&'static str] = &["method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<AgentNotificationParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put(map, &mut v1, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AgentNotification {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AgentNotification {
     /// Creates a `AgentNotification` from its required fields; every optional field is omitted.
@@ -15448,7 +11679,8 @@ impl ::schemars::JsonSchema for AgentNotificationParams {
 /// Agents can send session updates at any point while the session exists.
 ///
 /// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct UpdateSessionNotification {
     /// The ID of the session this update pertains to.
@@ -15461,95 +11693,17 @@ pub struct UpdateSessionNotification {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for UpdateSessionNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for UpdateSessionNotification {
-    const NAME: &'static str = "UpdateSessionNotification";
-    const FIELDS: &'static [&'static str] = &["sessionId", "update", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<SessionUpdate> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "update" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "update"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UpdateSessionNotification {
-            session_id: de::required(v0, "sessionId")?,
-            update: de::required(v1, "update")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for UpdateSessionNotification {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<SessionUpdate> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "sessionId" => {
-                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
-                }
-                "update" => {
-                    fast::put(&mut v1, <SessionUpdate as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(UpdateSessionNotification {
-            session_id: v0,
-            update: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl UpdateSessionNotification {
     /// Creates a `UpdateSessionNotification` from its required fields; every optional field is omitted.
@@ -16172,7 +12326,8 @@ impl ::schemars::JsonSchema for SessionUpdate {
     }
 }
 /// A streamed item of message content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ContentChunk {
     /// A unique identifier for the message this chunk belongs to.
@@ -16189,95 +12344,17 @@ pub struct ContentChunk {
     /// This metadata is scoped to the chunk and does not patch stored metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ContentChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ContentChunk {
-    const NAME: &'static str = "ContentChunk";
-    const FIELDS: &'static [&'static str] = &["messageId", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "messageId" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "messageId"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ContentChunk {
-            message_id: de::required(v0, "messageId")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ContentChunk {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "messageId" => {
-                    fast::put(&mut v0, <MessageId as fast::FromJson<'de>>::read(r))
-                }
-                "content" => {
-                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(ContentChunk {
-            message_id: v0,
-            content: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ContentChunk {
     /// Creates a `ContentChunk` from its required fields; every optional field is omitted.
@@ -16764,7 +12841,8 @@ impl ::schemars::JsonSchema for BackgroundWork {
     }
 }
 /// A listed terminal running in the background.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundTerminal {
     /// The ID of the listed terminal.
@@ -16775,83 +12853,17 @@ pub struct BackgroundTerminal {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BackgroundTerminal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for BackgroundTerminal {
-    const NAME: &'static str = "BackgroundTerminal";
-    const FIELDS: &'static [&'static str] = &["terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "terminalId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "terminalId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BackgroundTerminal {
-            terminal_id: de::required(v0, "terminalId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for BackgroundTerminal {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "terminalId" => {
-                    fast::put(&mut v0, <TerminalId as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(BackgroundTerminal {
-            terminal_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl BackgroundTerminal {
     /// Creates a `BackgroundTerminal` from its required fields; every optional field is omitted.
@@ -16883,7 +12895,8 @@ impl ::schemars::JsonSchema for BackgroundTerminal {
     }
 }
 /// A listed tool call whose work continues in the background.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundToolCall {
     /// The ID of the listed tool call.
@@ -16894,83 +12907,17 @@ pub struct BackgroundToolCall {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for BackgroundToolCall {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for BackgroundToolCall {
-    const NAME: &'static str = "BackgroundToolCall";
-    const FIELDS: &'static [&'static str] = &["toolCallId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ToolCallId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "toolCallId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "toolCallId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BackgroundToolCall {
-            tool_call_id: de::required(v0, "toolCallId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for BackgroundToolCall {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ToolCallId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "toolCallId" => {
-                    fast::put(&mut v0, <ToolCallId as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(BackgroundToolCall {
-            tool_call_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl BackgroundToolCall {
     /// Creates a `BackgroundToolCall` from its required fields; every optional field is omitted.
@@ -17002,7 +12949,15 @@ impl ::schemars::JsonSchema for BackgroundToolCall {
     }
 }
 /// Foreground work is in progress.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct RunningStateUpdate {
     /// Work running independently of foreground work, as a complete snapshot.
@@ -17013,93 +12968,25 @@ pub struct RunningStateUpdate {
     /// update for the session. A malformed list is treated as not reported.
     ///
     /// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub background: runtime::Nullable<Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for RunningStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for RunningStateUpdate {
-    const NAME: &'static str = "RunningStateUpdate";
-    const FIELDS: &'static [&'static str] = &["background", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "background" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "background"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RunningStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for RunningStateUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "background" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<BackgroundWork>>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(RunningStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl RunningStateUpdate {
     /// Creates a `RunningStateUpdate` from its required fields; every optional field is omitted.
@@ -17137,78 +13024,28 @@ impl ::schemars::JsonSchema for RunningStateUpdate {
     }
 }
 /// Details of a failure that ended active work.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ErrorStopReason {
     /// The failure, as a JSON-RPC error object.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
     /// Agents SHOULD include it.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub error: runtime::Nullable<Error>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ErrorStopReason {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ErrorStopReason {
-    const NAME: &'static str = "ErrorStopReason";
-    const FIELDS: &'static [&'static str] = &["error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Error>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "error" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ErrorStopReason {
-            error: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ErrorStopReason {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Error>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "error" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Error>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(ErrorStopReason {
-            error: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ErrorStopReason {
     /// Creates a `ErrorStopReason` from its required fields; every optional field is omitted.
@@ -17595,7 +13432,15 @@ impl ::schemars::JsonSchema for IdleStateUpdateStopReason {
 /// to independent background activity. Once reported, agents MUST report
 /// `running` when progress resumes, or `idle` if the work ends without resuming.
 /// Responding to one request does not itself imply `running`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct RequiresActionStateUpdate {
     /// Work running independently of foreground work, as a complete snapshot.
@@ -17606,93 +13451,25 @@ pub struct RequiresActionStateUpdate {
     /// update for the session. A malformed list is treated as not reported.
     ///
     /// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub background: runtime::Nullable<Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for RequiresActionStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for RequiresActionStateUpdate {
-    const NAME: &'static str = "RequiresActionStateUpdate";
-    const FIELDS: &'static [&'static str] = &["background", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "background" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "background"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RequiresActionStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for RequiresActionStateUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "background" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<BackgroundWork>>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(RequiresActionStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl RequiresActionStateUpdate {
     /// Creates a `RequiresActionStateUpdate` from its required fields; every optional field is omitted.
@@ -17971,7 +13748,8 @@ impl ::schemars::JsonSchema for StateUpdate {
 /// content for the matching `toolCallId`. Agents can send a `tool_call_update`
 /// with `content` when they need to replace the whole content collection
 /// instead.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ToolCallContentChunk {
     /// The ID of the tool call this content belongs to.
@@ -17985,95 +13763,17 @@ pub struct ToolCallContentChunk {
     /// This metadata is scoped to the chunk and does not patch stored metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ToolCallContentChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ToolCallContentChunk {
-    const NAME: &'static str = "ToolCallContentChunk";
-    const FIELDS: &'static [&'static str] = &["toolCallId", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ToolCallId> = None;
-        let mut v1: Option<ToolCallContent> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "toolCallId" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "toolCallId"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ToolCallContentChunk {
-            tool_call_id: de::required(v0, "toolCallId")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ToolCallContentChunk {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<ToolCallId> = None;
-        let mut v1: Option<ToolCallContent> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "toolCallId" => {
-                    fast::put(&mut v0, <ToolCallId as fast::FromJson<'de>>::read(r))
-                }
-                "content" => {
-                    fast::put(&mut v1, <ToolCallContent as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(ToolCallContentChunk {
-            tool_call_id: v0,
-            content: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ToolCallContentChunk {
     /// Creates a `ToolCallContentChunk` from its required fields; every optional field is omitted.
@@ -18109,7 +13809,8 @@ impl ::schemars::JsonSchema for ToolCallContentChunk {
     }
 }
 /// An authoritative replacement snapshot of terminal output bytes.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalOutput {
     /// Base64-encoded replacement terminal output bytes.
@@ -18119,86 +13820,17 @@ pub struct TerminalOutput {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalOutput {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TerminalOutput {
-    const NAME: &'static str = "TerminalOutput";
-    const FIELDS: &'static [&'static str] = &["data", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "data" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "data"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalOutput {
-            data: de::required(v0, "data")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TerminalOutput {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Base64String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "data" => {
-                    fast::put(
-                        &mut v0,
-                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(TerminalOutput {
-            data: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalOutput {
     /// Creates a `TerminalOutput` from its required fields; every optional field is omitted.
@@ -18233,120 +13865,50 @@ impl ::schemars::JsonSchema for TerminalOutput {
 ///
 /// The presence of this object marks the terminal as exited, even when neither
 /// an exit code nor a signal is known.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalExitStatus {
     /// Process exit code as the platform reports it, when known. Negative values are
     /// allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
-    #[serde(rename = "exitCode", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "exitCode",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientScalar)]
     pub exit_code: runtime::Nullable<i64>,
     /// Signal that terminated the process, when known.
     ///
     /// Agents should use the conventional platform signal name. POSIX examples
     /// include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
     /// platform-specific name. Omitted and `null` are equivalent.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub signal: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalExitStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TerminalExitStatus {
-    const NAME: &'static str = "TerminalExitStatus";
-    const FIELDS: &'static [&'static str] = &["exitCode", "signal", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<i64>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "exitCode" => Some(0),
-                "signal" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientScalar, _, _>(map, &mut v0, "exitCode"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "signal"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalExitStatus {
-            exit_code: v0.unwrap_or_default(),
-            signal: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TerminalExitStatus {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<i64>> = None;
-        let mut v1: Option<runtime::Nullable<String>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "exitCode" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<i64>,
-                        >>::read(r),
-                    )
-                }
-                "signal" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(TerminalExitStatus {
-            exit_code: v0.unwrap_or_default(),
-            signal: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalExitStatus {
     /// Creates a `TerminalExitStatus` from its required fields; every optional field is omitted.
@@ -18391,141 +13953,32 @@ impl ::schemars::JsonSchema for TerminalExitStatus {
     }
 }
 /// The size of an agent-owned terminal in character cells.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalSize {
     /// Number of columns.
+    #[acp(read = read::IntInRange<1, 65535, __Bound__defs_TerminalSize_properties_cols>)]
     pub cols: u16,
     /// Number of rows.
+    #[acp(read = read::IntInRange<1, 65535, __Bound__defs_TerminalSize_properties_rows>)]
     pub rows: u16,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalSize {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TerminalSize {
-    const NAME: &'static str = "TerminalSize";
-    const FIELDS: &'static [&'static str] = &["cols", "rows", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u16> = None;
-        let mut v1: Option<u16> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cols" => Some(0),
-                "rows" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => {
-                    de::put_with::<
-                        read::IntInRange<
-                            1,
-                            65535,
-                            __Bound__defs_TerminalSize_properties_cols,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v0, "cols")
-                }
-                1 => {
-                    de::put_with::<
-                        read::IntInRange<
-                            1,
-                            65535,
-                            __Bound__defs_TerminalSize_properties_rows,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v1, "rows")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalSize {
-            cols: de::required(v0, "cols")?,
-            rows: de::required(v1, "rows")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TerminalSize {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<u16> = None;
-        let mut v1: Option<u16> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "cols" => {
-                    fast::put(
-                        &mut v0,
-                        <read::IntInRange<
-                            1,
-                            65535,
-                            __Bound__defs_TerminalSize_properties_cols,
-                        > as fast::Rule<'de, u16>>::read(r),
-                    )
-                }
-                "rows" => {
-                    fast::put(
-                        &mut v1,
-                        <read::IntInRange<
-                            1,
-                            65535,
-                            __Bound__defs_TerminalSize_properties_rows,
-                        > as fast::Rule<'de, u16>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(TerminalSize {
-            cols: v0,
-            rows: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalSize {
     /// Creates a `TerminalSize` from its required fields; every optional field is omitted.
@@ -18577,100 +14030,40 @@ impl ::schemars::JsonSchema for TerminalSize {
 /// Agent did not advertise.
 ///
 /// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalCapabilities {
     /// Permits the Client to cancel this terminal with `terminal/cancel`.
     ///
     /// Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
     /// means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub cancel: runtime::Nullable<TerminalCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TerminalCapabilities {
-    const NAME: &'static str = "TerminalCapabilities";
-    const FIELDS: &'static [&'static str] = &["cancel", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<TerminalCancelCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cancel" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "cancel"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TerminalCapabilities {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<TerminalCancelCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "cancel" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<TerminalCancelCapabilities>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(TerminalCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalCapabilities {
     /// Creates a `TerminalCapabilities` from its required fields; every optional field is omitted.
@@ -18710,7 +14103,15 @@ impl ::schemars::JsonSchema for TerminalCapabilities {
 /// Capability to cancel a terminal with `terminal/cancel`.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalCancelCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18718,71 +14119,17 @@ pub struct TerminalCancelCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalCancelCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TerminalCancelCapabilities {
-    const NAME: &'static str = "TerminalCancelCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TerminalCancelCapabilities {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "_meta" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(TerminalCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalCancelCapabilities {
     /// Creates a `TerminalCancelCapabilities` from its required fields; every optional field is omitted.
@@ -18942,7 +14289,8 @@ impl ::schemars::JsonSchema for TerminalUpdate {
     }
 }
 /// A chunk of bytes appended to an agent-owned terminal's output.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct TerminalOutputChunk {
     /// The terminal receiving these bytes.
@@ -18956,98 +14304,17 @@ pub struct TerminalOutputChunk {
     /// This metadata is scoped to the chunk and does not patch stored metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalOutputChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for TerminalOutputChunk {
-    const NAME: &'static str = "TerminalOutputChunk";
-    const FIELDS: &'static [&'static str] = &["terminalId", "data", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Base64String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "terminalId" => Some(0),
-                "data" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "terminalId"),
-                1 => de::put(map, &mut v1, "data"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalOutputChunk {
-            terminal_id: de::required(v0, "terminalId")?,
-            data: de::required(v1, "data")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for TerminalOutputChunk {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<TerminalId> = None;
-        let mut v1: Option<runtime::Base64String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "terminalId" => {
-                    fast::put(&mut v0, <TerminalId as fast::FromJson<'de>>::read(r))
-                }
-                "data" => {
-                    fast::put(
-                        &mut v1,
-                        <runtime::Base64String as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(TerminalOutputChunk {
-            terminal_id: v0,
-            data: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalOutputChunk {
     /// Creates a `TerminalOutputChunk` from its required fields; every optional field is omitted.
@@ -19346,7 +14613,8 @@ impl ::schemars::JsonSchema for PlanId {
 /// Represents a task or goal that the assistant intends to accomplish
 /// as part of fulfilling the user's request.
 /// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanEntry {
     /// Human-readable description of what this task aims to accomplish.
@@ -19361,108 +14629,17 @@ pub struct PlanEntry {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PlanEntry {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for PlanEntry {
-    const NAME: &'static str = "PlanEntry";
-    const FIELDS: &'static [&'static str] = &["content", "priority", "status", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<PlanEntryPriority> = None;
-        let mut v2: Option<PlanEntryStatus> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "content" => Some(0),
-                "priority" => Some(1),
-                "status" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "content"),
-                1 => de::put(map, &mut v1, "priority"),
-                2 => de::put(map, &mut v2, "status"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanEntry {
-            content: de::required(v0, "content")?,
-            priority: de::required(v1, "priority")?,
-            status: de::required(v2, "status")?,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanEntry {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<PlanEntryPriority> = None;
-        let mut v2: Option<PlanEntryStatus> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "content" => fast::put(&mut v0, <String as fast::FromJson<'de>>::read(r)),
-                "priority" => {
-                    fast::put(
-                        &mut v1,
-                        <PlanEntryPriority as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "status" => {
-                    fast::put(&mut v2, <PlanEntryStatus as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanEntry {
-            content: v0,
-            priority: v1,
-            status: v2,
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PlanEntry {
     /// Creates a `PlanEntry` from its required fields; every optional field is omitted.
@@ -19794,7 +14971,8 @@ impl ::schemars::JsonSchema for PlanEntryStatus {
     }
 }
 /// A plan represented as structured entries.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanItems {
     /// The plan ID to update.
@@ -19804,102 +14982,24 @@ pub struct PlanItems {
     ///
     /// When updating an item-based plan, the agent must send a complete list of all entries
     /// with their current status. The client replaces that plan with each update.
+    #[acp(read = read::Items)]
     pub entries: Vec<PlanEntry>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PlanItems {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for PlanItems {
-    const NAME: &'static str = "PlanItems";
-    const FIELDS: &'static [&'static str] = &["planId", "entries", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<Vec<PlanEntry>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "planId" => Some(0),
-                "entries" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "planId"),
-                1 => de::put_with::<read::Items, _, _>(map, &mut v1, "entries"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanItems {
-            plan_id: de::required(v0, "planId")?,
-            entries: de::required(v1, "entries")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanItems {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<Vec<PlanEntry>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
-                "entries" => {
-                    fast::put(
-                        &mut v1,
-                        <read::Items as fast::Rule<'de, Vec<PlanEntry>>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanItems {
-            plan_id: v0,
-            entries: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PlanItems {
     /// Creates a `PlanItems` from its required fields; every optional field is omitted.
@@ -19932,7 +15032,8 @@ impl ::schemars::JsonSchema for PlanItems {
     }
 }
 /// A content update for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanUpdate {
     /// The updated plan content.
@@ -19942,86 +15043,17 @@ pub struct PlanUpdate {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PlanUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for PlanUpdate {
-    const NAME: &'static str = "PlanUpdate";
-    const FIELDS: &'static [&'static str] = &["plan", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanUpdateContent> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "plan" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "plan"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanUpdate {
-            plan: de::required(v0, "plan")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for PlanUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanUpdateContent> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "plan" => {
-                    fast::put(
-                        &mut v0,
-                        <PlanUpdateContent as fast::FromJson<'de>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanUpdate {
-            plan: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PlanUpdate {
     /// Creates a `PlanUpdate` from its required fields; every optional field is omitted.
@@ -20053,97 +15085,30 @@ impl ::schemars::JsonSchema for PlanUpdate {
     }
 }
 /// Available commands are ready or have changed
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct AvailableCommandsUpdate {
     /// Commands the agent can execute.
     #[serde(rename = "availableCommands")]
+    #[acp(read = read::Items)]
     pub available_commands: Vec<AvailableCommand>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for AvailableCommandsUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for AvailableCommandsUpdate {
-    const NAME: &'static str = "AvailableCommandsUpdate";
-    const FIELDS: &'static [&'static str] = &["availableCommands", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<AvailableCommand>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "availableCommands" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Items, _, _>(map, &mut v0, "availableCommands"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AvailableCommandsUpdate {
-            available_commands: de::required(v0, "availableCommands")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for AvailableCommandsUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<Vec<AvailableCommand>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "availableCommands" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Items as fast::Rule<'de, Vec<AvailableCommand>>>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(AvailableCommandsUpdate {
-            available_commands: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl AvailableCommandsUpdate {
     /// Creates a `AvailableCommandsUpdate` from its required fields; every optional field is omitted.
@@ -20175,100 +15140,30 @@ impl ::schemars::JsonSchema for AvailableCommandsUpdate {
     }
 }
 /// Session configuration options have been updated.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct ConfigOptionUpdate {
     /// The full set of configuration options and their current values.
     #[serde(rename = "configOptions")]
+    #[acp(read = read::Items)]
     pub config_options: Vec<SessionConfigOption>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ConfigOptionUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for ConfigOptionUpdate {
-    const NAME: &'static str = "ConfigOptionUpdate";
-    const FIELDS: &'static [&'static str] = &["configOptions", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<SessionConfigOption>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "configOptions" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Items, _, _>(map, &mut v0, "configOptions"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ConfigOptionUpdate {
-            config_options: de::required(v0, "configOptions")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for ConfigOptionUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<Vec<SessionConfigOption>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "configOptions" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Items as fast::Rule<
-                            'de,
-                            Vec<SessionConfigOption>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(ConfigOptionUpdate {
-            config_options: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ConfigOptionUpdate {
     /// Creates a `ConfigOptionUpdate` from its required fields; every optional field is omitted.
@@ -20387,7 +15282,8 @@ impl ::schemars::JsonSchema for SessionInfoUpdate {
     }
 }
 /// Cost information for a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Cost {
     /// Total cumulative cost for session.
@@ -20400,95 +15296,17 @@ pub struct Cost {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Cost {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Cost {
-    const NAME: &'static str = "Cost";
-    const FIELDS: &'static [&'static str] = &["amount", "currency", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Number> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "amount" => Some(0),
-                "currency" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "amount"),
-                1 => de::put(map, &mut v1, "currency"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Cost {
-            amount: de::required(v0, "amount")?,
-            currency: de::required(v1, "currency")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Cost {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Number> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "amount" => {
-                    fast::put(&mut v0, <runtime::Number as fast::FromJson<'de>>::read(r))
-                }
-                "currency" => {
-                    fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(Cost {
-            amount: v0,
-            currency: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Cost {
     /// Creates a `Cost` from its required fields; every optional field is omitted.
@@ -20743,7 +15561,8 @@ impl ::schemars::JsonSchema for NoticeSeverity {
 /// No Client capability is required, and unsupported Clients may ignore notices.
 ///
 /// See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Notice {
     /// Presentation severity hint.
@@ -20751,143 +15570,30 @@ pub struct Notice {
     /// Required non-empty plain-text title that can stand alone.
     ///
     /// At least 1 character(s) (`minLength`, checked on decode).
+    #[acp(read = read::CheckedStr<__StrRule__defs_Notice_properties_title>)]
     pub title: String,
     /// Optional plain-text detail or guidance.
     ///
     /// Omitted and `null` are equivalent and mean no description was supplied.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub description: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for Notice {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for Notice {
-    const NAME: &'static str = "Notice";
-    const FIELDS: &'static [&'static str] = &[
-        "severity",
-        "title",
-        "description",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<NoticeSeverity> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "severity" => Some(0),
-                "title" => Some(1),
-                "description" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "severity"),
-                1 => {
-                    de::put_with::<
-                        read::CheckedStr<__StrRule__defs_Notice_properties_title>,
-                        _,
-                        _,
-                    >(map, &mut v1, "title")
-                }
-                2 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v2, "description")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Notice {
-            severity: de::required(v0, "severity")?,
-            title: de::required(v1, "title")?,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for Notice {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<NoticeSeverity> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "severity" => {
-                    fast::put(&mut v0, <NoticeSeverity as fast::FromJson<'de>>::read(r))
-                }
-                "title" => {
-                    fast::put(
-                        &mut v1,
-                        <read::CheckedStr<
-                            __StrRule__defs_Notice_properties_title,
-                        > as fast::Rule<'de, String>>::read(r),
-                    )
-                }
-                "description" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<String>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(Notice {
-            severity: v0,
-            title: v1,
-            description: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl Notice {
     /// Creates a `Notice` from its required fields; every optional field is omitted.
@@ -21257,7 +15963,8 @@ impl ::schemars::JsonSchema for CompactionUpdate {
 }
 /// A content block appended to a compaction's summary. A first-seen ID creates
 /// an in-progress compaction. Chunks append in receive order.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct CompactionSummaryChunk {
     /// ID of the compaction whose summary receives this content.
@@ -21271,95 +15978,17 @@ pub struct CompactionSummaryChunk {
     /// This metadata is scoped to the chunk and does not patch stored metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CompactionSummaryChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-impl de::Object for CompactionSummaryChunk {
-    const NAME: &'static str = "CompactionSummaryChunk";
-    const FIELDS: &'static [&'static str] = &["compactionId", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<CompactionId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "compactionId" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "compactionId"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CompactionSummaryChunk {
-            compaction_id: de::required(v0, "compactionId")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-impl<'de> fast::FromJson<'de> for CompactionSummaryChunk {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<CompactionId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "compactionId" => {
-                    fast::put(&mut v0, <CompactionId as fast::FromJson<'de>>::read(r))
-                }
-                "content" => {
-                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(CompactionSummaryChunk {
-            compaction_id: v0,
-            content: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CompactionSummaryChunk {
     /// Creates a `CompactionSummaryChunk` from its required fields; every optional field is omitted.
@@ -21397,7 +16026,7 @@ impl ::schemars::JsonSchema for CompactionSummaryChunk {
 /// Notification sent by the agent when a URL-based elicitation is complete.
 ///
 /// This notification is not a foreground state update.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CompleteElicitationNotification {
     /// The ID of the elicitation that completed.
@@ -21408,43 +16037,17 @@ pub struct CompleteElicitationNotification {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CompleteElicitationNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CompleteElicitationNotification {
-    const NAME: &'static str = "CompleteElicitationNotification";
-    const FIELDS: &'static [&'static str] = &["elicitationId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ElicitationId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "elicitationId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "elicitationId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CompleteElicitationNotification {
-            elicitation_id: de::required(v0, "elicitationId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CompleteElicitationNotification {
     /// Creates a `CompleteElicitationNotification` from its required fields; every optional field is omitted.
@@ -21510,7 +16113,7 @@ impl ::schemars::JsonSchema for ExtNotification {
     }
 }
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientRequest {
     /// The request id used to correlate the matching response.
@@ -21518,47 +16121,12 @@ pub struct ClientRequest {
     /// The method name to invoke.
     pub method: String,
     /// Method-specific request parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ClientRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientRequest {
-    const NAME: &'static str = "ClientRequest";
-    const FIELDS: &'static [&'static str] = &["id", "method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<ClientRequestParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "method" => Some(1),
-                "params" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "method"),
-                2 => de::put(map, &mut v2, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientRequest {
-            id: de::required(v0, "id")?,
-            method: de::required(v1, "method")?,
-            params: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientRequest {
     /// Creates a `ClientRequest` from its required fields; every optional field is omitted.
@@ -22113,7 +16681,7 @@ impl ::schemars::JsonSchema for ClientRequestParams {
 /// Sent by the client to establish connection and negotiate capabilities.
 ///
 /// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct InitializeRequest {
     /// The latest protocol version supported by the client.
@@ -22124,63 +16692,25 @@ pub struct InitializeRequest {
     /// Capabilities supported by the client.
     ///
     /// Schema default when omitted: `{}` (never written back).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Lenient)]
     pub capabilities: Option<ClientCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for InitializeRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for InitializeRequest {
-    const NAME: &'static str = "InitializeRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "protocolVersion",
-        "info",
-        "capabilities",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProtocolVersion> = None;
-        let mut v1: Option<Implementation> = None;
-        let mut v2: Option<Option<ClientCapabilities>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "protocolVersion" => Some(0),
-                "info" => Some(1),
-                "capabilities" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "protocolVersion"),
-                1 => de::put(map, &mut v1, "info"),
-                2 => de::put_with::<read::Lenient, _, _>(map, &mut v2, "capabilities"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(InitializeRequest {
-            protocol_version: de::required(v0, "protocolVersion")?,
-            info: de::required(v1, "info")?,
-            capabilities: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl InitializeRequest {
     /// Creates a `InitializeRequest` from its required fields; every optional field is omitted.
@@ -22234,7 +16764,14 @@ impl ::schemars::JsonSchema for InitializeRequest {
 /// available features and methods.
 ///
 /// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ClientCapabilities {
     /// Authentication capabilities supported by the client.
@@ -22243,61 +16780,33 @@ pub struct ClientCapabilities {
     ///
     /// Optional. Omitted and `null` are equivalent and mean the client does not advertise any
     /// authentication-method extensions.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub auth: runtime::Nullable<ClientAuthCapabilities>,
     /// Elicitation capabilities supported by the client.
     /// Determines which elicitation modes the agent may use.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the client does not advertise
     /// elicitation support.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub elicitation: runtime::Nullable<ElicitationCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientCapabilities {
-    const NAME: &'static str = "ClientCapabilities";
-    const FIELDS: &'static [&'static str] = &["auth", "elicitation", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<ClientAuthCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<ElicitationCapabilities>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "auth" => Some(0),
-                "elicitation" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "auth"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "elicitation"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientCapabilities {
-            auth: v0.unwrap_or_default(),
-            elicitation: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientCapabilities {
     /// Creates a `ClientCapabilities` from its required fields; every optional field is omitted.
@@ -22346,7 +16855,14 @@ impl ::schemars::JsonSchema for ClientCapabilities {
 /// Advertised during initialization to inform the agent which authentication
 /// method types the client can handle. This governs opt-in types that require
 /// additional client-side support.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ClientAuthCapabilities {
     /// Whether the client supports `terminal` authentication methods.
@@ -22355,50 +16871,25 @@ pub struct ClientAuthCapabilities {
     /// The client should supply `{}` only when it can reproduce the configured
     /// agent invocation in an interactive terminal. Supplying `{}` means the
     /// agent may include `terminal` entries in its authentication methods.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub terminal: runtime::Nullable<TerminalAuthCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientAuthCapabilities {
-    const NAME: &'static str = "ClientAuthCapabilities";
-    const FIELDS: &'static [&'static str] = &["terminal", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<TerminalAuthCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "terminal" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "terminal"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientAuthCapabilities {
-            terminal: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientAuthCapabilities {
     /// Creates a `ClientAuthCapabilities` from its required fields; every optional field is omitted.
@@ -22440,7 +16931,14 @@ impl ::schemars::JsonSchema for ClientAuthCapabilities {
 /// Supplying `{}` means the client can reproduce the configured agent
 /// invocation in an interactive terminal and supports terminal authentication
 /// methods.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct TerminalAuthCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22448,39 +16946,17 @@ pub struct TerminalAuthCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for TerminalAuthCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for TerminalAuthCapabilities {
-    const NAME: &'static str = "TerminalAuthCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(TerminalAuthCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl TerminalAuthCapabilities {
     /// Creates a `TerminalAuthCapabilities` from its required fields; every optional field is omitted.
@@ -22511,67 +16987,46 @@ impl ::schemars::JsonSchema for TerminalAuthCapabilities {
     }
 }
 /// Elicitation capabilities supported by the client.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationCapabilities {
     /// Whether the client supports form-based elicitation.
     ///
     /// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
     /// Supplying `{}` explicitly advertises form support.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub form: runtime::Nullable<ElicitationFormCapabilities>,
     /// Whether the client supports URL-based elicitation.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
     /// Supplying `{}` means the client supports URL-based elicitation.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub url: runtime::Nullable<ElicitationUrlCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationCapabilities {
-    const NAME: &'static str = "ElicitationCapabilities";
-    const FIELDS: &'static [&'static str] = &["form", "url", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<ElicitationFormCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<ElicitationUrlCapabilities>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "form" => Some(0),
-                "url" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "form"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "url"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationCapabilities {
-            form: v0.unwrap_or_default(),
-            url: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationCapabilities {
     /// Creates a `ElicitationCapabilities` from its required fields; every optional field is omitted.
@@ -22618,7 +17073,14 @@ impl ::schemars::JsonSchema for ElicitationCapabilities {
 /// Form-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports form-based elicitation.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationFormCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22626,39 +17088,17 @@ pub struct ElicitationFormCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationFormCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationFormCapabilities {
-    const NAME: &'static str = "ElicitationFormCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationFormCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationFormCapabilities {
     /// Creates a `ElicitationFormCapabilities` from its required fields; every optional field is omitted.
@@ -22691,7 +17131,14 @@ impl ::schemars::JsonSchema for ElicitationFormCapabilities {
 /// URL-based elicitation capabilities.
 ///
 /// Supplying `{}` means the client supports URL-based elicitation.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationUrlCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22699,39 +17146,17 @@ pub struct ElicitationUrlCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationUrlCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationUrlCapabilities {
-    const NAME: &'static str = "ElicitationUrlCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationUrlCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationUrlCapabilities {
     /// Creates a `ElicitationUrlCapabilities` from its required fields; every optional field is omitted.
@@ -22768,7 +17193,7 @@ impl ::schemars::JsonSchema for ElicitationUrlCapabilities {
 /// Agents MUST support this method when their `initialize` response included
 /// a non-empty `authMethods` list. Clients MUST NOT call this method
 /// when `authMethods` was omitted or empty.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct LoginAuthRequest {
     /// The ID of the authentication method to use.
@@ -22780,43 +17205,17 @@ pub struct LoginAuthRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LoginAuthRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LoginAuthRequest {
-    const NAME: &'static str = "LoginAuthRequest";
-    const FIELDS: &'static [&'static str] = &["methodId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthMethodId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "methodId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "methodId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LoginAuthRequest {
-            method_id: de::required(v0, "methodId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LoginAuthRequest {
     /// Creates a `LoginAuthRequest` from its required fields; every optional field is omitted.
@@ -22860,7 +17259,14 @@ impl ::schemars::JsonSchema for LoginAuthRequest {
 /// Agents MUST support this method when their `initialize` response included
 /// a non-empty `authMethods` list. Clients MUST NOT call this method
 /// when `authMethods` was omitted or empty.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct LogoutAuthRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -22868,39 +17274,17 @@ pub struct LogoutAuthRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for LogoutAuthRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for LogoutAuthRequest {
-    const NAME: &'static str = "LogoutAuthRequest";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(LogoutAuthRequest {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl LogoutAuthRequest {
     /// Creates a `LogoutAuthRequest` from its required fields; every optional field is omitted.
@@ -22939,7 +17323,7 @@ impl ::schemars::JsonSchema for LogoutAuthRequest {
 /// Request parameters for creating a new session.
 ///
 /// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct NewSessionRequest {
     /// The working directory for this session. Must be an absolute path.
@@ -22949,10 +17333,14 @@ pub struct NewSessionRequest {
     /// These expand the session's workspace scope without changing `cwd`, which
     /// remains the base for relative paths. When omitted or empty, no
     /// additional roots are activated for the new session.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_directories: Option<Vec<AbsolutePath>>,
     /// List of MCP (Model Context Protocol) servers the agent should connect to.
-    #[serde(rename = "mcpServers", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -22966,6 +17354,7 @@ pub struct NewSessionRequest {
     /// advertises `session.systemPrompt`.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
@@ -22974,66 +17363,17 @@ pub struct NewSessionRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for NewSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for NewSessionRequest {
-    const NAME: &'static str = "NewSessionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "cwd",
-        "additionalDirectories",
-        "mcpServers",
-        #[cfg(feature = "unstable")]
-        "systemPrompt",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AbsolutePath> = None;
-        let mut v1: Option<Option<Vec<AbsolutePath>>> = None;
-        let mut v2: Option<Option<Vec<McpServer>>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v3: Option<runtime::Nullable<SystemPrompt>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cwd" => Some(0),
-                "additionalDirectories" => Some(1),
-                "mcpServers" => Some(2),
-                #[cfg(feature = "unstable")]
-                "systemPrompt" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "cwd"),
-                1 => de::put(map, &mut v1, "additionalDirectories"),
-                2 => de::put(map, &mut v2, "mcpServers"),
-                #[cfg(feature = "unstable")]
-                3 => de::put(map, &mut v3, "systemPrompt"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(NewSessionRequest {
-            cwd: de::required(v0, "cwd")?,
-            additional_directories: v1.unwrap_or_default(),
-            mcp_servers: v2.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            system_prompt: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl NewSessionRequest {
     /// Creates a `NewSessionRequest` from its required fields; every optional field is omitted.
@@ -23266,7 +17606,7 @@ impl ::schemars::JsonSchema for McpServer {
     }
 }
 /// An HTTP header to set when making requests to the MCP server.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct HttpHeader {
     /// The name of the HTTP header.
@@ -23278,47 +17618,17 @@ pub struct HttpHeader {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for HttpHeader {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for HttpHeader {
-    const NAME: &'static str = "HttpHeader";
-    const FIELDS: &'static [&'static str] = &["name", "value", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "value" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "value"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(HttpHeader {
-            name: de::required(v0, "name")?,
-            value: de::required(v1, "value")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl HttpHeader {
     /// Creates a `HttpHeader` from its required fields; every optional field is omitted.
@@ -23351,7 +17661,7 @@ impl ::schemars::JsonSchema for HttpHeader {
     }
 }
 /// HTTP transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerHttp {
     /// Human-readable name identifying this MCP server.
@@ -23362,58 +17672,24 @@ pub struct McpServerHttp {
     pub url: String,
     /// HTTP headers to set when making requests to the MCP server. Headers the MCP transport
     /// defines are owned by the transport, and Agents use the transport's values for them.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers: Option<Vec<HttpHeader>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpServerHttp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpServerHttp {
-    const NAME: &'static str = "McpServerHttp";
-    const FIELDS: &'static [&'static str] = &["name", "url", "headers", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<Vec<HttpHeader>>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "url" => Some(1),
-                "headers" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "url"),
-                2 => de::put(map, &mut v2, "headers"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerHttp {
-            name: de::required(v0, "name")?,
-            url: de::required(v1, "url")?,
-            headers: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpServerHttp {
     /// Creates a `McpServerHttp` from its required fields; every optional field is omitted.
@@ -23453,7 +17729,7 @@ impl ::schemars::JsonSchema for McpServerHttp {
     }
 }
 /// Stdio transport configuration for MCP.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerStdio {
     /// Human-readable name identifying this MCP server.
@@ -23461,66 +17737,28 @@ pub struct McpServerStdio {
     /// Absolute path to the MCP server executable.
     pub command: AbsolutePath,
     /// Command-line arguments to pass to the MCP server.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
     /// Environment variables to set when launching the MCP server. Names SHOULD be unique.
     /// Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<Vec<EnvVariable>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for McpServerStdio {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for McpServerStdio {
-    const NAME: &'static str = "McpServerStdio";
-    const FIELDS: &'static [&'static str] = &["name", "command", "args", "env", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<AbsolutePath> = None;
-        let mut v2: Option<Option<Vec<String>>> = None;
-        let mut v3: Option<Option<Vec<EnvVariable>>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "command" => Some(1),
-                "args" => Some(2),
-                "env" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "command"),
-                2 => de::put(map, &mut v2, "args"),
-                3 => de::put(map, &mut v3, "env"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerStdio {
-            name: de::required(v0, "name")?,
-            command: de::required(v1, "command")?,
-            args: v2.unwrap_or_default(),
-            env: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl McpServerStdio {
     /// Creates a `McpServerStdio` from its required fields; every optional field is omitted.
@@ -23567,7 +17805,14 @@ impl ::schemars::JsonSchema for McpServerStdio {
     }
 }
 /// Request parameters for listing existing sessions.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ListSessionsRequest {
     /// Filter sessions by working directory. Must be an absolute path.
@@ -23576,12 +17821,12 @@ pub struct ListSessionsRequest {
     /// `additionalDirectories` don't. Agents MAY normalize paths when comparing.
     ///
     /// Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub cwd: runtime::Nullable<AbsolutePath>,
     /// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
     ///
     /// Omitted and `null` are equivalent and mean the first page is requested.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub cursor: runtime::Nullable<SessionListCursor>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -23593,68 +17838,24 @@ pub struct ListSessionsRequest {
     /// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
     /// the Agent advertises the `session.archive` capability. The filter combines with `cwd` and
     /// applies before pagination. Clients keep the same value when following `nextCursor`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub archived: runtime::Nullable<SessionArchiveFilter>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ListSessionsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ListSessionsRequest {
-    const NAME: &'static str = "ListSessionsRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "cwd",
-        "cursor",
-        #[cfg(feature = "unstable")]
-        "archived",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<AbsolutePath>> = None;
-        let mut v1: Option<runtime::Nullable<SessionListCursor>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v2: Option<runtime::Nullable<SessionArchiveFilter>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cwd" => Some(0),
-                "cursor" => Some(1),
-                #[cfg(feature = "unstable")]
-                "archived" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "cwd"),
-                1 => de::put(map, &mut v1, "cursor"),
-                #[cfg(feature = "unstable")]
-                2 => de::put(map, &mut v2, "archived"),
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ListSessionsRequest {
-            cwd: v0.unwrap_or_default(),
-            cursor: v1.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            archived: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ListSessionsRequest {
     /// Creates a `ListSessionsRequest` from its required fields; every optional field is omitted.
@@ -23731,7 +17932,7 @@ impl ::schemars::JsonSchema for ListSessionsRequest {
 /// Request parameters for deleting an existing session from `session/list`.
 ///
 /// Only available if the Agent supports the `session.delete` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct DeleteSessionRequest {
     /// The ID of the session to delete.
@@ -23742,43 +17943,17 @@ pub struct DeleteSessionRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for DeleteSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for DeleteSessionRequest {
-    const NAME: &'static str = "DeleteSessionRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DeleteSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl DeleteSessionRequest {
     /// Creates a `DeleteSessionRequest` from its required fields; every optional field is omitted.
@@ -23819,7 +17994,7 @@ impl ::schemars::JsonSchema for DeleteSessionRequest {
 ///
 /// Resumes an existing session and optionally replays retained conversation
 /// history according to `replayFrom`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ResumeSessionRequest {
     /// The ID of the session to resume.
@@ -23836,13 +18011,17 @@ pub struct ResumeSessionRequest {
     /// this is the complete resulting additional-root list for the resumed
     /// session. It may differ from any previously used or reported list as long as
     /// the request `cwd` matches the session's `cwd`.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_directories: Option<Vec<AbsolutePath>>,
     /// List of MCP servers to connect to for this session.
     ///
     /// The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
     /// NOT restore servers from earlier requests.
-    #[serde(rename = "mcpServers", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     /// Inclusive cursor describing where conversation replay should begin.
     ///
@@ -23855,7 +18034,11 @@ pub struct ResumeSessionRequest {
     /// Agents MUST reject unsupported cursor types or malformed cursor values
     /// with `-32602` (Invalid params), rather than substituting another cursor
     /// or resuming without replay.
-    #[serde(rename = "replayFrom", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "replayFrom",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
     pub replay_from: runtime::Nullable<ReplayFrom>,
     #[cfg(feature = "unstable")]
     /// **UNSTABLE**
@@ -23871,6 +18054,7 @@ pub struct ResumeSessionRequest {
     /// session was created.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
@@ -23879,76 +18063,17 @@ pub struct ResumeSessionRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ResumeSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ResumeSessionRequest {
-    const NAME: &'static str = "ResumeSessionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "cwd",
-        "additionalDirectories",
-        "mcpServers",
-        "replayFrom",
-        #[cfg(feature = "unstable")]
-        "systemPrompt",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<AbsolutePath> = None;
-        let mut v2: Option<Option<Vec<AbsolutePath>>> = None;
-        let mut v3: Option<Option<Vec<McpServer>>> = None;
-        let mut v4: Option<runtime::Nullable<ReplayFrom>> = None;
-        #[cfg(feature = "unstable")]
-        let mut v5: Option<runtime::Nullable<SystemPrompt>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "cwd" => Some(1),
-                "additionalDirectories" => Some(2),
-                "mcpServers" => Some(3),
-                "replayFrom" => Some(4),
-                #[cfg(feature = "unstable")]
-                "systemPrompt" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "cwd"),
-                2 => de::put(map, &mut v2, "additionalDirectories"),
-                3 => de::put(map, &mut v3, "mcpServers"),
-                4 => de::put(map, &mut v4, "replayFrom"),
-                #[cfg(feature = "unstable")]
-                5 => de::put(map, &mut v5, "systemPrompt"),
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ResumeSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            cwd: de::required(v1, "cwd")?,
-            additional_directories: v2.unwrap_or_default(),
-            mcp_servers: v3.unwrap_or_default(),
-            replay_from: v4.unwrap_or_default(),
-            #[cfg(feature = "unstable")]
-            system_prompt: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ResumeSessionRequest {
     /// Creates a `ResumeSessionRequest` from its required fields; every optional field is omitted.
@@ -24132,7 +18257,14 @@ impl ::schemars::JsonSchema for ReplayFrom {
     }
 }
 /// Inclusive replay cursor requesting replay from the start of retained conversation history.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ReplayFromStart {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -24140,39 +18272,17 @@ pub struct ReplayFromStart {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ReplayFromStart {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ReplayFromStart {
-    const NAME: &'static str = "ReplayFromStart";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ReplayFromStart {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ReplayFromStart {
     /// Creates a `ReplayFromStart` from its required fields; every optional field is omitted.
@@ -24222,7 +18332,7 @@ impl ::schemars::JsonSchema for ReplayFromStart {
 /// Agent MUST answer that request with `-32800` (Request Cancelled). If the message
 /// has already been inserted, the Agent MUST respond successfully with its
 /// `messageId`. Prompt responses need not precede the close response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CloseSessionRequest {
     /// The ID of the session to close.
@@ -24233,43 +18343,17 @@ pub struct CloseSessionRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CloseSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CloseSessionRequest {
-    const NAME: &'static str = "CloseSessionRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CloseSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CloseSessionRequest {
     /// Creates a `CloseSessionRequest` from its required fields; every optional field is omitted.
@@ -24318,7 +18402,7 @@ impl ::schemars::JsonSchema for CloseSessionRequest {
 /// cancellable. Cancelling a tool call does not change the foreground state by itself.
 ///
 /// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelToolCallRequest {
     /// The ID of the session that owns the tool call.
@@ -24332,47 +18416,17 @@ pub struct CancelToolCallRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelToolCallRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelToolCallRequest {
-    const NAME: &'static str = "CancelToolCallRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "toolCallId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<ToolCallId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "toolCallId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "toolCallId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelToolCallRequest {
-            session_id: de::required(v0, "sessionId")?,
-            tool_call_id: de::required(v1, "toolCallId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelToolCallRequest {
     /// Creates a `CancelToolCallRequest` from its required fields; every optional field is omitted.
@@ -24426,7 +18480,7 @@ impl ::schemars::JsonSchema for CancelToolCallRequest {
 /// cancellable. Cancelling a terminal does not change the foreground state by itself.
 ///
 /// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelTerminalRequest {
     /// The ID of the session that owns the terminal.
@@ -24440,47 +18494,17 @@ pub struct CancelTerminalRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelTerminalRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelTerminalRequest {
-    const NAME: &'static str = "CancelTerminalRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "terminalId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<TerminalId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "terminalId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "terminalId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelTerminalRequest {
-            session_id: de::required(v0, "sessionId")?,
-            terminal_id: de::required(v1, "terminalId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelTerminalRequest {
     /// Creates a `CancelTerminalRequest` from its required fields; every optional field is omitted.
@@ -24714,7 +18738,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestType {
     }
 }
 /// A `SessionConfigValueId` string value (`type: "id"`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeId {
     /// The value ID.
@@ -24723,33 +18747,6 @@ pub struct SetSessionConfigOptionRequestTypeId {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetSessionConfigOptionRequestTypeId {
-    const NAME: &'static str = "SetSessionConfigOptionRequestTypeId";
-    const FIELDS: &'static [&'static str] = &["value"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionConfigValueId> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionConfigOptionRequestTypeId {
-            value: de::required(v0, "value")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl SetSessionConfigOptionRequestTypeId {
     /// Creates a `SetSessionConfigOptionRequestTypeId` from its required fields; every optional field is omitted.
@@ -24774,7 +18771,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeId {
     }
 }
 /// A boolean value (`type: "boolean"`).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionConfigOptionRequestTypeBoolean {
     /// The boolean value.
@@ -24783,33 +18780,6 @@ pub struct SetSessionConfigOptionRequestTypeBoolean {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SetSessionConfigOptionRequestTypeBoolean {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SetSessionConfigOptionRequestTypeBoolean {
-    const NAME: &'static str = "SetSessionConfigOptionRequestTypeBoolean";
-    const FIELDS: &'static [&'static str] = &["value"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<bool> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "value" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "value"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionConfigOptionRequestTypeBoolean {
-            value: de::required(v0, "value")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl SetSessionConfigOptionRequestTypeBoolean {
     /// Creates a `SetSessionConfigOptionRequestTypeBoolean` from its required fields; every optional field is omitted.
@@ -24840,7 +18810,7 @@ impl ::schemars::JsonSchema for SetSessionConfigOptionRequestTypeBoolean {
 /// Contains the user's message and any additional context.
 ///
 /// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct PromptRequest {
     /// The ID of the session to send this user message to
@@ -24864,65 +18834,30 @@ pub struct PromptRequest {
     /// inserting it.
     ///
     /// At least 1 item(s) (`minItems`, checked on decode).
+    #[acp(
+        read = read::ItemCount<1,
+        {usize::MAX},
+        false,
+        __Items__defs_PromptRequest_properties_prompt,
+        read::Plain>
+    )]
     pub prompt: Vec<ContentBlock>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for PromptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for PromptRequest {
-    const NAME: &'static str = "PromptRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "prompt", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<Vec<ContentBlock>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "prompt" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    de::put_with::<
-                        read::ItemCount<
-                            1,
-                            { usize::MAX },
-                            false,
-                            __Items__defs_PromptRequest_properties_prompt,
-                            read::Plain,
-                        >,
-                        _,
-                        _,
-                    >(map, &mut v1, "prompt")
-                }
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PromptRequest {
-            session_id: de::required(v0, "sessionId")?,
-            prompt: de::required(v1, "prompt")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl PromptRequest {
     /// Creates a `PromptRequest` from its required fields; every optional field is omitted.
@@ -25013,7 +18948,7 @@ impl From<ClientResponseError> for ClientResponse {
     }
 }
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseResult {
     /// The id of the request this response answers.
@@ -25024,37 +18959,6 @@ pub struct ClientResponseResult {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientResponseResult {
-    const NAME: &'static str = "ClientResponseResult";
-    const FIELDS: &'static [&'static str] = &["id", "result"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<ClientResponseResultResult> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "result" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "result"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientResponseResult {
-            id: de::required(v0, "id")?,
-            result: de::required(v1, "result")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientResponseResult {
     /// Creates a `ClientResponseResult` from its required fields; every optional field is omitted.
@@ -25140,13 +19044,14 @@ impl From<ExtResponse> for ClientResponseResultResult {
     }
 }
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientResponseError {
     /// The id of the request this response answers.
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
+    #[acp(read = read::Present)]
     pub id: Option<ClientResponseErrorId>,
     /// Method-specific error data.
     pub error: Error,
@@ -25154,37 +19059,6 @@ pub struct ClientResponseError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientResponseError {
-    const NAME: &'static str = "ClientResponseError";
-    const FIELDS: &'static [&'static str] = &["id", "error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<ClientResponseErrorId>> = None;
-        let mut v1: Option<Error> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "error" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Present, _, _>(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientResponseError {
-            id: de::required(v0, "id")?,
-            error: de::required(v1, "error")?,
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientResponseError {
     /// Creates a `ClientResponseError` from its required fields; every optional field is omitted.
@@ -25361,7 +19235,7 @@ impl ::schemars::JsonSchema for ClientResponseErrorId {
     }
 }
 /// Response to a permission request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct RequestPermissionResponse {
     /// The user's decision on the permission request.
@@ -25371,43 +19245,17 @@ pub struct RequestPermissionResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for RequestPermissionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for RequestPermissionResponse {
-    const NAME: &'static str = "RequestPermissionResponse";
-    const FIELDS: &'static [&'static str] = &["outcome", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestPermissionOutcome> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "outcome" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "outcome"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(RequestPermissionResponse {
-            outcome: de::required(v0, "outcome")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl RequestPermissionResponse {
     /// Creates a `RequestPermissionResponse` from its required fields; every optional field is omitted.
@@ -25565,7 +19413,14 @@ impl ::schemars::JsonSchema for RequestPermissionOutcome {
     }
 }
 /// The request was not approved and no option was selected.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct CancelledPermissionOutcome {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -25573,39 +19428,17 @@ pub struct CancelledPermissionOutcome {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelledPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelledPermissionOutcome {
-    const NAME: &'static str = "CancelledPermissionOutcome";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelledPermissionOutcome {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelledPermissionOutcome {
     /// Creates a `CancelledPermissionOutcome` from its required fields; every optional field is omitted.
@@ -25636,7 +19469,7 @@ impl ::schemars::JsonSchema for CancelledPermissionOutcome {
     }
 }
 /// The user selected one of the provided options.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SelectedPermissionOutcome {
     /// The ID of the option the user selected.
@@ -25647,43 +19480,17 @@ pub struct SelectedPermissionOutcome {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for SelectedPermissionOutcome {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for SelectedPermissionOutcome {
-    const NAME: &'static str = "SelectedPermissionOutcome";
-    const FIELDS: &'static [&'static str] = &["optionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PermissionOptionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "optionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "optionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SelectedPermissionOutcome {
-            option_id: de::required(v0, "optionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl SelectedPermissionOutcome {
     /// Creates a `SelectedPermissionOutcome` from its required fields; every optional field is omitted.
@@ -26002,13 +19809,20 @@ impl ::schemars::JsonSchema for ElicitationContentValue {
     }
 }
 /// The user accepted the elicitation and provided content.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ElicitationAcceptAction {
     /// The user-provided content, if any, as an object matching the requested schema.
     ///
     /// Omitted and `null` are equivalent and mean no content is provided.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub content: runtime::Nullable<
         ::std::collections::BTreeMap<String, ElicitationContentValue>,
     >,
@@ -26016,37 +19830,6 @@ pub struct ElicitationAcceptAction {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ElicitationAcceptAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ElicitationAcceptAction {
-    const NAME: &'static str = "ElicitationAcceptAction";
-    const FIELDS: &'static [&'static str] = &["content"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<
-            runtime::Nullable<
-                ::std::collections::BTreeMap<String, ElicitationContentValue>,
-            >,
-        > = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "content" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "content"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ElicitationAcceptAction {
-            content: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ElicitationAcceptAction {
     /// Creates a `ElicitationAcceptAction` from its required fields; every optional field is omitted.
@@ -26080,49 +19863,18 @@ impl ::schemars::JsonSchema for ElicitationAcceptAction {
     }
 }
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ClientNotification {
     /// The notification method name.
     pub method: String,
     /// Method-specific notification parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ClientNotificationParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for ClientNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for ClientNotification {
-    const NAME: &'static str = "ClientNotification";
-    const FIELDS: &'static [&'static str] = &["method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<ClientNotificationParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put(map, &mut v1, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ClientNotification {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl ClientNotification {
     /// Creates a `ClientNotification` from its required fields; every optional field is omitted.
@@ -26300,7 +20052,7 @@ impl ::schemars::JsonSchema for ClientNotificationParams {
 /// Notification to cancel a session's foreground work and its prompts not yet inserted.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelSessionNotification {
     /// The ID of the session to cancel operations for.
@@ -26311,43 +20063,17 @@ pub struct CancelSessionNotification {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelSessionNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelSessionNotification {
-    const NAME: &'static str = "CancelSessionNotification";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelSessionNotification {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelSessionNotification {
     /// Creates a `CancelSessionNotification` from its required fields; every optional field is omitted.
@@ -26387,7 +20113,7 @@ impl ::schemars::JsonSchema for CancelSessionNotification {
 /// Notification to cancel an ongoing request.
 ///
 /// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct CancelRequestNotification {
     /// The ID of the request to cancel: a request that the sender of this notification issued.
@@ -26399,43 +20125,17 @@ pub struct CancelRequestNotification {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-impl<'de> ::serde::Deserialize<'de> for CancelRequestNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-impl de::Object for CancelRequestNotification {
-    const NAME: &'static str = "CancelRequestNotification";
-    const FIELDS: &'static [&'static str] = &["requestId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "requestId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "requestId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(CancelRequestNotification {
-            request_id: de::required(v0, "requestId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 impl CancelRequestNotification {
     /// Creates a `CancelRequestNotification` from its required fields; every optional field is omitted.
@@ -26476,7 +20176,7 @@ impl ::schemars::JsonSchema for CancelRequestNotification {
 /// **UNSTABLE**
 ///
 /// Request parameters for `mcp/message`, sent from consumer to provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpRequest {
     /// The declared ACP MCP server receiving this request.
@@ -26488,7 +20188,7 @@ pub struct MessageMcpRequest {
     /// The inner MCP method name.
     pub method: String,
     /// Optional inner MCP params. Null is equivalent to omission.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -26496,63 +20196,17 @@ pub struct MessageMcpRequest {
     /// This is ACP metadata, not the inner MCP message's `_meta`.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for MessageMcpRequest {
-    const NAME: &'static str = "MessageMcpRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "serverId",
-        "requestId",
-        "method",
-        "params",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<McpServerAcpId> = None;
-        let mut v1: Option<McpRequestId> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "serverId" => Some(0),
-                "requestId" => Some(1),
-                "method" => Some(2),
-                "params" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "serverId"),
-                1 => de::put(map, &mut v1, "requestId"),
-                2 => de::put(map, &mut v2, "method"),
-                3 => de::put(map, &mut v3, "params"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MessageMcpRequest {
-            server_id: de::required(v0, "serverId")?,
-            request_id: de::required(v1, "requestId")?,
-            method: de::required(v2, "method")?,
-            params: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpRequest {
@@ -26779,7 +20433,14 @@ impl ::schemars::JsonSchema for McpRequestId {
 /// Capabilities for ACP MCP server transports.
 ///
 /// Supplying `{}` means the agent supports ACP MCP server transports.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct McpAcpCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -26787,41 +20448,17 @@ pub struct McpAcpCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpAcpCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for McpAcpCapabilities {
-    const NAME: &'static str = "McpAcpCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpAcpCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl McpAcpCapabilities {
@@ -26862,58 +20499,38 @@ impl ::schemars::JsonSchema for McpAcpCapabilities {
 ///
 /// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
 /// requests in `append` mode.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionSystemPromptCapabilities {
     /// Delivery modes the agent supports in addition to `append`.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent supports only `append`.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub mode: runtime::Nullable<SessionSystemPromptModeCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionSystemPromptCapabilities {
-    const NAME: &'static str = "SessionSystemPromptCapabilities";
-    const FIELDS: &'static [&'static str] = &["mode", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionSystemPromptModeCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "mode" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "mode"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionSystemPromptCapabilities {
-            mode: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptCapabilities {
@@ -26964,7 +20581,14 @@ impl ::schemars::JsonSchema for SessionSystemPromptCapabilities {
 ///
 /// `append` has no entry because every agent advertising `session.systemPrompt`
 /// supports it.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionSystemPromptModeCapabilities {
     /// Whether the agent supports `override` mode.
@@ -26972,52 +20596,29 @@ pub struct SessionSystemPromptModeCapabilities {
     /// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
     /// Supplying `{}` means the agent supports replacing its built-in default
     /// instructions with the client-provided system prompt.
-    #[serde(rename = "override", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "override",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::Lenient)]
     pub r#override: runtime::Nullable<SessionSystemPromptOverrideCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptModeCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionSystemPromptModeCapabilities {
-    const NAME: &'static str = "SessionSystemPromptModeCapabilities";
-    const FIELDS: &'static [&'static str] = &["override", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionSystemPromptOverrideCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "override" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "override"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionSystemPromptModeCapabilities {
-            r#override: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptModeCapabilities {
@@ -27068,7 +20669,14 @@ impl ::schemars::JsonSchema for SessionSystemPromptModeCapabilities {
 ///
 /// Supplying `{}` means the agent supports replacing its built-in default
 /// instructions with the client-provided system prompt.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionSystemPromptOverrideCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27076,41 +20684,17 @@ pub struct SessionSystemPromptOverrideCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionSystemPromptOverrideCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionSystemPromptOverrideCapabilities {
-    const NAME: &'static str = "SessionSystemPromptOverrideCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionSystemPromptOverrideCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionSystemPromptOverrideCapabilities {
@@ -27152,7 +20736,14 @@ impl ::schemars::JsonSchema for SessionSystemPromptOverrideCapabilities {
 /// Capabilities for the `session/fork` method.
 ///
 /// Supplying `{}` means the agent supports forking sessions.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionForkCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27160,41 +20751,17 @@ pub struct SessionForkCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionForkCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionForkCapabilities {
-    const NAME: &'static str = "SessionForkCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionForkCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionForkCapabilities {
@@ -27235,7 +20802,14 @@ impl ::schemars::JsonSchema for SessionForkCapabilities {
 ///
 /// Supplying `{}` means the agent supports both methods, the `archived` filter on
 /// `session/list`, and `SessionInfo.archived`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionArchiveCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27243,41 +20817,17 @@ pub struct SessionArchiveCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionArchiveCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionArchiveCapabilities {
-    const NAME: &'static str = "SessionArchiveCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionArchiveCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionArchiveCapabilities {
@@ -27317,7 +20867,14 @@ impl ::schemars::JsonSchema for SessionArchiveCapabilities {
 /// Capabilities for the `session/status` method.
 ///
 /// Supplying `{}` means the agent supports checking session status.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27325,41 +20882,17 @@ pub struct SessionStatusCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionStatusCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionStatusCapabilities {
-    const NAME: &'static str = "SessionStatusCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionStatusCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusCapabilities {
@@ -27400,7 +20933,14 @@ impl ::schemars::JsonSchema for SessionStatusCapabilities {
 ///
 /// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
 /// through `session/list` and `session_info_update` without this capability.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SessionTitleCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27408,41 +20948,17 @@ pub struct SessionTitleCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionTitleCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionTitleCapabilities {
-    const NAME: &'static str = "SessionTitleCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionTitleCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionTitleCapabilities {
@@ -27482,7 +20998,14 @@ impl ::schemars::JsonSchema for SessionTitleCapabilities {
 /// Auth status capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AuthStatusCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27490,41 +21013,17 @@ pub struct AuthStatusCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthStatusCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthStatusCapabilities {
-    const NAME: &'static str = "AuthStatusCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthStatusCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusCapabilities {
@@ -27564,7 +21063,14 @@ impl ::schemars::JsonSchema for AuthStatusCapabilities {
 /// Provider configuration capabilities supported by the agent.
 ///
 /// Supplying `{}` means the agent supports provider configuration methods.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ProvidersCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -27572,41 +21078,17 @@ pub struct ProvidersCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProvidersCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProvidersCapabilities {
-    const NAME: &'static str = "ProvidersCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProvidersCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProvidersCapabilities {
@@ -27644,7 +21126,7 @@ impl ::schemars::JsonSchema for ProvidersCapabilities {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/list`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ListProvidersResponse {
     /// Configurable providers with current routing info suitable for UI display.
@@ -27654,45 +21136,17 @@ pub struct ListProvidersResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ListProvidersResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ListProvidersResponse {
-    const NAME: &'static str = "ListProvidersResponse";
-    const FIELDS: &'static [&'static str] = &["providers", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Vec<ProviderInfo>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "providers" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "providers"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ListProvidersResponse {
-            providers: de::required(v0, "providers")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ListProvidersResponse {
@@ -27738,83 +21192,38 @@ impl ::schemars::JsonSchema for ListProvidersResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Information about a configurable LLM provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProviderInfo {
     /// Provider identifier, for example "main" or "openai".
     #[serde(rename = "providerId")]
     pub provider_id: ProviderId,
     /// Supported protocol types for this provider.
+    #[acp(read = read::LenientItems)]
     pub supported: Vec<LlmProtocol>,
     /// Whether this provider is mandatory and cannot be disabled via `providers/disable`.
     /// If true, clients must not call `providers/disable` for this provider ID.
     pub required: bool,
     /// Current effective non-secret routing config.
     /// Null or omitted means provider is disabled.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub current: runtime::Nullable<ProviderCurrentConfig>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProviderInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProviderInfo {
-    const NAME: &'static str = "ProviderInfo";
-    const FIELDS: &'static [&'static str] = &[
-        "providerId",
-        "supported",
-        "required",
-        "current",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProviderId> = None;
-        let mut v1: Option<Vec<LlmProtocol>> = None;
-        let mut v2: Option<bool> = None;
-        let mut v3: Option<runtime::Nullable<ProviderCurrentConfig>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "providerId" => Some(0),
-                "supported" => Some(1),
-                "required" => Some(2),
-                "current" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "providerId"),
-                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "supported"),
-                2 => de::put(map, &mut v2, "required"),
-                3 => de::put(map, &mut v3, "current"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProviderInfo {
-            provider_id: de::required(v0, "providerId")?,
-            supported: de::required(v1, "supported")?,
-            required: de::required(v2, "required")?,
-            current: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProviderInfo {
@@ -28114,7 +21523,7 @@ impl ::schemars::JsonSchema for LlmProtocol {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Current effective non-secret routing configuration for a provider.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProviderCurrentConfig {
     /// Protocol currently used by this provider.
@@ -28130,49 +21539,17 @@ pub struct ProviderCurrentConfig {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProviderCurrentConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProviderCurrentConfig {
-    const NAME: &'static str = "ProviderCurrentConfig";
-    const FIELDS: &'static [&'static str] = &["apiType", "baseUrl", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<LlmProtocol> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "apiType" => Some(0),
-                "baseUrl" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "apiType"),
-                1 => de::put(map, &mut v1, "baseUrl"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProviderCurrentConfig {
-            api_type: de::required(v0, "apiType")?,
-            base_url: de::required(v1, "baseUrl")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProviderCurrentConfig {
@@ -28212,7 +21589,14 @@ impl ::schemars::JsonSchema for ProviderCurrentConfig {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/set`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct SetProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28220,41 +21604,17 @@ pub struct SetProviderResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SetProviderResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SetProviderResponse {
-    const NAME: &'static str = "SetProviderResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetProviderResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SetProviderResponse {
@@ -28299,7 +21659,14 @@ impl ::schemars::JsonSchema for SetProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to `providers/disable`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct DisableProviderResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28307,41 +21674,17 @@ pub struct DisableProviderResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for DisableProviderResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for DisableProviderResponse {
-    const NAME: &'static str = "DisableProviderResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DisableProviderResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl DisableProviderResponse {
@@ -28386,7 +21729,7 @@ impl ::schemars::JsonSchema for DisableProviderResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response to the `auth/status` method.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusResponse {
     /// Whether the agent can start sessions without the user signing in first.
@@ -28399,56 +21742,25 @@ pub struct AuthStatusResponse {
     /// Optional. Omitted and empty are equivalent and mean no accounts are reported.
     /// Agents that hold credentials for several providers or accounts SHOULD list each
     /// of them and mark the ones in effect with `active`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub accounts: Option<Vec<AuthAccount>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthStatusResponse {
-    const NAME: &'static str = "AuthStatusResponse";
-    const FIELDS: &'static [&'static str] = &["state", "accounts", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthState> = None;
-        let mut v1: Option<Option<Vec<AuthAccount>>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "state" => Some(0),
-                "accounts" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "state"),
-                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "accounts"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthStatusResponse {
-            state: de::required(v0, "state")?,
-            accounts: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusResponse {
@@ -28660,7 +21972,7 @@ impl ::schemars::JsonSchema for AuthState {
 /// All fields are display information only. Clients MUST NOT use them as stable
 /// account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
 /// telemetry.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthAccount {
     /// Human-readable name for the account, suitable for display on its own,
@@ -28671,96 +21983,43 @@ pub struct AuthAccount {
     /// Several accounts MAY be active, for example one per provider.
     ///
     /// Optional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub active: runtime::Nullable<bool>,
     /// Display name of the user, such as a username or full name.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no name is reported.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub name: runtime::Nullable<String>,
     /// Email address of the user.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no email is reported.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub email: runtime::Nullable<String>,
     /// Display name of the organization, team, or workspace the account is using.
     ///
     /// Optional. Omitted and `null` are equivalent and mean no organization is reported.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::LenientScalar)]
     pub organization: runtime::Nullable<String>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthAccount {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthAccount {
-    const NAME: &'static str = "AuthAccount";
-    const FIELDS: &'static [&'static str] = &[
-        "label",
-        "active",
-        "name",
-        "email",
-        "organization",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<bool>> = None;
-        let mut v2: Option<runtime::Nullable<String>> = None;
-        let mut v3: Option<runtime::Nullable<String>> = None;
-        let mut v4: Option<runtime::Nullable<String>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "label" => Some(0),
-                "active" => Some(1),
-                "name" => Some(2),
-                "email" => Some(3),
-                "organization" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "label"),
-                1 => de::put_with::<read::LenientScalar, _, _>(map, &mut v1, "active"),
-                2 => de::put_with::<read::LenientScalar, _, _>(map, &mut v2, "name"),
-                3 => de::put_with::<read::LenientScalar, _, _>(map, &mut v3, "email"),
-                4 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "organization")
-                }
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthAccount {
-            label: de::required(v0, "label")?,
-            active: v1.unwrap_or_default(),
-            name: v2.unwrap_or_default(),
-            email: v3.unwrap_or_default(),
-            organization: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthAccount {
@@ -28827,7 +22086,7 @@ impl ::schemars::JsonSchema for AuthAccount {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from forking an existing session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ForkSessionResponse {
     /// Unique identifier for the newly created forked session.
@@ -28838,84 +22097,37 @@ pub struct ForkSessionResponse {
     /// Optional. Omitted or empty means no config options are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `config_option_update` notifications replace this list.
-    #[serde(rename = "configOptions", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "configOptions", default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub config_options: Option<Vec<SessionConfigOption>>,
     /// Initial commands the agent can execute in this session.
     ///
     /// Optional. Omitted or empty means no initial commands are advertised.
     /// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
     /// Later `available_commands_update` notifications replace this list.
-    #[serde(rename = "availableCommands", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "availableCommands",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[acp(read = read::LenientItems)]
     pub available_commands: Option<Vec<AvailableCommand>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ForkSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ForkSessionResponse {
-    const NAME: &'static str = "ForkSessionResponse";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "configOptions",
-        "availableCommands",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<Option<Vec<SessionConfigOption>>> = None;
-        let mut v2: Option<Option<Vec<AvailableCommand>>> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "configOptions" => Some(1),
-                "availableCommands" => Some(2),
-                "_meta" => Some(3),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v1, "configOptions")
-                }
-                2 => {
-                    de::put_with::<
-                        read::LenientItems,
-                        _,
-                        _,
-                    >(map, &mut v2, "availableCommands")
-                }
-                3 => de::put_with::<read::LenientMeta, _, _>(map, &mut v3, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ForkSessionResponse {
-            session_id: de::required(v0, "sessionId")?,
-            config_options: v1.unwrap_or_default(),
-            available_commands: v2.unwrap_or_default(),
-            meta: v3.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ForkSessionResponse {
@@ -28978,7 +22190,14 @@ impl ::schemars::JsonSchema for ForkSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from archiving a session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ArchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28986,41 +22205,17 @@ pub struct ArchiveSessionResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ArchiveSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ArchiveSessionResponse {
-    const NAME: &'static str = "ArchiveSessionResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ArchiveSessionResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ArchiveSessionResponse {
@@ -29065,7 +22260,14 @@ impl ::schemars::JsonSchema for ArchiveSessionResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from unarchiving a session.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct UnarchiveSessionResponse {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29073,41 +22275,17 @@ pub struct UnarchiveSessionResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for UnarchiveSessionResponse {
-    const NAME: &'static str = "UnarchiveSessionResponse";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UnarchiveSessionResponse {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl UnarchiveSessionResponse {
@@ -29155,7 +22333,7 @@ impl ::schemars::JsonSchema for UnarchiveSessionResponse {
 ///
 /// The result is a snapshot. A session reported `open` may be closed or evicted before
 /// the Client's next request.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusResponse {
     /// Whether the Agent has the session in memory.
@@ -29169,56 +22347,25 @@ pub struct SessionStatusResponse {
     /// malformed values mean the Agent is not reporting foreground state, and Clients
     /// MUST NOT read that as `idle`. This is a snapshot, not a new transition. Clients
     /// MUST NOT count an `idle` snapshot as a new completion.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub state: runtime::Nullable<StateUpdate>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionStatusResponse {
-    const NAME: &'static str = "SessionStatusResponse";
-    const FIELDS: &'static [&'static str] = &["status", "state", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionStatus> = None;
-        let mut v1: Option<runtime::Nullable<StateUpdate>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "status" => Some(0),
-                "state" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "status"),
-                1 => de::put_with::<read::Lenient, _, _>(map, &mut v1, "state"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionStatusResponse {
-            status: de::required(v0, "status")?,
-            state: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusResponse {
@@ -29418,7 +22565,8 @@ impl ::schemars::JsonSchema for SessionStatus {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A listed subagent session associated with this session through `subagent_update`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct BackgroundSubagent {
     /// The ID of the listed session.
@@ -29429,86 +22577,17 @@ pub struct BackgroundSubagent {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for BackgroundSubagent {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for BackgroundSubagent {
-    const NAME: &'static str = "BackgroundSubagent";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(BackgroundSubagent {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for BackgroundSubagent {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "sessionId" => {
-                    fast::put(&mut v0, <SessionId as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(BackgroundSubagent {
-            session_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl BackgroundSubagent {
@@ -29547,7 +22626,8 @@ impl ::schemars::JsonSchema for BackgroundSubagent {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Token usage for the foreground work that just completed, not cumulative for the session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct Usage {
     /// Sum of all token types for the completed work.
@@ -29564,205 +22644,47 @@ pub struct Usage {
     /// Omitted and `null` are equivalent and mean the count is not reported.
     #[serde(
         rename = "thoughtTokens",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub thought_tokens: runtime::Nullable<u64>,
     /// Cache read tokens for the completed work.
     ///
     /// Omitted and `null` are equivalent and mean the count is not reported.
     #[serde(
         rename = "cachedReadTokens",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub cached_read_tokens: runtime::Nullable<u64>,
     /// Cache write tokens for the completed work.
     ///
     /// Omitted and `null` are equivalent and mean the count is not reported.
     #[serde(
         rename = "cachedWriteTokens",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::LenientScalar)]
     pub cached_write_tokens: runtime::Nullable<u64>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for Usage {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for Usage {
-    const NAME: &'static str = "Usage";
-    const FIELDS: &'static [&'static str] = &[
-        "totalTokens",
-        "inputTokens",
-        "outputTokens",
-        "thoughtTokens",
-        "cachedReadTokens",
-        "cachedWriteTokens",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<u64> = None;
-        let mut v1: Option<u64> = None;
-        let mut v2: Option<u64> = None;
-        let mut v3: Option<runtime::Nullable<u64>> = None;
-        let mut v4: Option<runtime::Nullable<u64>> = None;
-        let mut v5: Option<runtime::Nullable<u64>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "totalTokens" => Some(0),
-                "inputTokens" => Some(1),
-                "outputTokens" => Some(2),
-                "thoughtTokens" => Some(3),
-                "cachedReadTokens" => Some(4),
-                "cachedWriteTokens" => Some(5),
-                "_meta" => Some(6),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "totalTokens"),
-                1 => de::put(map, &mut v1, "inputTokens"),
-                2 => de::put(map, &mut v2, "outputTokens"),
-                3 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v3, "thoughtTokens")
-                }
-                4 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v4, "cachedReadTokens")
-                }
-                5 => {
-                    de::put_with::<
-                        read::LenientScalar,
-                        _,
-                        _,
-                    >(map, &mut v5, "cachedWriteTokens")
-                }
-                6 => de::put_with::<read::LenientMeta, _, _>(map, &mut v6, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(Usage {
-            total_tokens: de::required(v0, "totalTokens")?,
-            input_tokens: de::required(v1, "inputTokens")?,
-            output_tokens: de::required(v2, "outputTokens")?,
-            thought_tokens: v3.unwrap_or_default(),
-            cached_read_tokens: v4.unwrap_or_default(),
-            cached_write_tokens: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for Usage {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<u64> = None;
-        let mut v1: Option<u64> = None;
-        let mut v2: Option<u64> = None;
-        let mut v3: Option<runtime::Nullable<u64>> = None;
-        let mut v4: Option<runtime::Nullable<u64>> = None;
-        let mut v5: Option<runtime::Nullable<u64>> = None;
-        let mut v6: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "totalTokens" => {
-                    fast::put(&mut v0, <u64 as fast::FromJson<'de>>::read(r))
-                }
-                "inputTokens" => {
-                    fast::put(&mut v1, <u64 as fast::FromJson<'de>>::read(r))
-                }
-                "outputTokens" => {
-                    fast::put(&mut v2, <u64 as fast::FromJson<'de>>::read(r))
-                }
-                "thoughtTokens" => {
-                    fast::put(
-                        &mut v3,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<u64>,
-                        >>::read(r),
-                    )
-                }
-                "cachedReadTokens" => {
-                    fast::put(
-                        &mut v4,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<u64>,
-                        >>::read(r),
-                    )
-                }
-                "cachedWriteTokens" => {
-                    fast::put(
-                        &mut v5,
-                        <read::LenientScalar as fast::Rule<
-                            'de,
-                            runtime::Nullable<u64>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v6,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        let Some(v2) = v2 else {
-            return Err(fast::Bail);
-        };
-        Ok(Usage {
-            total_tokens: v0,
-            input_tokens: v1,
-            output_tokens: v2,
-            thought_tokens: v3.unwrap_or_default(),
-            cached_read_tokens: v4.unwrap_or_default(),
-            cached_write_tokens: v5.unwrap_or_default(),
-            meta: v6.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl Usage {
@@ -29836,7 +22758,15 @@ impl ::schemars::JsonSchema for Usage {
 ///
 /// This is not a task outcome or session closure. It does not cancel work, resolve
 /// pending requests, or revoke capabilities. Capabilities are updated separately.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct UnknownStateUpdate {
     /// Work running independently of foreground work, as a complete snapshot.
@@ -29847,96 +22777,25 @@ pub struct UnknownStateUpdate {
     /// update for the session. A malformed list is treated as not reported.
     ///
     /// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#background-work)
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub background: runtime::Nullable<Vec<BackgroundWork>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for UnknownStateUpdate {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for UnknownStateUpdate {
-    const NAME: &'static str = "UnknownStateUpdate";
-    const FIELDS: &'static [&'static str] = &["background", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "background" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "background"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UnknownStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for UnknownStateUpdate {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Vec<BackgroundWork>>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "background" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<Vec<BackgroundWork>>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(UnknownStateUpdate {
-            background: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl UnknownStateUpdate {
@@ -29981,7 +22840,7 @@ impl ::schemars::JsonSchema for UnknownStateUpdate {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Response from setting the title of a session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionTitleResponse {
     /// The title the Agent stored.
@@ -29994,45 +22853,17 @@ pub struct SetSessionTitleResponse {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SetSessionTitleResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SetSessionTitleResponse {
-    const NAME: &'static str = "SetSessionTitleResponse";
-    const FIELDS: &'static [&'static str] = &["title", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "title" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "title"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionTitleResponse {
-            title: de::required(v0, "title")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SetSessionTitleResponse {
@@ -30078,7 +22909,8 @@ impl ::schemars::JsonSchema for SetSessionTitleResponse {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented by a file URI.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanFile {
     /// The plan ID to update.
@@ -30093,94 +22925,17 @@ pub struct PlanFile {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanFile {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanFile {
-    const NAME: &'static str = "PlanFile";
-    const FIELDS: &'static [&'static str] = &["planId", "uri", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "planId" => Some(0),
-                "uri" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "planId"),
-                1 => de::put(map, &mut v1, "uri"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanFile {
-            plan_id: de::required(v0, "planId")?,
-            uri: de::required(v1, "uri")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanFile {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
-                "uri" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanFile {
-            plan_id: v0,
-            uri: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanFile {
@@ -30220,7 +22975,8 @@ impl ::schemars::JsonSchema for PlanFile {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// A plan represented as raw markdown content.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanMarkdown {
     /// The plan ID to update.
@@ -30233,94 +22989,17 @@ pub struct PlanMarkdown {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanMarkdown {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanMarkdown {
-    const NAME: &'static str = "PlanMarkdown";
-    const FIELDS: &'static [&'static str] = &["planId", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "planId" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "planId"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanMarkdown {
-            plan_id: de::required(v0, "planId")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanMarkdown {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
-                "content" => fast::put(&mut v1, <String as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanMarkdown {
-            plan_id: v0,
-            content: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanMarkdown {
@@ -30360,7 +23039,8 @@ impl ::schemars::JsonSchema for PlanMarkdown {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Removal notice for a plan identified by ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct PlanRemoved {
     /// The plan ID to remove.
@@ -30371,84 +23051,17 @@ pub struct PlanRemoved {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for PlanRemoved {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for PlanRemoved {
-    const NAME: &'static str = "PlanRemoved";
-    const FIELDS: &'static [&'static str] = &["planId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "planId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "planId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(PlanRemoved {
-            plan_id: de::required(v0, "planId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for PlanRemoved {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<PlanId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "planId" => fast::put(&mut v0, <PlanId as fast::FromJson<'de>>::read(r)),
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        Ok(PlanRemoved {
-            plan_id: v0,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl PlanRemoved {
@@ -30490,102 +23103,39 @@ impl ::schemars::JsonSchema for PlanRemoved {
 ///
 /// A mutation requires an explicit per-child capability. Support for the method
 /// on ordinary sessions does not grant support on a child.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SubagentSessionCapabilities {
     /// Permits the client to cancel this child's current work without ending
     /// the session. Omitted and `null` are equivalent and mean unsupported. An object (including
     /// `{}`) means supported.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Lenient)]
     pub cancel: runtime::Nullable<SessionCancelCapabilities>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SubagentSessionCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SubagentSessionCapabilities {
-    const NAME: &'static str = "SubagentSessionCapabilities";
-    const FIELDS: &'static [&'static str] = &["cancel", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<SessionCancelCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "cancel" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Lenient, _, _>(map, &mut v0, "cancel"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SubagentSessionCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for SubagentSessionCapabilities {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<SessionCancelCapabilities>> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "cancel" => {
-                    fast::put(
-                        &mut v0,
-                        <read::Lenient as fast::Rule<
-                            'de,
-                            runtime::Nullable<SessionCancelCapabilities>,
-                        >>::read(r),
-                    )
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v1,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(SubagentSessionCapabilities {
-            cancel: v0.unwrap_or_default(),
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SubagentSessionCapabilities {
@@ -30632,7 +23182,15 @@ impl ::schemars::JsonSchema for SubagentSessionCapabilities {
 /// Capability to cancel work in a subagent session without ending that session.
 ///
 /// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionCancelCapabilities {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -30640,74 +23198,17 @@ pub struct SessionCancelCapabilities {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionCancelCapabilities {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionCancelCapabilities {
-    const NAME: &'static str = "SessionCancelCapabilities";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for SessionCancelCapabilities {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "_meta" => {
-                    fast::put(
-                        &mut v0,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        Ok(SessionCancelCapabilities {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionCancelCapabilities {
@@ -31086,7 +23587,8 @@ impl ::schemars::JsonSchema for SessionMessage {
 ///
 /// A chunk carries only content. The message's participants and references come from
 /// `session_message` upserts, which can arrive before, between, or after its chunks.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
+#[acp(direct)]
 #[non_exhaustive]
 pub struct SessionMessageChunk {
     /// Identifier of this message within the enclosing session's transcript.
@@ -31100,98 +23602,17 @@ pub struct SessionMessageChunk {
     /// This metadata is scoped to the chunk and does not patch stored metadata.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionMessageChunk {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::direct_object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionMessageChunk {
-    const NAME: &'static str = "SessionMessageChunk";
-    const FIELDS: &'static [&'static str] = &["messageId", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "messageId" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "messageId"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionMessageChunk {
-            message_id: de::required(v0, "messageId")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
-}
-#[cfg(feature = "unstable")]
-impl<'de> fast::FromJson<'de> for SessionMessageChunk {
-    #[inline]
-    fn read(r: &mut fast::Reader<'de>) -> Result<Self, fast::Bail> {
-        let more = r.open()?;
-        <Self as fast::FromJson<'de>>::rest(r, more)
-    }
-    #[inline]
-    fn rest(r: &mut fast::Reader<'de>, more: bool) -> Result<Self, fast::Bail> {
-        let mut v0: Option<MessageId> = None;
-        let mut v1: Option<ContentBlock> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut rest = runtime::Extra::new();
-        fast::members(
-            r,
-            more,
-            |r, key| match key {
-                "messageId" => {
-                    fast::put(&mut v0, <MessageId as fast::FromJson<'de>>::read(r))
-                }
-                "content" => {
-                    fast::put(&mut v1, <ContentBlock as fast::FromJson<'de>>::read(r))
-                }
-                "_meta" => {
-                    fast::put(
-                        &mut v2,
-                        <read::LenientMeta as fast::Rule<
-                            'de,
-                            runtime::Nullable<Box<runtime::JsonObject>>,
-                        >>::read(r),
-                    )
-                }
-                other => fast::keep(r, &mut rest, other),
-            },
-        )?;
-        let Some(v0) = v0 else {
-            return Err(fast::Bail);
-        };
-        let Some(v1) = v1 else {
-            return Err(fast::Bail);
-        };
-        Ok(SessionMessageChunk {
-            message_id: v0,
-            content: v1,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionMessageChunk {
@@ -31238,7 +23659,7 @@ impl ::schemars::JsonSchema for SessionMessageChunk {
 /// Carries the same fields as the `auth/status` response. Agents that advertise the
 /// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 /// send it when the reported status differs from the last one sent on the connection.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct AuthStatusUpdateNotification {
     /// Whether the agent can start sessions without the user signing in first.
@@ -31251,56 +23672,25 @@ pub struct AuthStatusUpdateNotification {
     /// Optional. Omitted and empty are equivalent and mean no accounts are reported.
     /// Agents that hold credentials for several providers or accounts SHOULD list each
     /// of them and mark the ones in effect with `active`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::LenientItems)]
     pub accounts: Option<Vec<AuthAccount>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthStatusUpdateNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthStatusUpdateNotification {
-    const NAME: &'static str = "AuthStatusUpdateNotification";
-    const FIELDS: &'static [&'static str] = &["state", "accounts", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<AuthState> = None;
-        let mut v1: Option<Option<Vec<AuthAccount>>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "state" => Some(0),
-                "accounts" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "state"),
-                1 => de::put_with::<read::LenientItems, _, _>(map, &mut v1, "accounts"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthStatusUpdateNotification {
-            state: de::required(v0, "state")?,
-            accounts: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusUpdateNotification {
@@ -31353,7 +23743,14 @@ impl ::schemars::JsonSchema for AuthStatusUpdateNotification {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/list`.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct ListProvidersRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -31361,41 +23758,17 @@ pub struct ListProvidersRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ListProvidersRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ListProvidersRequest {
-    const NAME: &'static str = "ListProvidersRequest";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ListProvidersRequest {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ListProvidersRequest {
@@ -31442,7 +23815,7 @@ impl ::schemars::JsonSchema for ListProvidersRequest {
 /// Request parameters for `providers/set`.
 ///
 /// Replaces the full configuration for one provider ID.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetProviderRequest {
     /// Provider ID to configure.
@@ -31458,70 +23831,24 @@ pub struct SetProviderRequest {
     pub base_url: String,
     /// Full headers map for this provider.
     /// May include authorization, routing, or other integration-specific headers.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers: Option<::std::collections::BTreeMap<String, String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SetProviderRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SetProviderRequest {
-    const NAME: &'static str = "SetProviderRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "providerId",
-        "apiType",
-        "baseUrl",
-        "headers",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProviderId> = None;
-        let mut v1: Option<LlmProtocol> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<Option<::std::collections::BTreeMap<String, String>>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "providerId" => Some(0),
-                "apiType" => Some(1),
-                "baseUrl" => Some(2),
-                "headers" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "providerId"),
-                1 => de::put(map, &mut v1, "apiType"),
-                2 => de::put(map, &mut v2, "baseUrl"),
-                3 => de::put(map, &mut v3, "headers"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetProviderRequest {
-            provider_id: de::required(v0, "providerId")?,
-            api_type: de::required(v1, "apiType")?,
-            base_url: de::required(v2, "baseUrl")?,
-            headers: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SetProviderRequest {
@@ -31583,7 +23910,7 @@ impl ::schemars::JsonSchema for SetProviderRequest {
 /// This capability is not part of the spec yet, and may be removed or changed at any point.
 ///
 /// Request parameters for `providers/disable`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct DisableProviderRequest {
     /// Provider ID to disable.
@@ -31594,45 +23921,17 @@ pub struct DisableProviderRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for DisableProviderRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for DisableProviderRequest {
-    const NAME: &'static str = "DisableProviderRequest";
-    const FIELDS: &'static [&'static str] = &["providerId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<ProviderId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "providerId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "providerId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(DisableProviderRequest {
-            provider_id: de::required(v0, "providerId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl DisableProviderRequest {
@@ -31683,7 +23982,14 @@ impl ::schemars::JsonSchema for DisableProviderRequest {
 ///
 /// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
 /// whether authentication is required.
-#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    ::serde::Serialize,
+    ::acp_bindings::AcpDeserialize,
+)]
 #[non_exhaustive]
 pub struct AuthStatusRequest {
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -31691,41 +23997,17 @@ pub struct AuthStatusRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for AuthStatusRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for AuthStatusRequest {
-    const NAME: &'static str = "AuthStatusRequest";
-    const FIELDS: &'static [&'static str] = &["_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "_meta" => Some(0),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::LenientMeta, _, _>(map, &mut v0, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(AuthStatusRequest {
-            meta: v0.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl AuthStatusRequest {
@@ -31773,7 +24055,7 @@ impl ::schemars::JsonSchema for AuthStatusRequest {
 ///
 /// The MCP server is provided by an ACP component and communicates over the ACP channel
 /// using `mcp/message`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpServerAcp {
     /// Human-readable name identifying this MCP server.
@@ -31789,49 +24071,17 @@ pub struct McpServerAcp {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpServerAcp {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for McpServerAcp {
-    const NAME: &'static str = "McpServerAcp";
-    const FIELDS: &'static [&'static str] = &["name", "serverId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<McpServerAcpId> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "name" => Some(0),
-                "serverId" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "name"),
-                1 => de::put(map, &mut v1, "serverId"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpServerAcp {
-            name: de::required(v0, "name")?,
-            server_id: de::required(v1, "serverId")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl McpServerAcp {
@@ -31876,7 +24126,7 @@ impl ::schemars::JsonSchema for McpServerAcp {
 /// `session.systemPrompt`. Agents that cannot apply it, for example because of
 /// an unadvertised mode or an unsupported content block type, MUST return an
 /// error instead of creating, resuming, or forking the session.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SystemPrompt {
     /// How the Agent combines `content` with its own instructions.
@@ -31899,49 +24149,17 @@ pub struct SystemPrompt {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SystemPrompt {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SystemPrompt {
-    const NAME: &'static str = "SystemPrompt";
-    const FIELDS: &'static [&'static str] = &["mode", "content", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SystemPromptMode> = None;
-        let mut v1: Option<Vec<ContentBlock>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "mode" => Some(0),
-                "content" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "mode"),
-                1 => de::put(map, &mut v1, "content"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SystemPrompt {
-            mode: de::required(v0, "mode")?,
-            content: de::required(v1, "content")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SystemPrompt {
@@ -32294,7 +24512,7 @@ impl ::schemars::JsonSchema for SessionArchiveFilter {
 /// operations like generating summaries without affecting the original session's history.
 ///
 /// Only available if the Agent supports the `session.fork` capability.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ForkSessionRequest {
     /// The ID of the session to fork.
@@ -32307,10 +24525,14 @@ pub struct ForkSessionRequest {
     /// When omitted or empty, no additional roots are activated. When non-empty,
     /// this is the complete resulting additional-root list for the forked
     /// session.
-    #[serde(rename = "additionalDirectories", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "additionalDirectories",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub additional_directories: Option<Vec<AbsolutePath>>,
     /// List of MCP servers to connect to for this session.
-    #[serde(rename = "mcpServers", skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "mcpServers", default, skip_serializing_if = "Option::is_none")]
     pub mcp_servers: Option<Vec<McpServer>>,
     /// **UNSTABLE**
     ///
@@ -32325,6 +24547,7 @@ pub struct ForkSessionRequest {
     /// source session.
     #[serde(
         rename = "systemPrompt",
+        default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
     pub system_prompt: runtime::Nullable<SystemPrompt>,
@@ -32333,68 +24556,17 @@ pub struct ForkSessionRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ForkSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ForkSessionRequest {
-    const NAME: &'static str = "ForkSessionRequest";
-    const FIELDS: &'static [&'static str] = &[
-        "sessionId",
-        "cwd",
-        "additionalDirectories",
-        "mcpServers",
-        "systemPrompt",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<AbsolutePath> = None;
-        let mut v2: Option<Option<Vec<AbsolutePath>>> = None;
-        let mut v3: Option<Option<Vec<McpServer>>> = None;
-        let mut v4: Option<runtime::Nullable<SystemPrompt>> = None;
-        let mut v5: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "cwd" => Some(1),
-                "additionalDirectories" => Some(2),
-                "mcpServers" => Some(3),
-                "systemPrompt" => Some(4),
-                "_meta" => Some(5),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "cwd"),
-                2 => de::put(map, &mut v2, "additionalDirectories"),
-                3 => de::put(map, &mut v3, "mcpServers"),
-                4 => de::put(map, &mut v4, "systemPrompt"),
-                5 => de::put_with::<read::LenientMeta, _, _>(map, &mut v5, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ForkSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            cwd: de::required(v1, "cwd")?,
-            additional_directories: v2.unwrap_or_default(),
-            mcp_servers: v3.unwrap_or_default(),
-            system_prompt: v4.unwrap_or_default(),
-            meta: v5.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ForkSessionRequest {
@@ -32472,7 +24644,7 @@ impl ::schemars::JsonSchema for ForkSessionRequest {
 /// and saved history. If the session is active, the Agent MUST cancel any ongoing work and
 /// free the session's resources as if `session/close` had been called, then archive it.
 /// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ArchiveSessionRequest {
     /// The ID of the session to archive.
@@ -32483,45 +24655,17 @@ pub struct ArchiveSessionRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ArchiveSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ArchiveSessionRequest {
-    const NAME: &'static str = "ArchiveSessionRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ArchiveSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ArchiveSessionRequest {
@@ -32575,7 +24719,7 @@ impl ::schemars::JsonSchema for ArchiveSessionRequest {
 /// archived session SHOULD unarchive it before calling `session/resume`.
 /// Unarchiving a session that is not archived succeeds. A session that does not exist
 /// gets `-32002`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct UnarchiveSessionRequest {
     /// The ID of the session to unarchive.
@@ -32586,45 +24730,17 @@ pub struct UnarchiveSessionRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for UnarchiveSessionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for UnarchiveSessionRequest {
-    const NAME: &'static str = "UnarchiveSessionRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(UnarchiveSessionRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl UnarchiveSessionRequest {
@@ -32676,7 +24792,7 @@ impl ::schemars::JsonSchema for UnarchiveSessionRequest {
 /// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
 /// close, or change the session, and does not attach the requesting connection to it.
 /// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SessionStatusRequest {
     /// The ID of the session to check.
@@ -32687,45 +24803,17 @@ pub struct SessionStatusRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SessionStatusRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SessionStatusRequest {
-    const NAME: &'static str = "SessionStatusRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SessionStatusRequest {
-            session_id: de::required(v0, "sessionId")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SessionStatusRequest {
@@ -32779,7 +24867,7 @@ impl ::schemars::JsonSchema for SessionStatusRequest {
 ///
 /// The Agent responds only after it has stored the title. After a successful response, the
 /// Agent SHOULD NOT replace the title with one it generates automatically.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct SetSessionTitleRequest {
     /// The ID of the session to retitle.
@@ -32797,49 +24885,17 @@ pub struct SetSessionTitleRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for SetSessionTitleRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for SetSessionTitleRequest {
-    const NAME: &'static str = "SetSessionTitleRequest";
-    const FIELDS: &'static [&'static str] = &["sessionId", "title", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<SessionId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "sessionId" => Some(0),
-                "title" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "sessionId"),
-                1 => de::put(map, &mut v1, "title"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(SetSessionTitleRequest {
-            session_id: de::required(v0, "sessionId")?,
-            title: de::required(v1, "title")?,
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl SetSessionTitleRequest {
@@ -32959,7 +25015,7 @@ impl ::schemars::JsonSchema for MessageMcpResponse {
 }
 #[cfg(feature = "unstable")]
 /// An opaque inner MCP result.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseResult {
     /// Required, even if JSON null.
@@ -32970,45 +25026,17 @@ pub struct MessageMcpResponseResult {
     /// This is ACP metadata, not the inner MCP message's `_meta`.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for MessageMcpResponseResult {
-    const NAME: &'static str = "MessageMcpResponseResult";
-    const FIELDS: &'static [&'static str] = &["result", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<::serde_json::Value> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "result" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "result"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MessageMcpResponseResult {
-            result: de::required(v0, "result")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpResponseResult {
@@ -33043,7 +25071,7 @@ impl ::schemars::JsonSchema for MessageMcpResponseResult {
 }
 #[cfg(feature = "unstable")]
 /// A structured inner MCP error.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpResponseError {
     /// Required, non-null MCP error object.
@@ -33054,45 +25082,17 @@ pub struct MessageMcpResponseError {
     /// This is ACP metadata, not the inner MCP message's `_meta`.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for MessageMcpResponseError {
-    const NAME: &'static str = "MessageMcpResponseError";
-    const FIELDS: &'static [&'static str] = &["error", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<McpError> = None;
-        let mut v1: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "error" => Some(0),
-                "_meta" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "error"),
-                1 => de::put_with::<read::LenientMeta, _, _>(map, &mut v1, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MessageMcpResponseError {
-            error: de::required(v0, "error")?,
-            meta: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpResponseError {
@@ -33132,7 +25132,7 @@ impl ::schemars::JsonSchema for MessageMcpResponseError {
 ///
 /// `code` and `message` are required and non-null. `data` is optional.
 /// Explicit `null` is preserved separately from an omitted key.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct McpError {
     /// Inner MCP error code. Never an ACP error code.
@@ -33140,49 +25140,13 @@ pub struct McpError {
     /// Inner MCP error message.
     pub message: String,
     /// Optional error data. Explicit null is retained.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub data: Option<::serde_json::Value>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for McpError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for McpError {
-    const NAME: &'static str = "McpError";
-    const FIELDS: &'static [&'static str] = &["code", "message", "data"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<i32> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<Option<::serde_json::Value>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "code" => Some(0),
-                "message" => Some(1),
-                "data" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "code"),
-                1 => de::put(map, &mut v1, "message"),
-                2 => de::put_with::<read::Any, _, _>(map, &mut v2, "data"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(McpError {
-            code: de::required(v0, "code")?,
-            message: de::required(v1, "message")?,
-            data: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl McpError {
@@ -33221,7 +25185,7 @@ impl ::schemars::JsonSchema for McpError {
 ///
 /// Notification for an active request, sent from provider to consumer.
 /// Includes subscription acknowledgements and updates.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct MessageMcpNotification {
     /// The declared ACP MCP server handling the associated request.
@@ -33233,7 +25197,7 @@ pub struct MessageMcpNotification {
     /// The inner MCP method name.
     pub method: String,
     /// Optional inner MCP params. Null is equivalent to omission.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -33241,63 +25205,17 @@ pub struct MessageMcpNotification {
     /// This is ACP metadata, not the inner MCP message's `_meta`.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for MessageMcpNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for MessageMcpNotification {
-    const NAME: &'static str = "MessageMcpNotification";
-    const FIELDS: &'static [&'static str] = &[
-        "serverId",
-        "requestId",
-        "method",
-        "params",
-        "_meta",
-    ];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<McpServerAcpId> = None;
-        let mut v1: Option<McpRequestId> = None;
-        let mut v2: Option<String> = None;
-        let mut v3: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let mut v4: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "serverId" => Some(0),
-                "requestId" => Some(1),
-                "method" => Some(2),
-                "params" => Some(3),
-                "_meta" => Some(4),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "serverId"),
-                1 => de::put(map, &mut v1, "requestId"),
-                2 => de::put(map, &mut v2, "method"),
-                3 => de::put(map, &mut v3, "params"),
-                4 => de::put_with::<read::LenientMeta, _, _>(map, &mut v4, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(MessageMcpNotification {
-            server_id: de::required(v0, "serverId")?,
-            request_id: de::required(v1, "requestId")?,
-            method: de::required(v2, "method")?,
-            params: v3.unwrap_or_default(),
-            meta: v4.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl MessageMcpNotification {
@@ -33352,7 +25270,7 @@ impl ::schemars::JsonSchema for MessageMcpNotification {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC request object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyRequest {
     /// The request id used to correlate the matching response.
@@ -33360,49 +25278,12 @@ pub struct ProxyRequest {
     /// The method name to invoke.
     pub method: String,
     /// Method-specific request parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ProxyRequestParams>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxyRequest {
-    const NAME: &'static str = "ProxyRequest";
-    const FIELDS: &'static [&'static str] = &["id", "method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<String> = None;
-        let mut v2: Option<runtime::Nullable<ProxyRequestParams>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "method" => Some(1),
-                "params" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "method"),
-                2 => de::put(map, &mut v2, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxyRequest {
-            id: de::required(v0, "id")?,
-            method: de::required(v1, "method")?,
-            params: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxyRequest {
@@ -33576,7 +25457,7 @@ impl ::schemars::JsonSchema for InitializeProxyRequest {
 /// request on the same connection. Cancellation is never forwarded to another hop.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorRequest {
     /// Method name of the wrapped request.
@@ -33586,7 +25467,8 @@ pub struct ProxySuccessorRequest {
     /// Optional. Omitted and `null` are equivalent and mean the wrapped request has no params.
     /// When present, it MUST be a JSON object or array, as JSON-RPC requires.
     /// The wrapped request's own `_meta` stays inside these params.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub params: Option<::serde_json::Value>,
     /// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
     /// message's `_meta`. It is hop-local: the conductor does not copy it into the message
@@ -33597,49 +25479,17 @@ pub struct ProxySuccessorRequest {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxySuccessorRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxySuccessorRequest {
-    const NAME: &'static str = "ProxySuccessorRequest";
-    const FIELDS: &'static [&'static str] = &["method", "params", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<Option<::serde_json::Value>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put_with::<read::Any, _, _>(map, &mut v1, "params"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxySuccessorRequest {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxySuccessorRequest {
@@ -33749,7 +25599,7 @@ impl ::schemars::JsonSchema for ProxyResponse {
 }
 #[cfg(feature = "unstable")]
 /// A successful JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseResult {
     /// The id of the request this response answers.
@@ -33760,39 +25610,6 @@ pub struct ProxyResponseResult {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponseResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxyResponseResult {
-    const NAME: &'static str = "ProxyResponseResult";
-    const FIELDS: &'static [&'static str] = &["id", "result"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<RequestId> = None;
-        let mut v1: Option<ProxyResponseResultResult> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "result" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "result"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxyResponseResult {
-            id: de::required(v0, "id")?,
-            result: de::required(v1, "result")?,
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxyResponseResult {
@@ -33885,13 +25702,14 @@ impl ::schemars::JsonSchema for ProxyResponseResultResult {
 }
 #[cfg(feature = "unstable")]
 /// A failed JSON-RPC response.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyResponseError {
     /// The id of the request this response answers.
     ///
     /// Required. `null` only when the request's id could not be determined, such as
     /// for a parse error or an invalid request.
+    #[acp(read = read::Present)]
     pub id: Option<ProxyResponseErrorId>,
     /// Method-specific error data.
     pub error: Error,
@@ -33899,39 +25717,6 @@ pub struct ProxyResponseError {
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyResponseError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxyResponseError {
-    const NAME: &'static str = "ProxyResponseError";
-    const FIELDS: &'static [&'static str] = &["id", "error"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<Option<ProxyResponseErrorId>> = None;
-        let mut v1: Option<Error> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "id" => Some(0),
-                "error" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put_with::<read::Present, _, _>(map, &mut v0, "id"),
-                1 => de::put(map, &mut v1, "error"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxyResponseError {
-            id: de::required(v0, "id")?,
-            error: de::required(v1, "error")?,
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxyResponseError {
@@ -34112,51 +25897,18 @@ impl ::schemars::JsonSchema for ProxySuccessorResponse {
 }
 #[cfg(feature = "unstable")]
 /// A JSON-RPC notification object.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxyNotification {
     /// The notification method name.
     pub method: String,
     /// Method-specific notification parameters.
-    #[serde(skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub params: runtime::Nullable<ProxySuccessorNotification>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxyNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxyNotification {
-    const NAME: &'static str = "ProxyNotification";
-    const FIELDS: &'static [&'static str] = &["method", "params"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<runtime::Nullable<ProxySuccessorNotification>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put(map, &mut v1, "params"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxyNotification {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxyNotification {
@@ -34201,7 +25953,7 @@ impl ::schemars::JsonSchema for ProxyNotification {
 /// and `params` are the wrapped notification's method and params.
 ///
 /// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::acp_bindings::AcpDeserialize)]
 #[non_exhaustive]
 pub struct ProxySuccessorNotification {
     /// Method name of the wrapped notification.
@@ -34211,7 +25963,8 @@ pub struct ProxySuccessorNotification {
     /// Optional. Omitted and `null` are equivalent and mean the wrapped notification has no params.
     /// When present, it MUST be a JSON object or array, as JSON-RPC requires.
     /// The wrapped notification's own `_meta` stays inside these params.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Any)]
     pub params: Option<::serde_json::Value>,
     /// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
     /// message's `_meta`. It is hop-local: the conductor does not copy it into the message
@@ -34222,49 +25975,17 @@ pub struct ProxySuccessorNotification {
     /// Implementations MUST NOT assign meaning to keys they do not recognize.
     ///
     /// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-    #[serde(rename = "_meta", skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[serde(
+        rename = "_meta",
+        default,
+        skip_serializing_if = "runtime::Nullable::is_absent"
+    )]
+    #[acp(read = read::LenientMeta)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
     #[serde(flatten)]
     pub additional_properties: runtime::Extra,
-}
-#[cfg(feature = "unstable")]
-impl<'de> ::serde::Deserialize<'de> for ProxySuccessorNotification {
-    fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        de::object(d)
-    }
-}
-#[cfg(feature = "unstable")]
-impl de::Object for ProxySuccessorNotification {
-    const NAME: &'static str = "ProxySuccessorNotification";
-    const FIELDS: &'static [&'static str] = &["method", "params", "_meta"];
-    fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
-        let mut v0: Option<String> = None;
-        let mut v1: Option<Option<::serde_json::Value>> = None;
-        let mut v2: Option<runtime::Nullable<Box<runtime::JsonObject>>> = None;
-        let rest = de::fields(
-            &mut map,
-            |k| match k {
-                "method" => Some(0),
-                "params" => Some(1),
-                "_meta" => Some(2),
-                _ => None,
-            },
-            |i, map| match i {
-                0 => de::put(map, &mut v0, "method"),
-                1 => de::put_with::<read::Any, _, _>(map, &mut v1, "params"),
-                2 => de::put_with::<read::LenientMeta, _, _>(map, &mut v2, "_meta"),
-                _ => ::core::unreachable!(),
-            },
-        )?;
-        Ok(ProxySuccessorNotification {
-            method: de::required(v0, "method")?,
-            params: v1.unwrap_or_default(),
-            meta: v2.unwrap_or_default(),
-            additional_properties: rest,
-        })
-    }
 }
 #[cfg(feature = "unstable")]
 impl ProxySuccessorNotification {

@@ -79,30 +79,9 @@ impl Emitter {
     pub fn new(runtime: &str, decisions: crate::plan::Decisions) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
         let crate::plan::Decisions {
-            names,
-            scalars,
-            ordered,
-            aliases,
-            direct,
-            boxed_arms,
-            values,
-            fields,
-            merged,
-            ..
+            names, scalars, ordered, aliases, direct, boxed_arms, values, fields, merged, ..
         } = decisions;
-        Emitter {
-            rt,
-            names,
-            scalars,
-            ordered,
-            aliases,
-            direct,
-            boxed_arms,
-            values,
-            fields,
-            merged,
-            schemars: false,
-        }
+        Emitter { rt, names, scalars, ordered, aliases, direct, boxed_arms, values, fields, merged, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.

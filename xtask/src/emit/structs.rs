@@ -25,19 +25,17 @@ impl Emitter {
     }
 
     /// The field's `#[serde(..)]`: its wire name (unless it is the Rust
-    /// name), whether it is skipped when absent, and for serde's derived
-    /// `Deserialize` (`derived_de`) its default and its rule's reader; a
-    /// struct that keeps unknown properties has its own `Deserialize`, which
-    /// reads them from the plan.
+    /// name), whether it may be missing (`default`) and is skipped when
+    /// absent, and its rule's reader: for serde's derived `Deserialize`
+    /// (`derived_de`) as `deserialize_with`, for `AcpDeserialize` (a struct
+    /// that keeps unknown properties) as `#[acp(read = Reader)]`.
     pub(super) fn field_attrs(&self, f: &Field, derived_de: bool) -> TokenStream {
         let rt = self.rt.to_string().replace(' ', "");
         let wire = str_lit(&f.name);
         let mut parts = if f.name == f.rust_name { vec![] } else { vec![quote!(rename = #wire)] };
         let repr = self.fields.get(f).wire_repr();
         if matches!(repr, Repr::Optional | Repr::OptionalAny | Repr::Nullable) {
-            if derived_de {
-                parts.push(quote!(default));
-            }
+            parts.push(quote!(default));
             let skip = if repr == Repr::Nullable {
                 format!("{rt}::Nullable::is_absent")
             } else {
@@ -46,13 +44,20 @@ impl Emitter {
             let skip = str_lit(&skip);
             parts.push(quote!(skip_serializing_if = #skip));
         }
-        if let Some(with) = self.deserialize_with(&self.fields.get(f).read).filter(|_| derived_de) {
-            parts.push(with);
-        }
-        if parts.is_empty() {
-            return quote!();
-        }
-        quote! { #[serde( #(#parts),* )] }
+        let read = &self.fields.get(f).read;
+        let acp = match derived_de {
+            true => {
+                parts.extend(self.deserialize_with(read));
+                quote!()
+            }
+            false => self.reader_type(read).map(|r| quote!(#[acp(read = #r)])).unwrap_or_default(),
+        };
+        let serde = if parts.is_empty() {
+            quote!()
+        } else {
+            quote! { #[serde( #(#parts),* )] }
+        };
+        quote! { #serde #acp }
     }
 
     pub(super) fn is_scalar(&self, ty: &Type) -> bool {
@@ -304,16 +309,24 @@ impl Emitter {
         }
         let all_optional = s.fields.iter().all(|f| !f.required) && s.flatten.is_none();
         let default = if all_optional { quote!(Default,) } else { quote!() };
-        let derive_de = if keeps { quote!() } else { quote!(::serde::Deserialize,) };
+        // A struct that keeps unknown properties: `AcpDeserialize` reads the
+        // attributes above (`acp-bindings-codegen` writes its decoders).
+        let (derive_de, acp) = if keeps {
+            let direct = self.is_direct(def).then(|| quote!(direct));
+            let forbidden = s.forbidden.iter().map(|n| quote!(forbidden = #n));
+            let attrs: Vec<TokenStream> = direct.into_iter().chain(forbidden).collect();
+            let acp = if attrs.is_empty() { quote!() } else { quote!(#[acp(#(#attrs),*)]) };
+            (quote!(::acp_bindings::AcpDeserialize,), acp)
+        } else {
+            (quote!(::serde::Deserialize,), quote!())
+        };
         let mut items = vec![quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, #derive_de)]
+            #acp
             #[non_exhaustive]
             pub struct #name { #(#fields)* }
         }];
-        if keeps {
-            items.push(self.keeping_deserialize(def, s));
-        }
         items.push(self.builder(def, s));
         for f in &s.fields {
             let hidden = self.hidden_rule_types(&self.fields.get(f).read, f);
@@ -321,35 +334,6 @@ impl Emitter {
             items.extend(super::gated(hidden, self.gate_of(def, &f.name)));
         }
         items
-    }
-
-    /// `Deserialize` for a struct that keeps unknown properties (and its
-    /// direct decoder, if it gets one), written by `acp-bindings-codegen`
-    /// from the struct's description: each field read by its rule's reader
-    /// type, an unknown key and its value kept in `additional_properties`.
-    pub(super) fn keeping_deserialize(&self, def: &Def, s: &Struct) -> TokenStream {
-        let fields = s
-            .fields
-            .iter()
-            .map(|f| acp_bindings_codegen::FieldRead {
-                ident: ident(&f.rust_name),
-                wire: f.name.clone(),
-                aliases: Vec::new(),
-                ty: self.field_type(f),
-                reader: self.reader_type(&self.fields.get(f).read),
-                required: f.required,
-                cfg: self.cfg_of(def, &f.name),
-            })
-            .collect();
-        let object = acp_bindings_codegen::Object {
-            ident: ident(&def.rust_name),
-            params: Vec::new(),
-            name: def.rust_name.clone(),
-            fields,
-            forbidden: s.forbidden.clone(),
-            direct: self.is_direct(def),
-        };
-        acp_bindings_codegen::deserialize(&object, &self.codegen_paths())
     }
 
     pub(super) fn builder(&self, def: &Def, s: &Struct) -> TokenStream {
