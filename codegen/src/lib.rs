@@ -1,8 +1,11 @@
 //! The decoders of `acp-bindings`, written from one description.
 //!
-//! The bindings' generator (`cargo xtask codegen`) and `#[derive(AcpPatch)]`
-//! both describe a type ([`Object`], [`TaggedUnion`]) and render its decoders
-//! here:
+//! A struct is described ([`Object`]) by the derives of `acp-bindings-macros`
+//! (`#[derive(AcpDeserialize)]`, from the struct's attributes: the bindings'
+//! generator writes its structs with it; and `#[derive(AcpPatch)]`), a
+//! tagged union ([`TaggedUnion`]) by the generator (`cargo xtask codegen`);
+//! their decoders are rendered here. A derive sees a struct with its `#[cfg]`s
+//! applied, so a description holds the fields of one build:
 //!
 //! - [`deserialize`]: serde's `Deserialize` for a struct that keeps the
 //!   properties it does not name (`additional_properties`): the runtime's
@@ -52,9 +55,6 @@ pub struct FieldRead {
     pub reader: Option<TokenStream>,
     /// A missing property is an error; otherwise the field's default.
     pub required: bool,
-    /// The field's `#[cfg(...)]` attributes, if it exists only in some
-    /// builds: repeated on everything that names the field. Empty otherwise.
-    pub cfg: TokenStream,
 }
 
 /// A struct that keeps unknown properties in `additional_properties`
@@ -126,19 +126,18 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
     let slots = slots(o.fields.len());
     let wires: Vec<Literal> = o.fields.iter().map(|f| str_lit(&f.wire)).collect();
     let types: Vec<&TokenStream> = o.fields.iter().map(|f| &f.ty).collect();
-    let cfgs: Vec<&TokenStream> = o.fields.iter().map(|f| &f.cfg).collect();
     // The closures for `runtime::de::fields`: a key's position (any of its
     // names), and the read of the field at a position.
     let mut index = Vec::new();
     let mut reads = Vec::new();
     for (i, (f, slot)) in o.fields.iter().zip(&slots).enumerate() {
-        let (names, wire, cfg) = (names(f), str_lit(&f.wire), &f.cfg);
+        let (names, wire) = (names(f), str_lit(&f.wire));
         let i = Literal::usize_unsuffixed(i);
-        index.push(quote!(#cfg #(#names)|* => ::core::option::Option::Some(#i),));
+        index.push(quote!(#(#names)|* => ::core::option::Option::Some(#i),));
         // The slot's type is the field's: `put` reads that type.
         reads.push(match &f.reader {
-            Some(m) => quote!(#cfg #i => #rt::de::put_with::<#m, _, _>(map, &mut #slot, #wire),),
-            None => quote!(#cfg #i => #rt::de::put(map, &mut #slot, #wire),),
+            Some(m) => quote!(#i => #rt::de::put_with::<#m, _, _>(map, &mut #slot, #wire),),
+            None => quote!(#i => #rt::de::put(map, &mut #slot, #wire),),
         });
     }
     for (i, name) in o.forbidden.iter().enumerate() {
@@ -146,7 +145,7 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
         let message = format!("`{name}` is not allowed in {} (its schema is `false`)", o.name);
         let name = str_lit(name);
         index.push(quote!(#name => ::core::option::Option::Some(#i),));
-        reads.push(quote!(#i => ::core::result::Result::Err(<A::Error as ::serde::de::Error>::custom(#message)),));
+        reads.push(quote!(#i => ::core::result::Result::Err(<__A::Error as ::serde::de::Error>::custom(#message)),));
     }
     let (index_fn, read_fn) = if index.is_empty() {
         (quote!(|_| ::core::option::Option::None), quote!(|_, _| ::core::result::Result::Ok(())))
@@ -161,11 +160,11 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
         )
     };
     let inits = o.fields.iter().zip(&slots).zip(&wires).map(|((f, slot), wire)| {
-        let (id, cfg) = (&f.ident, &f.cfg);
+        let id = &f.ident;
         if f.required {
-            quote!(#cfg #id: #rt::de::required(#slot, #wire)?)
+            quote!(#id: #rt::de::required(#slot, #wire)?)
         } else {
-            quote!(#cfg #id: #slot.unwrap_or_default())
+            quote!(#id: #slot.unwrap_or_default())
         }
     });
     // A direct decoder: the `Deserialize` that sends the crate's reader to it.
@@ -175,15 +174,15 @@ pub fn deserialize(o: &Object, paths: &Paths) -> TokenStream {
     let object_gen = if params.is_empty() { quote!() } else { quote!(<#(#de_bounds),*>) };
     quote! {
         impl<'de, #(#de_bounds),*> ::serde::Deserialize<'de> for #item #gen {
-            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                 #rt::de::#de_fn(d)
             }
         }
         impl #object_gen #rt::de::Object for #item #gen {
             const NAME: &'static str = #name;
-            const FIELDS: &'static [&'static str] = &[#(#cfgs #wires),*];
-            fn visit<'de, A: ::serde::de::MapAccess<'de>>(mut map: A) -> ::core::result::Result<Self, A::Error> {
-                #(#cfgs let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+            const FIELDS: &'static [&'static str] = &[#(#wires),*];
+            fn visit<'de, __A: ::serde::de::MapAccess<'de>>(mut map: __A) -> ::core::result::Result<Self, __A::Error> {
+                #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
                 let rest = #rt::de::fields(&mut map, #index_fn, #read_fn)?;
                 ::core::result::Result::Ok(#item { #(#inits,)* additional_properties: rest })
             }
@@ -213,18 +212,17 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
     let item = &o.ident;
     let slots = slots(o.fields.len());
     let types = o.fields.iter().map(|f| &f.ty);
-    let cfgs = o.fields.iter().map(|f| &f.cfg);
     let mut arms: Vec<TokenStream> = o
         .fields
         .iter()
         .zip(&slots)
         .map(|(f, slot)| {
-            let (names, ty, cfg) = (names(f), &f.ty, &f.cfg);
+            let (names, ty) = (names(f), &f.ty);
             let value = match &f.reader {
                 Some(m) => quote!(<#m as #fast::Rule<'de, #ty>>::read(r)),
                 None => quote!(<#ty as #fast::FromJson<'de>>::read(r)),
             };
-            quote!(#cfg #(#names)|* => #fast::put(&mut #slot, #value),)
+            quote!(#(#names)|* => #fast::put(&mut #slot, #value),)
         })
         .collect();
     // A property that must be absent: the visitor reports it.
@@ -232,14 +230,13 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
         let name = str_lit(name);
         quote!(#name => ::core::result::Result::Err(#fast::Bail),)
     }));
-    let (required, required_cfgs): (Vec<&Ident>, Vec<&TokenStream>) =
-        o.fields.iter().zip(&slots).filter(|(f, _)| f.required).map(|(f, s)| (s, &f.cfg)).unzip();
+    let required: Vec<&Ident> = o.fields.iter().zip(&slots).filter(|(f, _)| f.required).map(|(_, s)| s).collect();
     let inits = o.fields.iter().zip(&slots).map(|(f, slot)| {
-        let (id, cfg) = (&f.ident, &f.cfg);
+        let id = &f.ident;
         if f.required {
-            quote!(#cfg #id: #slot)
+            quote!(#id: #slot)
         } else {
-            quote!(#cfg #id: #slot.unwrap_or_default())
+            quote!(#id: #slot.unwrap_or_default())
         }
     });
     let read = read_object(fast);
@@ -250,7 +247,7 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
             // One exit for errors (`members`), so the slots are dropped at one place.
             #[inline]
             fn rest(r: &mut #fast::Reader<'de>, more: bool) -> ::core::result::Result<Self, #fast::Bail> {
-                #(#cfgs let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
+                #(let mut #slots: ::core::option::Option<#types> = ::core::option::Option::None;)*
                 let mut rest = #rt::Extra::new();
                 #fast::members(r, more, |r, key| match key {
                     #(#arms)*
@@ -259,7 +256,6 @@ pub fn object_from_json(o: &Object, paths: &Paths) -> TokenStream {
                 // Each required slot taken on its own: a `match` on a tuple
                 // of them would move every value once more.
                 #(
-                    #required_cfgs
                     let ::core::option::Option::Some(#required) = #required else {
                         return ::core::result::Result::Err(#fast::Bail);
                     };

@@ -464,7 +464,6 @@ fn visitor(item: &syn::Ident, params: &[syn::Ident], readers: &[Reader<'_>], dir
             ty: r.ty.clone(),
             reader: r.reader.clone(),
             required: r.required,
-            cfg: TokenStream::new(),
         })
         .collect();
     let object = acp_bindings_codegen::Object {

@@ -19,32 +19,49 @@
 //!   first), and `#[acp(forbidden = "name")]`: a property that must be absent.
 //!
 //! The bindings' generator writes its structs this way; the decoders come
-//! from `acp-bindings-codegen`, as the generator's own and `AcpPatch`'s do.
-//! `#[cfg]` on a field needs nothing: the derive sees the fields of the
-//! build it is compiled in.
+//! from `acp-bindings-codegen`, as `AcpPatch`'s do. `#[cfg]` on a field needs
+//! nothing: a derive sees the struct with its `cfg`s applied.
+//!
+//! Serialization is serde's derive, reading the same `serde` attributes; one
+//! that would make the two disagree is refused, and every mistake is
+//! reported, each at its span.
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
 /// The field that keeps the other properties.
 const REST: &str = "additional_properties";
 
+/// serde's attributes of a field that only concern serialization (or that
+/// this derive reads itself): accepted.
+const SERDE_FIELD_KEYS: &[&str] =
+    &["rename", "alias", "default", "skip_serializing_if", "serialize_with", "skip_serializing", "getter"];
+
+/// serde's attributes of a struct that change how serde's derive would read
+/// it: refused.
+const SERDE_REFUSED_ON_STRUCT: &[&str] = &[
+    "rename_all",
+    "rename_all_fields",
+    "deny_unknown_fields",
+    "default",
+    "transparent",
+    "from",
+    "try_from",
+    "tag",
+    "content",
+    "untagged",
+    "remote",
+    "bound",
+];
+
 /// The decoder of `input`, or every mistake in its attributes.
 pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     let mut errors = Vec::new();
     let (direct, forbidden) = container(input, &mut errors);
-    let mut params = Vec::new();
-    for p in &input.generics.params {
-        match p {
-            syn::GenericParam::Type(t) => params.push(t.ident.clone()),
-            other => errors.push(syn::Error::new(
-                other.span(),
-                "`AcpDeserialize` takes type parameters only (each must be `DeserializeOwned`)",
-            )),
-        }
-    }
+    let params = params(input, &mut errors);
     let named = match &input.data {
         syn::Data::Struct(syn::DataStruct { fields: syn::Fields::Named(n), .. }) => Some(n),
         _ => {
@@ -61,6 +78,7 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
         let ident = f.ident.clone().expect("named field");
         if ident == REST {
             rest = true;
+            rest_field(f, &mut errors);
             continue;
         }
         fields.extend(field(f, ident, &mut errors));
@@ -93,6 +111,43 @@ pub fn derive(input: &DeriveInput) -> Result<TokenStream, Vec<syn::Error>> {
     Ok(acp_bindings_codegen::deserialize(&object, &paths))
 }
 
+/// The struct's type parameters: plain ones only (the impls bound each by
+/// `DeserializeOwned`; other bounds are not carried, so they are refused).
+fn params(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> Vec<syn::Ident> {
+    let mut params = Vec::new();
+    for p in &input.generics.params {
+        match p {
+            syn::GenericParam::Type(t) if t.bounds.is_empty() && t.default.is_none() => params.push(t.ident.clone()),
+            other => errors.push(syn::Error::new(
+                other.span(),
+                "`AcpDeserialize` takes plain type parameters (`T`, each bound by `DeserializeOwned` in the impls \
+                 it writes): no lifetimes, const parameters, bounds or defaults",
+            )),
+        }
+    }
+    if let Some(w) = &input.generics.where_clause {
+        errors
+            .push(syn::Error::new(w.span(), "`AcpDeserialize` does not carry a `where` clause to the impls it writes"));
+    }
+    params
+}
+
+/// The key of a nested meta item (`rename` in `rename = ".."`).
+fn key_of(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path.get_ident().map(ToString::to_string).unwrap_or_default()
+}
+
+/// Consumes the value of a meta item this derive does not read (`= expr` or
+/// `(..)`), so that the items after it are checked too.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|m| skip_value(&m))?;
+    }
+    Ok(())
+}
+
 /// The struct's `#[acp(direct)]` and `#[acp(forbidden = "name")]`; the
 /// `serde` attributes of a struct that change how serde's derive would read
 /// it are refused (a property's name is its field's own `rename`).
@@ -100,48 +155,29 @@ fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> (bool, Vec<St
     let (mut direct, mut forbidden) = (false, Vec::new());
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let r = attr.parse_nested_meta(|meta| {
-            let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-            if matches!(
-                key.as_str(),
-                "rename_all"
-                    | "deny_unknown_fields"
-                    | "default"
-                    | "transparent"
-                    | "from"
-                    | "try_from"
-                    | "tag"
-                    | "untagged"
-            ) {
-                return Err(meta.error(format!(
+            let key = key_of(&meta);
+            if SERDE_REFUSED_ON_STRUCT.contains(&key.as_str()) {
+                errors.push(meta.error(format!(
                     "`AcpDeserialize` does not read `#[serde({key} ..)]` on the struct: name each property with its \
                      field's `#[serde(rename = \"..\")]`; unknown properties are kept in `additional_properties`"
                 )));
             }
-            if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            } else if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|m| {
-                    if m.input.peek(syn::Token![=]) {
-                        let _: syn::Expr = m.value()?.parse()?;
-                    }
-                    Ok(())
-                })?;
-            }
-            Ok(())
+            skip_value(&meta)
         });
         errors.extend(r.err());
     }
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("acp")) {
         let r = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("direct") {
-                direct = true;
-            } else if meta.path.is_ident("forbidden") {
-                forbidden.push(meta.value()?.parse::<LitStr>()?.value());
-            } else {
-                let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                return Err(meta.error(format!(
-                    "unknown `acp` attribute `{what}` on an `AcpDeserialize` struct; expected `direct`, `forbidden = \"name\"`"
-                )));
+            match key_of(&meta).as_str() {
+                "direct" => direct = true,
+                "forbidden" => forbidden.push(meta.value()?.parse::<LitStr>()?.value()),
+                what => {
+                    errors.push(meta.error(format!(
+                        "unknown `acp` attribute `{what}` on an `AcpDeserialize` struct; expected `direct`, \
+                         `forbidden = \"name\"`"
+                    )));
+                    skip_value(&meta)?;
+                }
             }
             Ok(())
         });
@@ -150,72 +186,137 @@ fn container(input: &DeriveInput, errors: &mut Vec<syn::Error>) -> (bool, Vec<St
     (direct, forbidden)
 }
 
-/// One field's description, from its `serde` and `acp` attributes.
-fn field(f: &syn::Field, ident: syn::Ident, errors: &mut Vec<syn::Error>) -> Option<acp_bindings_codegen::FieldRead> {
-    let name = ident.to_string();
-    let mut wire = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-    let (mut aliases, mut default, mut reader) = (Vec::new(), false, None);
-    let n = errors.len();
+/// `additional_properties`: flattened, and nothing else said of it.
+fn rest_field(f: &syn::Field, errors: &mut Vec<syn::Error>) {
+    let mut flatten = false;
     for attr in &f.attrs {
-        if attr.path().is_ident("serde") {
+        if attr.path().is_ident("acp") {
+            errors.push(syn::Error::new(attr.span(), "`additional_properties` takes no `acp` attribute"));
+        } else if attr.path().is_ident("serde") {
             let r = attr.parse_nested_meta(|meta| {
-                let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                match key.as_str() {
-                    "rename" => wire = meta.value()?.parse::<LitStr>()?.value(),
-                    "alias" => aliases.push(meta.value()?.parse::<LitStr>()?.value()),
-                    "default" if !meta.input.peek(syn::Token![=]) => default = true,
-                    "default" | "flatten" | "deserialize_with" | "with" | "skip" | "skip_deserializing" | "borrow"
-                    | "bound" => {
-                        let why = match key.as_str() {
-                            "default" => "a missing property takes its field type's `Default` (`#[serde(default)]`)",
-                            "flatten" => "only `additional_properties` is flattened: it keeps every property the struct does not name",
-                            "deserialize_with" | "with" => "a decoding rule is a reader type: `#[acp(read = Reader)]`",
-                            "skip" | "skip_deserializing" => "every field but `additional_properties` is a property",
-                            _ => "the struct's type parameters are `DeserializeOwned`",
-                        };
-                        return Err(meta.error(format!(
-                            "`AcpDeserialize` does not read `#[serde({key} ..)]` on a property: {why}"
+                match key_of(&meta).as_str() {
+                    "flatten" => flatten = true,
+                    "skip_serializing_if" => skip_value(&meta)?,
+                    other => {
+                        errors.push(meta.error(format!(
+                            "`additional_properties` is `#[serde(flatten)]` and nothing else, not `{other}`"
                         )));
+                        skip_value(&meta)?;
                     }
-                    // Serialization's own attributes (`skip_serializing_if`, ...).
-                    _ if meta.input.peek(syn::Token![=]) => {
-                        let _: syn::Expr = meta.value()?.parse()?;
-                    }
-                    _ if meta.input.peek(syn::token::Paren) => meta.parse_nested_meta(|m| {
-                        let _: Option<syn::Expr> =
-                            if m.input.peek(syn::Token![=]) { Some(m.value()?.parse()?) } else { None };
-                        Ok(())
-                    })?,
-                    _ => {}
                 }
                 Ok(())
             });
             errors.extend(r.err());
-        } else if attr.path().is_ident("acp") {
-            let r = attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("read") {
-                    reader = Some(meta.value()?.parse::<syn::Type>()?);
-                    Ok(())
-                } else {
-                    let what = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
-                    Err(meta.error(format!(
-                        "unknown `acp` attribute `{what}` on an `AcpDeserialize` field; expected `read = Reader`"
-                    )))
-                }
-            });
-            errors.extend(r.err());
         }
     }
+    if !flatten {
+        errors.push(syn::Error::new(
+            f.ident.span(),
+            "`additional_properties` needs `#[serde(flatten)]`: the unknown properties are written back beside the \
+             known ones, where they were read",
+        ));
+    }
+}
+
+/// What a field's `serde` and `acp` attributes say.
+#[derive(Default)]
+struct FieldAttrs {
+    wire: Option<String>,
+    aliases: Vec<String>,
+    default: bool,
+    skipped_when: Option<proc_macro2::Span>,
+    reader: Option<syn::Type>,
+}
+
+impl FieldAttrs {
+    fn serde(&mut self, meta: &ParseNestedMeta<'_>, errors: &mut Vec<syn::Error>) -> syn::Result<()> {
+        let key = key_of(meta);
+        match key.as_str() {
+            "rename" if meta.input.peek(syn::token::Paren) => {
+                errors.push(meta.error(
+                    "`AcpDeserialize` reads one name: `rename = \"..\"`, not `rename(serialize = .., deserialize = ..)`",
+                ));
+                return skip_value(meta);
+            }
+            "rename" => {
+                let name = meta.value()?.parse::<LitStr>()?;
+                if self.wire.replace(name.value()).is_some() {
+                    errors.push(syn::Error::new(name.span(), "`rename` is given twice"));
+                }
+            }
+            "alias" => self.aliases.push(meta.value()?.parse::<LitStr>()?.value()),
+            "default" if !meta.input.peek(syn::Token![=]) => self.default = true,
+            "skip_serializing_if" | "skip_serializing" => {
+                self.skipped_when = Some(meta.path.span());
+                skip_value(meta)?;
+            }
+            k if k != "default" && SERDE_FIELD_KEYS.contains(&k) => skip_value(meta)?,
+            _ => {
+                let why = match key.as_str() {
+                    "default" => "a missing property takes its field type's `Default` (`#[serde(default)]`)",
+                    "flatten" => {
+                        "only `additional_properties` is flattened: it keeps every property the struct does not name"
+                    }
+                    "deserialize_with" | "with" => "a decoding rule is a reader type: `#[acp(read = Reader)]`",
+                    "skip" | "skip_deserializing" => "every field but `additional_properties` is a property",
+                    _ => "it is not one of serde's attributes for serializing a field",
+                };
+                errors.push(
+                    meta.error(format!("`AcpDeserialize` does not read `#[serde({key} ..)]` on a property: {why}")),
+                );
+                skip_value(meta)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn acp(&mut self, meta: &ParseNestedMeta<'_>, errors: &mut Vec<syn::Error>) -> syn::Result<()> {
+        if meta.path.is_ident("read") {
+            let reader = meta.value()?.parse::<syn::Type>()?;
+            if self.reader.replace(reader).is_some() {
+                errors.push(meta.error("`read` is given twice: a field has one decoding rule"));
+            }
+        } else {
+            let what = key_of(meta);
+            errors.push(meta.error(format!(
+                "unknown `acp` attribute `{what}` on an `AcpDeserialize` field; expected `read = Reader`"
+            )));
+            skip_value(meta)?;
+        }
+        Ok(())
+    }
+}
+
+/// One field's description, from its `serde` and `acp` attributes.
+fn field(f: &syn::Field, ident: syn::Ident, errors: &mut Vec<syn::Error>) -> Option<acp_bindings_codegen::FieldRead> {
+    let mut a = FieldAttrs::default();
+    let n = errors.len();
+    for attr in &f.attrs {
+        let r = if attr.path().is_ident("serde") {
+            attr.parse_nested_meta(|meta| a.serde(&meta, errors))
+        } else if attr.path().is_ident("acp") {
+            attr.parse_nested_meta(|meta| a.acp(&meta, errors))
+        } else {
+            Ok(())
+        };
+        errors.extend(r.err());
+    }
+    if let (Some(span), false) = (a.skipped_when, a.default) {
+        errors.push(syn::Error::new(
+            span,
+            "a property left out when serializing must be `#[serde(default)]`, or it would not decode again: \
+             without `default` it is required",
+        ));
+    }
+    let name = ident.to_string();
+    let wire = a.wire.unwrap_or_else(|| name.strip_prefix("r#").unwrap_or(&name).to_owned());
+    let ty = &f.ty;
     (errors.len() == n).then(|| acp_bindings_codegen::FieldRead {
         ident,
         wire,
-        aliases,
-        ty: {
-            let t = &f.ty;
-            quote!(#t)
-        },
-        reader: reader.map(|r| quote!(#r)),
-        required: !default,
-        cfg: TokenStream::new(),
+        aliases: a.aliases,
+        ty: quote!(#ty),
+        reader: a.reader.map(|r| quote!(#r)),
+        required: !a.default,
     })
 }

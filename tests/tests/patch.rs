@@ -513,6 +513,26 @@ mod own_deserialize {
         pub additional_properties: Extra,
     }
 
+    /// A type parameter (named as the impls' own would be) and a field of
+    /// another build: the derive sees the struct with its `cfg`s applied.
+    #[derive(Debug, Clone, PartialEq, Serialize, AcpDeserialize)]
+    pub struct Wrapped<A> {
+        pub value: A,
+        #[cfg(any())]
+        pub elsewhere: String,
+        #[serde(flatten)]
+        pub additional_properties: Extra,
+    }
+
+    #[test]
+    fn type_parameters_and_cfg_fields() {
+        let w: Wrapped<u32> = serde_json::from_str(r#"{"value":3,"elsewhere":"x"}"#).unwrap();
+        assert_eq!(w.value, 3);
+        assert_eq!(w.additional_properties.get("elsewhere"), Some(&json!("x")), "not a field in this build");
+        let w: Wrapped<Vec<String>> = serde_json::from_str(r#"{"value":["a"]}"#).unwrap();
+        assert_eq!(w.value, ["a"]);
+    }
+
     #[test]
     fn a_users_struct_reads_as_its_attributes_say_and_keeps_the_rest() {
         let text = r#"{"id":"r1","verdict":null,"score":"high","notes":[1,"x",3],"x-tool":{"v":1}}"#;

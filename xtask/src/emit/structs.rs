@@ -1,6 +1,7 @@
-//! Structs: the wire struct with its fields, rules and builder, the
-//! `Deserialize` visitor that keeps unknown properties, and the state struct
-//! of an upsert.
+//! Structs: the wire struct with its fields, rules and builder (a struct that
+//! keeps unknown properties derives `AcpDeserialize`, which reads its
+//! decoding from the attributes written here), and the state struct of an
+//! upsert.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -17,7 +17,8 @@
 //! | `session/load` | `session/resume` with `replayFrom: start` | both |
 //! | `session/set_mode` | `session/set_config_option` of the mode option | `V1ToV2` |
 //! | `session/request_permission` request | the same | `V1ToV2` (the tool call's title) |
-//! | `session/new`, `session/resume`, `session/set_config_option` responses | the same | `V1ToV2` (modes as an option), `V2ToV1` (available commands as an update) |
+//! | `session/new`, `session/resume`, `session/set_config_option` responses | the same | `V1ToV2` (modes as an option) |
+//! | `session/new`, `session/resume` responses | the same | `V2ToV1` (available commands as an update) |
 //! | `initialize` request | the same | `V2ToV1` (capabilities a v2 client has without saying) |
 //! | `session/update` | `session/update` | both (the reducer, chunks, plans, modes) |
 //!
