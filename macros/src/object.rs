@@ -35,10 +35,9 @@ use syn::{DeriveInput, LitStr};
 /// The field that keeps the other properties.
 const REST: &str = "additional_properties";
 
-/// serde's attributes of a field that only concern serialization (or that
-/// this derive reads itself): accepted.
-const SERDE_FIELD_KEYS: &[&str] =
-    &["rename", "alias", "default", "skip_serializing_if", "serialize_with", "skip_serializing", "getter"];
+/// serde's attributes of a field that only concern serialization: accepted
+/// (those this derive reads have arms of their own in `FieldAttrs::serde`).
+const SERDE_SERIALIZING_KEYS: &[&str] = &["serialize_with", "getter"];
 
 /// serde's attributes of a struct that change how serde's derive would read
 /// it: refused.
@@ -250,7 +249,7 @@ impl FieldAttrs {
                 self.skipped_when = Some(meta.path.span());
                 skip_value(meta)?;
             }
-            k if k != "default" && SERDE_FIELD_KEYS.contains(&k) => skip_value(meta)?,
+            k if SERDE_SERIALIZING_KEYS.contains(&k) => skip_value(meta)?,
             _ => {
                 let why = match key.as_str() {
                     "default" => "a missing property takes its field type's `Default` (`#[serde(default)]`)",

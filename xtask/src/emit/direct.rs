@@ -51,9 +51,9 @@ impl Emitter {
         self.direct.contains(&def.name)
     }
 
-    /// `FromJson` for a definition that gets a direct decoder, unless another
-    /// item writes it (a struct that keeps unknown properties, with its
-    /// visitor; an upsert's wire type, by the derive) or the definition is
+    /// `FromJson` for a definition that gets a direct decoder, unless a
+    /// derive writes it (`AcpDeserialize` for a struct that keeps unknown
+    /// properties, `AcpPatch` for an upsert's wire type) or the definition is
     /// an alias.
     pub(super) fn direct_decoder(&self, def: &Def) -> Option<TokenStream> {
         if !self.is_direct(def) {
