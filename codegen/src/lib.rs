@@ -299,10 +299,11 @@ pub fn tagged_union_from_json(u: &TaggedUnion, paths: &Paths) -> TokenStream {
                 }
                 let tag = r.str()?;
                 let more = r.next_member()?;
-                match &*tag {
+                // The arm's members may not name the discriminator again.
+                #fast::arm(r, more, #key, |r, more| match &*tag {
                     #(#arms)*
                     _ => ::core::result::Result::Err(#fast::Bail),
-                }
+                })
             }
         }
     }

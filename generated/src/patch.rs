@@ -169,9 +169,9 @@ pub mod de {
     /// A field marked `#[acp(any_json)]`: `null` clears, any other JSON sets
     /// (there is no wrong shape); read in place.
     pub fn any_json<'de, D: Deserializer<'de>, T: From<Value>>(d: D) -> Result<Patch<T>, D::Error> {
-        Ok(match Option::<Value>::deserialize(d)? {
-            None => Patch::Clear,
-            Some(v) => Patch::Set(T::from(v)),
+        Ok(match field::json(d)? {
+            Value::Null => Patch::Clear,
+            v => Patch::Set(T::from(v)),
         })
     }
 
@@ -212,9 +212,9 @@ pub mod de {
 
     /// A by-key field, strict: anything but an object or `null` is an error.
     pub fn strict_by_key<'de, D: Deserializer<'de>>(d: D) -> Result<ByKey, D::Error> {
-        Ok(match Option::<Map<String, Value>>::deserialize(d)? {
+        Ok(match Option::<field::StrictObject>::deserialize(d)? {
             None => Patch::Clear,
-            Some(m) => Patch::Set(Box::new(m)),
+            Some(m) => Patch::Set(Box::new(m.0)),
         })
     }
 

@@ -10,7 +10,9 @@
 //!   `Option` or `Nullable` field (a required property that may be `null`);
 //! - `#[acp(read = Reader)]`: the field's decoding rule, a reader type of
 //!   `acp_bindings::runtime::read`; without it the field's type decodes
-//!   itself;
+//!   itself, except free-form JSON (see [`free_json`]), which is read by
+//!   `runtime::read::Json` so that a repeated member name in it is refused
+//!   as everywhere else in the bindings;
 //! - `additional_properties` (`#[serde(flatten)]`, an
 //!   `acp_bindings::runtime::Extra`): every other property, with its value, in
 //!   the order it came;
@@ -315,7 +317,33 @@ fn field(f: &syn::Field, ident: syn::Ident, errors: &mut Vec<syn::Error>) -> Opt
         wire,
         aliases: a.aliases,
         ty: quote!(#ty),
-        reader: a.reader.map(|r| quote!(#r)),
+        reader: a
+            .reader
+            .map(|r| quote!(#r))
+            .or_else(|| free_json(ty).then(|| quote!(::acp_bindings::runtime::read::Json))),
         required: !a.default,
     })
+}
+
+/// Whether `ty` is free-form JSON that `runtime::read::Json` reads: a
+/// `Value`, a JSON object (`Map`, `JsonObject`) or a map by name
+/// (`BTreeMap`, `HashMap`), also inside `Option`, `Nullable`, `Box` and
+/// `Patch`. The type is recognised by the last segment of its path (a
+/// derive sees names, not types): a type alias of another name decodes
+/// itself, and should name `#[acp(read = runtime::read::Json)]`.
+fn free_json(ty: &syn::Type) -> bool {
+    let syn::Type::Path(p) = ty else { return false };
+    let Some(last) = p.path.segments.last() else { return false };
+    let inner = || match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    };
+    match last.ident.to_string().as_str() {
+        "Value" | "JsonObject" | "Map" | "BTreeMap" | "HashMap" => true,
+        "Option" | "Nullable" | "Box" | "Patch" => inner().is_some_and(free_json),
+        _ => false,
+    }
 }

@@ -126,7 +126,7 @@ impl de::Tagged for IdleStateUpdateStopReason {
     ) -> Result<Self, D::Error> {
         match tag {
             "end_turn" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::EndTurn)
             }
             "error" => de::variant(payload, tag, Self::Error),

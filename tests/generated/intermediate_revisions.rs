@@ -11,6 +11,8 @@
 #[allow(unused_imports)]
 use ::acp_bindings::runtime::de;
 #[allow(unused_imports)]
+use ::acp_bindings::runtime::read;
+#[allow(unused_imports)]
 use ::acp_bindings::runtime;
 #[allow(unused_imports)]
 use ::core::fmt;
@@ -572,6 +574,7 @@ pub struct Envelope {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<EnvelopeKind>,
     /// The `raw` property.
+    #[acp(read = read::Json)]
     pub raw: ::serde_json::Value,
     /// The `role` property.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -860,7 +863,7 @@ impl de::Scalar for Role {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct Anything(pub ::serde_json::Value);
+pub struct Anything(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for Anything {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)

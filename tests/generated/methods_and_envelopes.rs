@@ -73,6 +73,7 @@ pub struct LogoutRequest {
         default,
         skip_serializing_if = "runtime::Nullable::is_absent"
     )]
+    #[acp(read = read::Json)]
     pub meta: runtime::Nullable<Box<runtime::JsonObject>>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -105,7 +106,7 @@ impl LogoutRequest {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ExtRequest(pub ::serde_json::Value);
+pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtRequest {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
@@ -295,6 +296,7 @@ pub struct ClientResponseResult {
     /// The `id` property.
     pub id: RequestId,
     /// The `result` property.
+    #[acp(read = read::Json)]
     pub result: ::serde_json::Value,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.

@@ -200,6 +200,7 @@ pub struct Error {
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub required: runtime::Nullable<Vec<String>>,
     /// The `properties` property.
+    #[acp(read = read::Json)]
     pub properties: ::std::collections::BTreeMap<String, i32>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -398,7 +399,7 @@ impl de::Pointer for __Bound__defs_Limits_properties_offset {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ExtRequest(pub ::serde_json::Value);
+pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtRequest {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)

@@ -52,7 +52,7 @@ impl de::Tagged for Adjacent {
     ) -> Result<Self, D::Error> {
         match tag {
             "Nothing" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Nothing)
             }
             "Number" => de::variant(payload, tag, Self::Number),
@@ -313,8 +313,10 @@ pub struct Collections {
     /// The `nested` property.
     pub nested: Vec<Vec<String>>,
     /// The `map` property.
+    #[acp(read = read::Json)]
     pub map: ::std::collections::BTreeMap<String, i64>,
     /// The `hash_map` property.
+    #[acp(read = read::Json)]
     pub hash_map: ::std::collections::BTreeMap<String, bool>,
     /// No two items equal (`uniqueItems`, not checked on decode).
     pub set: Vec<String>,
@@ -339,6 +341,7 @@ pub struct Collections {
     /// The `sparse` property.
     pub sparse: Vec<Option<u32>>,
     /// The `maybe_values` property.
+    #[acp(read = read::Json)]
     pub maybe_values: ::std::collections::BTreeMap<String, Option<String>>,
     /// The `optional` property.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
@@ -347,10 +350,13 @@ pub struct Collections {
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
     pub optional_ref: runtime::Nullable<Meters>,
     /// The `any` property.
+    #[acp(read = read::Json)]
     pub any: ::serde_json::Value,
     /// The `object` property.
+    #[acp(read = read::Json)]
     pub object: Box<runtime::JsonObject>,
     /// The `labels` property.
+    #[acp(read = read::Json)]
     pub labels: ::std::collections::BTreeMap<String, String>,
     /// Properties the schema does not name, in the order they came; written
     /// back after the known ones.
@@ -525,15 +531,15 @@ impl de::Tagged for Event {
     ) -> Result<Self, D::Error> {
         match tag {
             "started" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Started)
             }
             "stopped" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Stopped)
             }
             "unknown" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Unknown)
             }
             _ => {
@@ -727,6 +733,7 @@ impl ExprSum {
 #[non_exhaustive]
 pub struct ExprLet {
     /// The `bindings` property.
+    #[acp(read = read::Json)]
     pub bindings: ::std::collections::BTreeMap<String, Expr>,
     /// The `body` property.
     pub body: Box<Expr>,
@@ -1220,7 +1227,7 @@ impl de::Tagged for Shape {
             "circle" => de::variant(payload, tag, Self::Circle),
             "rect" => de::variant(payload, tag, Self::Rect),
             "empty" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Empty)
             }
             _ => {
@@ -1562,7 +1569,7 @@ impl de::Tagged for WithShapeType {
             "circle" => de::variant(payload, tag, Self::Circle),
             "rect" => de::variant(payload, tag, Self::Rect),
             "empty" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Empty)
             }
             _ => {

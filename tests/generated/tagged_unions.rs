@@ -99,7 +99,7 @@ impl de::Tagged for ContentBlock {
             "text" => de::variant(payload, tag, Self::Text),
             "image" => de::variant(payload, tag, Self::Image),
             "separator" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Separator)
             }
             _ => {
@@ -427,7 +427,7 @@ impl de::Tagged for Outcome {
     ) -> Result<Self, D::Error> {
         match tag {
             "cancelled" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Cancelled)
             }
             "selected" => de::variant(payload, tag, Self::Selected),

@@ -14,6 +14,8 @@ mod semantics;
 
 #[path = "bindings/corpus.rs"]
 mod corpus;
+#[path = "bindings/duplicate_members.rs"]
+mod duplicate_members;
 #[path = "bindings/fast_paths.rs"]
 mod fast_paths;
 #[path = "bindings/fuzz_findings.rs"]

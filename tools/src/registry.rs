@@ -1084,7 +1084,7 @@ pub mod v1 {
                 "acp_bindings::json::from_str and serde_json::from_str decode a {} differently from {}",
                 ::core::any::type_name:: < T > (), json
             );
-            let slow = ::serde_json::from_str::<::serde_json::Value>(json)
+            let slow = de::json_from_str(json)
                 .and_then(|v| T::deserialize(de::Buffered(v)))
                 .map_err(|e| e.to_string())
                 .and_then(encode);
@@ -2613,7 +2613,7 @@ pub mod v2 {
                 "acp_bindings::json::from_str and serde_json::from_str decode a {} differently from {}",
                 ::core::any::type_name:: < T > (), json
             );
-            let slow = ::serde_json::from_str::<::serde_json::Value>(json)
+            let slow = de::json_from_str(json)
                 .and_then(|v| T::deserialize(de::Buffered(v)))
                 .map_err(|e| e.to_string())
                 .and_then(encode);

@@ -547,7 +547,7 @@ fn registry_fast_and_slow(arms2: &[TokenStream]) -> TokenStream {
                 // value, or the same error.
                 let read = ::acp_bindings::json::from_str::<T>(json).map_err(|e| e.to_string()).and_then(encode);
                 ::core::assert_eq!(read, fast, "acp_bindings::json::from_str and serde_json::from_str decode a {} differently from {}", ::core::any::type_name::<T>(), json);
-                let slow = ::serde_json::from_str::<::serde_json::Value>(json)
+                let slow = de::json_from_str(json)
                     .and_then(|v| T::deserialize(::acp_bindings::runtime::de::Buffered(v)))
                     .map_err(|e| e.to_string())
                     .and_then(encode);
@@ -632,10 +632,18 @@ fn leftovers(output: &Output) -> Vec<PathBuf> {
 
 /// Writes every file or none (see [`crate::write`]); stale generated files in
 /// owned directories are removed in the same all-or-nothing step.
-pub fn write_all(output: &Output) -> Result<()> {
-    let files: Vec<(PathBuf, Vec<u8>)> =
-        output.files.iter().map(|(p, t)| (p.clone(), t.clone().into_bytes())).collect();
-    crate::write::write_all(&files, &leftovers(output))
+/// A file whose bytes are already what would be written is left alone (its
+/// modification time too, so cargo does not rebuild what depends on it).
+/// Returns how many files were written.
+pub fn write_all(output: &Output) -> Result<usize> {
+    let files: Vec<(PathBuf, Vec<u8>)> = output
+        .files
+        .iter()
+        .filter(|(p, t)| std::fs::read(p).map_or(true, |old| old != t.as_bytes()))
+        .map(|(p, t)| (p.clone(), t.clone().into_bytes()))
+        .collect();
+    crate::write::write_all(&files, &leftovers(output))?;
+    Ok(files.len())
 }
 
 /// A definition kept opaque (`--lenient`) becomes an item of its own (any

@@ -344,10 +344,10 @@ fn codegen(
         eprintln!("error: generated code is out of date: run `cargo xtask codegen`");
         return ExitCode::from(1);
     }
-    if let Err(e) = codegen::write_all(&output) {
-        return fail(&e);
+    match codegen::write_all(&output) {
+        Ok(written) => println!("wrote {written} of {} files (the others were up to date)", output.files.len()),
+        Err(e) => return fail(&e),
     }
-    println!("wrote {} files", output.files.len());
     ExitCode::SUCCESS
 }
 
@@ -502,7 +502,9 @@ fn fuzz(root: &Path, target: Option<String>, run: FuzzRun) -> ExitCode {
 fn forward(root: &Path, command: &str, args: &[String]) -> ExitCode {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = std::process::Command::new(cargo);
-    cmd.args(["run", "--quiet", "--package", "acp-tools", "--manifest-path"]).arg(root.join("Cargo.toml"));
+    // `--bin`: the package has two binaries (`acp-tools` and `acp-bridge`).
+    cmd.args(["run", "--quiet", "--package", "acp-tools", "--bin", "acp-tools", "--manifest-path"])
+        .arg(root.join("Cargo.toml"));
     if args.iter().any(|a| a == "--unstable") {
         cmd.args(["--features", "unstable"]);
     }

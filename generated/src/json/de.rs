@@ -57,11 +57,21 @@ pub struct Reader<'de> {
     text: &'de str,
     at: usize,
     depth: u32,
+    /// The discriminators already read in the object being read (by the
+    /// direct decoders of the unions around its payload): a member of the
+    /// same name makes the direct decoder bail ([`super::fast::arm`]).
+    pub(super) tags: super::fast::Tags,
 }
 
 impl<'de> Reader<'de> {
     pub(crate) fn new(text: &'de str) -> Self {
-        Reader { text, at: 0, depth: 0 }
+        Reader { text, at: 0, depth: 0, tags: super::fast::Tags::NONE }
+    }
+
+    /// How deep objects and arrays nest at the position.
+    #[inline]
+    pub(super) fn depth(&self) -> u32 {
+        self.depth
     }
 
     #[inline]
@@ -365,7 +375,7 @@ impl<'de> Reader<'de> {
 impl<'de> Reader<'de> {
     /// A reader of `text` at `at`, inside `depth` objects and arrays.
     pub(super) fn at(text: &'de str, at: usize, depth: u32) -> Self {
-        Reader { text, at, depth }
+        Reader { text, at, depth, tags: super::fast::Tags::NONE }
     }
 
     /// The position and nesting depth.

@@ -189,12 +189,25 @@ macro_rules! by_serde {
 }
 
 by_serde! {
-    bool, u16, u32, u64, i32, i64, f64, Value,
+    bool, u16, u32, u64, i32, i64, f64,
     crate::runtime::Number, crate::runtime::Base64String, crate::runtime::ExplicitNull,
-    crate::runtime::JsonObject,
 }
 
-impl<'de, T: Deserialize<'de>> FromJson<'de> for std::collections::BTreeMap<String, T> {}
+// Free-form JSON: read under the rule for repeated names, as the visitors
+// read it (the fields' rules, `runtime::read::Any` and the object rules).
+impl<'de> FromJson<'de> for Value {
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        r.seed(crate::runtime::de::Json)
+    }
+}
+
+impl<'de> FromJson<'de> for crate::runtime::JsonObject {
+    #[inline]
+    fn read(r: &mut Reader<'de>) -> Result<Self, Bail> {
+        crate::runtime::de::json_object(r).map_err(|_| Bail)
+    }
+}
 
 impl<'de> FromJson<'de> for String {
     #[inline]
@@ -272,10 +285,59 @@ pub fn members<'de>(
 ) -> Result<(), Bail> {
     while more {
         let key = r.key()?;
+        if r.tags.forbids(key, r.depth()) {
+            return Err(Bail);
+        }
         member(r, key)?;
         more = r.next_member()?;
     }
     Ok(())
+}
+
+/// The discriminators read in the object at one depth (up to three: a
+/// union's arm may itself be a union discriminated by another member of the
+/// same object). A member of one of those names in the arm's payload bails,
+/// as the visitors refuse it (`duplicate field`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tags {
+    depth: u32,
+    len: u8,
+    keys: [&'static str; 3],
+}
+
+impl Tags {
+    /// No discriminator.
+    pub const NONE: Tags = Tags { depth: 0, len: 0, keys: [""; 3] };
+
+    /// Whether `key` is a discriminator already read at `depth`.
+    #[inline]
+    fn forbids(&self, key: &str, depth: u32) -> bool {
+        self.len != 0 && self.depth == depth && self.keys[..usize::from(self.len)].contains(&key)
+    }
+}
+
+/// Reads the payload of a union's arm (`rest`, the arm's own decoder) after
+/// its discriminator `key`: the payload's members may not repeat `key` (nor
+/// the discriminator of a union around this one in the same object).
+#[inline]
+pub fn arm<'de, T>(
+    r: &mut Reader<'de>,
+    more: bool,
+    key: &'static str,
+    rest: impl FnOnce(&mut Reader<'de>, bool) -> Result<T, Bail>,
+) -> Result<T, Bail> {
+    let saved = r.tags;
+    let depth = r.depth();
+    let mut tags = if saved.len != 0 && saved.depth == depth { saved } else { Tags { depth, ..Tags::NONE } };
+    if usize::from(tags.len) == tags.keys.len() {
+        return Err(Bail);
+    }
+    tags.keys[usize::from(tags.len)] = key;
+    tags.len += 1;
+    r.tags = tags;
+    let out = rest(r, more);
+    r.tags = saved;
+    out
 }
 
 /// Fills a decoder's slot; a member seen twice bails (serde_json's visitors
@@ -289,21 +351,27 @@ pub fn put<T>(slot: &mut Option<T>, value: Result<T, Bail>) -> Result<(), Bail> 
     Ok(())
 }
 
-/// Keeps a member the decoder does not name, as the visitors keep it.
+/// Keeps a member the decoder does not name, as the visitors keep it: its
+/// value read as free-form JSON ([`crate::runtime::de::json`]); a name kept
+/// already bails (the visitors refuse it).
 #[inline]
 pub fn keep<'de>(r: &mut Reader<'de>, rest: &mut crate::runtime::Extra, key: &str) -> Result<(), Bail> {
-    let value = r.serde::<Value>()?;
+    if rest.get(key).is_some() {
+        return Err(Bail);
+    }
+    let value = r.seed(crate::runtime::de::Json)?;
     rest.insert(key.to_owned(), value);
     Ok(())
 }
 
-/// Skips the members left in an opened object (a variant that carries
-/// nothing but its discriminator).
-pub fn skip_members(r: &mut Reader<'_>, mut more: bool) -> Result<(), Bail> {
-    while more {
-        r.key()?;
-        r.skip_value()?;
-        more = r.next_member()?;
+/// The end of a variant that carries nothing but its discriminator: any
+/// member left bails (the visitor reads it as free-form JSON, under the rule
+/// for repeated names, and ignores it).
+#[inline]
+pub fn skip_members(r: &mut Reader<'_>, more: bool) -> Result<(), Bail> {
+    let _ = r;
+    if more {
+        return Err(Bail);
     }
     Ok(())
 }

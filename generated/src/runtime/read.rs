@@ -75,6 +75,10 @@ readers! {
     LenientScalar [F: Shape<Inner: Scalar>] F => de::lenient_scalar, crate::json::fast::lenient_scalar;
     /// [`de::any`]: an optional any-JSON field keeps a present `null`.
     Any [] Option<Value> => de::any;
+    /// [`de::FreeJson`]: free-form JSON (a `Value`, a JSON object, a map by
+    /// name) under the rule for repeated member names. `#[derive(AcpDeserialize)]`
+    /// gives it to a field of such a type that names no rule.
+    Json [T: de::FreeJson] T => <T as de::FreeJson>::read;
     /// [`de::present`]: a required field that may be `null`.
     Present [T: DeserializeOwned] Option<T> => de::present;
     /// [`de::null_as_default`]: `null` means the default.

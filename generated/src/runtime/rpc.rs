@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 use serde::ser::{Error as _, SerializeMap};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -458,37 +458,27 @@ pub fn write_raw_payload<M: SerializeMap>(
 /// payload: the generated `rpc::Message::decode` and the `rpc` peers start
 /// from it, and a tool that routes lines without decoding them (a proxy, a
 /// logger) can use it alone.
-#[derive(Debug, Deserialize)]
+///
+/// Every member is read under the bindings' rule for repeated names: a
+/// member named twice, a known one or not, is an error, and so is an object
+/// naming a member twice inside a member this type does not keep.
+#[derive(Debug, Default)]
 pub struct RawMessage<'a> {
     /// Must be `"2.0"`.
-    #[serde(default, borrow, deserialize_with = "present")]
     pub jsonrpc: Option<&'a RawValue>,
     /// The id, raw (its type depends on the protocol version).
-    #[serde(default, borrow, deserialize_with = "present")]
     pub id: Option<&'a RawValue>,
     /// The method of a request or notification.
-    #[serde(default, borrow, deserialize_with = "present_str")]
     pub method: Option<std::borrow::Cow<'a, str>>,
     /// The params, raw; `Some("null")` when the member was `null`.
-    #[serde(default, borrow, deserialize_with = "present")]
     pub params: Option<&'a RawValue>,
     /// The result of a success response.
-    #[serde(default, borrow, deserialize_with = "present")]
     pub result: Option<&'a RawValue>,
     /// The error of an error response.
-    #[serde(default, borrow, deserialize_with = "present")]
     pub error: Option<&'a RawValue>,
 }
 
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&'de RawValue>::deserialize(d).map(Some)
-}
-
-fn present_str<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<std::borrow::Cow<'de, str>>, D::Error> {
-    #[derive(Deserialize)]
-    struct Method<'a>(#[serde(borrow)] std::borrow::Cow<'a, str>);
-    Method::deserialize(d).map(|m| Some(m.0))
-}
+mod envelope;
 
 impl<'a> RawMessage<'a> {
     /// Parses the envelope and checks `jsonrpc`.

@@ -1315,16 +1315,21 @@ impl<'de> fast::FromJson<'de> for ToolCallContent {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "content" => {
-                <Content as fast::FromJson<'de>>::rest(r, more).map(Self::Content)
-            }
-            "diff" => <Diff as fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
-            "terminal" => {
-                <Terminal as fast::FromJson<'de>>::rest(r, more).map(Self::Terminal)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "content" => {
+                    <Content as fast::FromJson<'de>>::rest(r, more).map(Self::Content)
+                }
+                "diff" => <Diff as fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
+                "terminal" => {
+                    <Terminal as fast::FromJson<'de>>::rest(r, more).map(Self::Terminal)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -1482,24 +1487,31 @@ impl<'de> fast::FromJson<'de> for ContentBlock {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "text" => <TextContent as fast::FromJson<'de>>::rest(r, more).map(Self::Text),
-            "image" => {
-                <ImageContent as fast::FromJson<'de>>::rest(r, more).map(Self::Image)
-            }
-            "audio" => {
-                <AudioContent as fast::FromJson<'de>>::rest(r, more).map(Self::Audio)
-            }
-            "resource_link" => {
-                <Box<ResourceLink> as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ResourceLink)
-            }
-            "resource" => {
-                <Box<EmbeddedResource> as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Resource)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "text" => {
+                    <TextContent as fast::FromJson<'de>>::rest(r, more).map(Self::Text)
+                }
+                "image" => {
+                    <ImageContent as fast::FromJson<'de>>::rest(r, more).map(Self::Image)
+                }
+                "audio" => {
+                    <AudioContent as fast::FromJson<'de>>::rest(r, more).map(Self::Audio)
+                }
+                "resource_link" => {
+                    <Box<ResourceLink> as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::ResourceLink)
+                }
+                "resource" => {
+                    <Box<EmbeddedResource> as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Resource)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -3577,6 +3589,7 @@ pub struct ElicitationSchema {
     ///
     /// Schema default when omitted: `{}` (never written back).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Json)]
     pub properties: Option<
         ::std::collections::BTreeMap<String, ElicitationPropertySchema>,
     >,
@@ -5217,7 +5230,7 @@ impl ::schemars::JsonSchema for ElicitationUrlModeScope {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ExtRequest(pub ::serde_json::Value);
+pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtRequest {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
@@ -7264,6 +7277,7 @@ pub struct AuthMethodTerminal {
     /// Additional environment variables to set on the configured agent invocation for terminal auth.
     /// These values override same-named variables in the base launch configuration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Json)]
     pub env: Option<::std::collections::BTreeMap<String, String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -8074,17 +8088,22 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "select" => {
-                <SessionConfigSelect as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Select)
-            }
-            "boolean" => {
-                <SessionConfigBoolean as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Boolean)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "select" => {
+                    <SessionConfigSelect as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Select)
+                }
+                "boolean" => {
+                    <SessionConfigBoolean as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Boolean)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -9602,7 +9621,7 @@ impl ::schemars::JsonSchema for StopReason {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ExtResponse(pub ::serde_json::Value);
+pub struct ExtResponse(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtResponse {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
@@ -10438,82 +10457,90 @@ impl<'de> fast::FromJson<'de> for SessionUpdate {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "user_message_chunk" => {
-                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UserMessageChunk)
-            }
-            "agent_message_chunk" => {
-                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentMessageChunk)
-            }
-            "agent_thought_chunk" => {
-                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentThoughtChunk)
-            }
-            "tool_call" => {
-                <ToolCall as fast::FromJson<'de>>::rest(r, more).map(Self::ToolCall)
-            }
-            "tool_call_update" => {
-                <ToolCallUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCallUpdate)
-            }
-            "plan" => <Plan as fast::FromJson<'de>>::rest(r, more).map(Self::Plan),
-            #[cfg(feature = "unstable")]
-            "plan_update" => {
-                <PlanUpdate as fast::FromJson<'de>>::rest(r, more).map(Self::PlanUpdate)
-            }
-            #[cfg(feature = "unstable")]
-            "plan_removed" => {
-                <PlanRemoved as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::PlanRemoved)
-            }
-            "available_commands_update" => {
-                <AvailableCommandsUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AvailableCommandsUpdate)
-            }
-            "current_mode_update" => {
-                <CurrentModeUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CurrentModeUpdate)
-            }
-            "config_option_update" => {
-                <ConfigOptionUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ConfigOptionUpdate)
-            }
-            "session_info_update" => {
-                <SessionInfoUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SessionInfoUpdate)
-            }
-            "usage_update" => {
-                <UsageUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UsageUpdate)
-            }
-            "notice" => <Notice as fast::FromJson<'de>>::rest(r, more).map(Self::Notice),
-            "compaction_update" => {
-                <CompactionUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CompactionUpdate)
-            }
-            "compaction_summary_chunk" => {
-                <CompactionSummaryChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CompactionSummaryChunk)
-            }
-            #[cfg(feature = "unstable")]
-            "subagent_update" => {
-                <Box<SubagentUpdate> as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SubagentUpdate)
-            }
-            #[cfg(feature = "unstable")]
-            "session_message" => {
-                <SessionMessage as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SessionMessage)
-            }
-            #[cfg(feature = "unstable")]
-            "session_message_chunk" => {
-                <SessionMessageChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SessionMessageChunk)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "sessionUpdate",
+            |r, more| match &*tag {
+                "user_message_chunk" => {
+                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::UserMessageChunk)
+                }
+                "agent_message_chunk" => {
+                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::AgentMessageChunk)
+                }
+                "agent_thought_chunk" => {
+                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::AgentThoughtChunk)
+                }
+                "tool_call" => {
+                    <ToolCall as fast::FromJson<'de>>::rest(r, more).map(Self::ToolCall)
+                }
+                "tool_call_update" => {
+                    <ToolCallUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::ToolCallUpdate)
+                }
+                "plan" => <Plan as fast::FromJson<'de>>::rest(r, more).map(Self::Plan),
+                #[cfg(feature = "unstable")]
+                "plan_update" => {
+                    <PlanUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::PlanUpdate)
+                }
+                #[cfg(feature = "unstable")]
+                "plan_removed" => {
+                    <PlanRemoved as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::PlanRemoved)
+                }
+                "available_commands_update" => {
+                    <AvailableCommandsUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::AvailableCommandsUpdate)
+                }
+                "current_mode_update" => {
+                    <CurrentModeUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::CurrentModeUpdate)
+                }
+                "config_option_update" => {
+                    <ConfigOptionUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::ConfigOptionUpdate)
+                }
+                "session_info_update" => {
+                    <SessionInfoUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::SessionInfoUpdate)
+                }
+                "usage_update" => {
+                    <UsageUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::UsageUpdate)
+                }
+                "notice" => {
+                    <Notice as fast::FromJson<'de>>::rest(r, more).map(Self::Notice)
+                }
+                "compaction_update" => {
+                    <CompactionUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::CompactionUpdate)
+                }
+                "compaction_summary_chunk" => {
+                    <CompactionSummaryChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::CompactionSummaryChunk)
+                }
+                #[cfg(feature = "unstable")]
+                "subagent_update" => {
+                    <Box<SubagentUpdate> as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::SubagentUpdate)
+                }
+                #[cfg(feature = "unstable")]
+                "session_message" => {
+                    <SessionMessage as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::SessionMessage)
+                }
+                #[cfg(feature = "unstable")]
+                "session_message_chunk" => {
+                    <SessionMessageChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::SessionMessageChunk)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -12365,7 +12392,10 @@ impl ::schemars::JsonSchema for CompleteElicitationNotification {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ExtNotification(pub ::serde_json::Value);
+pub struct ExtNotification(
+    #[serde(deserialize_with = "de::json")]
+    pub ::serde_json::Value,
+);
 impl From<::serde_json::Value> for ExtNotification {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
@@ -16066,7 +16096,7 @@ impl de::Tagged for RequestPermissionOutcome {
     ) -> Result<Self, D::Error> {
         match tag {
             "cancelled" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Cancelled)
             }
             "selected" => de::variant(payload, tag, Self::Selected),
@@ -16709,11 +16739,11 @@ impl de::Tagged for CreateElicitationResponseAction {
         match tag {
             "accept" => de::variant(payload, tag, Self::Accept),
             "decline" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Decline)
             }
             "cancel" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Cancel)
             }
             _ => {
@@ -16895,6 +16925,7 @@ impl ::schemars::JsonSchema for ElicitationContentValue {
 pub struct ElicitationAcceptAction {
     /// The user-provided content, if any, as an object matching the requested schema.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Json)]
     pub content: runtime::Nullable<
         ::std::collections::BTreeMap<String, ElicitationContentValue>,
     >,
@@ -17245,6 +17276,7 @@ pub struct MessageMcpRequest {
     ///
     /// If omitted or set to `null`, the inner MCP message has no params.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Json)]
     pub params: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -19819,14 +19851,24 @@ impl<'de> fast::FromJson<'de> for PlanUpdateContent {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "items" => <PlanItems as fast::FromJson<'de>>::rest(r, more).map(Self::Items),
-            "file" => <PlanFile as fast::FromJson<'de>>::rest(r, more).map(Self::File),
-            "markdown" => {
-                <PlanMarkdown as fast::FromJson<'de>>::rest(r, more).map(Self::Markdown)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "items" => {
+                    <PlanItems as fast::FromJson<'de>>::rest(r, more).map(Self::Items)
+                }
+                "file" => {
+                    <PlanFile as fast::FromJson<'de>>::rest(r, more).map(Self::File)
+                }
+                "markdown" => {
+                    <PlanMarkdown as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Markdown)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20535,24 +20577,30 @@ impl<'de> fast::FromJson<'de> for StateUpdate {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "running" => {
-                <RunningStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Running)
-            }
-            "idle" => {
-                <IdleStateUpdate as fast::FromJson<'de>>::rest(r, more).map(Self::Idle)
-            }
-            "requires_action" => {
-                <RequiresActionStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::RequiresAction)
-            }
-            "unknown" => {
-                <UnknownStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Unknown)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "state",
+            |r, more| match &*tag {
+                "running" => {
+                    <RunningStateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Running)
+                }
+                "idle" => {
+                    <IdleStateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Idle)
+                }
+                "requires_action" => {
+                    <RequiresActionStateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::RequiresAction)
+                }
+                "unknown" => {
+                    <UnknownStateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Unknown)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -20833,23 +20881,23 @@ impl de::Tagged for IdleStateUpdateStopReason {
     ) -> Result<Self, D::Error> {
         match tag {
             "end_turn" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::EndTurn)
             }
             "max_tokens" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::MaxTokens)
             }
             "max_turn_requests" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::MaxTurnRequests)
             }
             "refusal" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Refusal)
             }
             "cancelled" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Cancelled)
             }
             "error" => de::variant(payload, tag, Self::Error),
@@ -20939,32 +20987,38 @@ impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "end_turn" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::EndTurn)
-            }
-            "max_tokens" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::MaxTokens)
-            }
-            "max_turn_requests" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::MaxTurnRequests)
-            }
-            "refusal" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::Refusal)
-            }
-            "cancelled" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::Cancelled)
-            }
-            "error" => {
-                <ErrorStopReason as fast::FromJson<'de>>::rest(r, more).map(Self::Error)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "stopReason",
+            |r, more| match &*tag {
+                "end_turn" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::EndTurn)
+                }
+                "max_tokens" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::MaxTokens)
+                }
+                "max_turn_requests" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::MaxTurnRequests)
+                }
+                "refusal" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::Refusal)
+                }
+                "cancelled" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::Cancelled)
+                }
+                "error" => {
+                    <ErrorStopReason as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Error)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "unstable")]
@@ -21811,6 +21865,7 @@ pub struct SetProviderRequest {
     /// Full headers map for this provider.
     /// May include authorization, routing, or other integration-specific headers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Json)]
     pub headers: Option<::std::collections::BTreeMap<String, String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -22996,6 +23051,7 @@ impl ::schemars::JsonSchema for MessageMcpResponse {
 #[non_exhaustive]
 pub struct MessageMcpResponseResult {
     /// Required, even if JSON null.
+    #[acp(read = read::Json)]
     pub result: ::serde_json::Value,
     /// Optional ACP carrier metadata.
     #[serde(
@@ -23171,6 +23227,7 @@ pub struct MessageMcpNotification {
     ///
     /// If omitted or set to `null`, the inner MCP message has no params.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Json)]
     pub params: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -23761,7 +23818,10 @@ impl ::schemars::JsonSchema for InitializeProxyResponse {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ProxySuccessorResponse(pub ::serde_json::Value);
+pub struct ProxySuccessorResponse(
+    #[serde(deserialize_with = "de::json")]
+    pub ::serde_json::Value,
+);
 #[cfg(feature = "unstable")]
 impl From<::serde_json::Value> for ProxySuccessorResponse {
     fn from(value: ::serde_json::Value) -> Self {

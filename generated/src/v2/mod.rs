@@ -1336,16 +1336,21 @@ impl<'de> fast::FromJson<'de> for ToolCallContent {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "content" => {
-                <Content as fast::FromJson<'de>>::rest(r, more).map(Self::Content)
-            }
-            "diff" => <Diff as fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
-            "terminal" => {
-                <Terminal as fast::FromJson<'de>>::rest(r, more).map(Self::Terminal)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "content" => {
+                    <Content as fast::FromJson<'de>>::rest(r, more).map(Self::Content)
+                }
+                "diff" => <Diff as fast::FromJson<'de>>::rest(r, more).map(Self::Diff),
+                "terminal" => {
+                    <Terminal as fast::FromJson<'de>>::rest(r, more).map(Self::Terminal)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -1526,24 +1531,31 @@ impl<'de> fast::FromJson<'de> for ContentBlock {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "text" => <TextContent as fast::FromJson<'de>>::rest(r, more).map(Self::Text),
-            "image" => {
-                <ImageContent as fast::FromJson<'de>>::rest(r, more).map(Self::Image)
-            }
-            "audio" => {
-                <AudioContent as fast::FromJson<'de>>::rest(r, more).map(Self::Audio)
-            }
-            "resource_link" => {
-                <Box<ResourceLink> as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ResourceLink)
-            }
-            "resource" => {
-                <Box<EmbeddedResource> as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Resource)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "text" => {
+                    <TextContent as fast::FromJson<'de>>::rest(r, more).map(Self::Text)
+                }
+                "image" => {
+                    <ImageContent as fast::FromJson<'de>>::rest(r, more).map(Self::Image)
+                }
+                "audio" => {
+                    <AudioContent as fast::FromJson<'de>>::rest(r, more).map(Self::Audio)
+                }
+                "resource_link" => {
+                    <Box<ResourceLink> as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::ResourceLink)
+                }
+                "resource" => {
+                    <Box<EmbeddedResource> as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Resource)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -2990,26 +3002,33 @@ impl<'de> fast::FromJson<'de> for DiffChangeOperation {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "add" => {
-                <DiffPathChange as fast::FromJson<'de>>::rest(r, more).map(Self::Add)
-            }
-            "delete" => {
-                <DiffPathChange as fast::FromJson<'de>>::rest(r, more).map(Self::Delete)
-            }
-            "modify" => {
-                <DiffPathChange as fast::FromJson<'de>>::rest(r, more).map(Self::Modify)
-            }
-            "move" => {
-                <DiffPathPairChange as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Move)
-            }
-            "copy" => {
-                <DiffPathPairChange as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Copy)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "operation",
+            |r, more| match &*tag {
+                "add" => {
+                    <DiffPathChange as fast::FromJson<'de>>::rest(r, more).map(Self::Add)
+                }
+                "delete" => {
+                    <DiffPathChange as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Delete)
+                }
+                "modify" => {
+                    <DiffPathChange as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Modify)
+                }
+                "move" => {
+                    <DiffPathPairChange as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Move)
+                }
+                "copy" => {
+                    <DiffPathPairChange as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Copy)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -4656,6 +4675,7 @@ pub struct ElicitationSchema {
     #[acp(read = read::LenientScalar)]
     pub title: runtime::Nullable<String>,
     /// Property definitions (must be primitive types).
+    #[acp(read = read::Json)]
     pub properties: ::std::collections::BTreeMap<String, ElicitationPropertySchema>,
     /// List of required property names.
     ///
@@ -6376,7 +6396,7 @@ impl ::schemars::JsonSchema for ElicitationUrlModeScope {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ExtRequest(pub ::serde_json::Value);
+pub struct ExtRequest(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtRequest {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
@@ -9172,17 +9192,22 @@ impl<'de> fast::FromJson<'de> for SessionConfigOptionType {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "select" => {
-                <SessionConfigSelect as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Select)
-            }
-            "boolean" => {
-                <SessionConfigBoolean as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Boolean)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "select" => {
+                    <SessionConfigSelect as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Select)
+                }
+                "boolean" => {
+                    <SessionConfigBoolean as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Boolean)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -9976,12 +10001,17 @@ impl<'de> fast::FromJson<'de> for AvailableCommand {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "command" => {
-                <Command as fast::FromJson<'de>>::rest(r, more).map(Self::Command)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "command" => {
+                    <Command as fast::FromJson<'de>>::rest(r, more).map(Self::Command)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -10092,12 +10122,18 @@ impl<'de> fast::FromJson<'de> for AvailableCommandInput {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "text" => {
-                <TextCommandInput as fast::FromJson<'de>>::rest(r, more).map(Self::Text)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "text" => {
+                    <TextCommandInput as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Text)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(feature = "schemars")]
@@ -11102,7 +11138,7 @@ impl ::schemars::JsonSchema for MessageId {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ExtResponse(pub ::serde_json::Value);
+pub struct ExtResponse(#[serde(deserialize_with = "de::json")] pub ::serde_json::Value);
 impl From<::serde_json::Value> for ExtResponse {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
@@ -12200,101 +12236,109 @@ impl<'de> fast::FromJson<'de> for SessionUpdate {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "user_message_chunk" => {
-                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UserMessageChunk)
-            }
-            "user_message" => {
-                <UserMessage as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UserMessage)
-            }
-            "agent_message_chunk" => {
-                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentMessageChunk)
-            }
-            "agent_message" => {
-                <AgentMessage as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentMessage)
-            }
-            "agent_thought_chunk" => {
-                <ContentChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentThoughtChunk)
-            }
-            "agent_thought" => {
-                <AgentThought as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AgentThought)
-            }
-            "state_update" => {
-                <StateUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::StateUpdate)
-            }
-            "tool_call_content_chunk" => {
-                <ToolCallContentChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCallContentChunk)
-            }
-            "tool_call_update" => {
-                <ToolCallUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCallUpdate)
-            }
-            "terminal_update" => {
-                <TerminalUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::TerminalUpdate)
-            }
-            "terminal_output_chunk" => {
-                <TerminalOutputChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::TerminalOutputChunk)
-            }
-            "plan_update" => {
-                <PlanUpdate as fast::FromJson<'de>>::rest(r, more).map(Self::PlanUpdate)
-            }
-            #[cfg(feature = "unstable")]
-            "plan_removed" => {
-                <PlanRemoved as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::PlanRemoved)
-            }
-            "available_commands_update" => {
-                <AvailableCommandsUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::AvailableCommandsUpdate)
-            }
-            "config_option_update" => {
-                <ConfigOptionUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ConfigOptionUpdate)
-            }
-            "session_info_update" => {
-                <SessionInfoUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SessionInfoUpdate)
-            }
-            "usage_update" => {
-                <UsageUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::UsageUpdate)
-            }
-            "notice" => <Notice as fast::FromJson<'de>>::rest(r, more).map(Self::Notice),
-            "compaction_update" => {
-                <CompactionUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CompactionUpdate)
-            }
-            "compaction_summary_chunk" => {
-                <CompactionSummaryChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::CompactionSummaryChunk)
-            }
-            #[cfg(feature = "unstable")]
-            "subagent_update" => {
-                <Box<SubagentUpdate> as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SubagentUpdate)
-            }
-            #[cfg(feature = "unstable")]
-            "session_message" => {
-                <SessionMessage as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SessionMessage)
-            }
-            #[cfg(feature = "unstable")]
-            "session_message_chunk" => {
-                <SessionMessageChunk as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::SessionMessageChunk)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "sessionUpdate",
+            |r, more| match &*tag {
+                "user_message_chunk" => {
+                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::UserMessageChunk)
+                }
+                "user_message" => {
+                    <UserMessage as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::UserMessage)
+                }
+                "agent_message_chunk" => {
+                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::AgentMessageChunk)
+                }
+                "agent_message" => {
+                    <AgentMessage as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::AgentMessage)
+                }
+                "agent_thought_chunk" => {
+                    <ContentChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::AgentThoughtChunk)
+                }
+                "agent_thought" => {
+                    <AgentThought as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::AgentThought)
+                }
+                "state_update" => {
+                    <StateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::StateUpdate)
+                }
+                "tool_call_content_chunk" => {
+                    <ToolCallContentChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::ToolCallContentChunk)
+                }
+                "tool_call_update" => {
+                    <ToolCallUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::ToolCallUpdate)
+                }
+                "terminal_update" => {
+                    <TerminalUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::TerminalUpdate)
+                }
+                "terminal_output_chunk" => {
+                    <TerminalOutputChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::TerminalOutputChunk)
+                }
+                "plan_update" => {
+                    <PlanUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::PlanUpdate)
+                }
+                #[cfg(feature = "unstable")]
+                "plan_removed" => {
+                    <PlanRemoved as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::PlanRemoved)
+                }
+                "available_commands_update" => {
+                    <AvailableCommandsUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::AvailableCommandsUpdate)
+                }
+                "config_option_update" => {
+                    <ConfigOptionUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::ConfigOptionUpdate)
+                }
+                "session_info_update" => {
+                    <SessionInfoUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::SessionInfoUpdate)
+                }
+                "usage_update" => {
+                    <UsageUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::UsageUpdate)
+                }
+                "notice" => {
+                    <Notice as fast::FromJson<'de>>::rest(r, more).map(Self::Notice)
+                }
+                "compaction_update" => {
+                    <CompactionUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::CompactionUpdate)
+                }
+                "compaction_summary_chunk" => {
+                    <CompactionSummaryChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::CompactionSummaryChunk)
+                }
+                #[cfg(feature = "unstable")]
+                "subagent_update" => {
+                    <Box<SubagentUpdate> as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::SubagentUpdate)
+                }
+                #[cfg(feature = "unstable")]
+                "session_message" => {
+                    <SessionMessage as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::SessionMessage)
+                }
+                #[cfg(feature = "unstable")]
+                "session_message_chunk" => {
+                    <SessionMessageChunk as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::SessionMessageChunk)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -12794,22 +12838,27 @@ impl<'de> fast::FromJson<'de> for BackgroundWork {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "terminal" => {
-                <BackgroundTerminal as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Terminal)
-            }
-            "tool_call" => {
-                <BackgroundToolCall as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::ToolCall)
-            }
-            #[cfg(feature = "unstable")]
-            "subagent" => {
-                <BackgroundSubagent as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Subagent)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "terminal" => {
+                    <BackgroundTerminal as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Terminal)
+                }
+                "tool_call" => {
+                    <BackgroundToolCall as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::ToolCall)
+                }
+                #[cfg(feature = "unstable")]
+                "subagent" => {
+                    <BackgroundSubagent as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Subagent)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -13253,23 +13302,23 @@ impl de::Tagged for IdleStateUpdateStopReason {
     ) -> Result<Self, D::Error> {
         match tag {
             "end_turn" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::EndTurn)
             }
             "max_tokens" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::MaxTokens)
             }
             "max_turn_requests" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::MaxTurnRequests)
             }
             "refusal" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Refusal)
             }
             "cancelled" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Cancelled)
             }
             "error" => de::variant(payload, tag, Self::Error),
@@ -13355,32 +13404,38 @@ impl<'de> fast::FromJson<'de> for IdleStateUpdateStopReason {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "end_turn" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::EndTurn)
-            }
-            "max_tokens" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::MaxTokens)
-            }
-            "max_turn_requests" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::MaxTurnRequests)
-            }
-            "refusal" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::Refusal)
-            }
-            "cancelled" => {
-                fast::skip_members(r, more)?;
-                Ok(Self::Cancelled)
-            }
-            "error" => {
-                <ErrorStopReason as fast::FromJson<'de>>::rest(r, more).map(Self::Error)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "stopReason",
+            |r, more| match &*tag {
+                "end_turn" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::EndTurn)
+                }
+                "max_tokens" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::MaxTokens)
+                }
+                "max_turn_requests" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::MaxTurnRequests)
+                }
+                "refusal" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::Refusal)
+                }
+                "cancelled" => {
+                    fast::skip_members(r, more)?;
+                    Ok(Self::Cancelled)
+                }
+                "error" => {
+                    <ErrorStopReason as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Error)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -13693,25 +13748,31 @@ impl<'de> fast::FromJson<'de> for StateUpdate {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "running" => {
-                <RunningStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Running)
-            }
-            "idle" => {
-                <IdleStateUpdate as fast::FromJson<'de>>::rest(r, more).map(Self::Idle)
-            }
-            "requires_action" => {
-                <RequiresActionStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::RequiresAction)
-            }
-            #[cfg(feature = "unstable")]
-            "unknown" => {
-                <UnknownStateUpdate as fast::FromJson<'de>>::rest(r, more)
-                    .map(Self::Unknown)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "state",
+            |r, more| match &*tag {
+                "running" => {
+                    <RunningStateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Running)
+                }
+                "idle" => {
+                    <IdleStateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Idle)
+                }
+                "requires_action" => {
+                    <RequiresActionStateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::RequiresAction)
+                }
+                #[cfg(feature = "unstable")]
+                "unknown" => {
+                    <UnknownStateUpdate as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Unknown)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -14495,16 +14556,26 @@ impl<'de> fast::FromJson<'de> for PlanUpdateContent {
         }
         let tag = r.str()?;
         let more = r.next_member()?;
-        match &*tag {
-            "items" => <PlanItems as fast::FromJson<'de>>::rest(r, more).map(Self::Items),
-            #[cfg(feature = "unstable")]
-            "file" => <PlanFile as fast::FromJson<'de>>::rest(r, more).map(Self::File),
-            #[cfg(feature = "unstable")]
-            "markdown" => {
-                <PlanMarkdown as fast::FromJson<'de>>::rest(r, more).map(Self::Markdown)
-            }
-            _ => Err(fast::Bail),
-        }
+        fast::arm(
+            r,
+            more,
+            "type",
+            |r, more| match &*tag {
+                "items" => {
+                    <PlanItems as fast::FromJson<'de>>::rest(r, more).map(Self::Items)
+                }
+                #[cfg(feature = "unstable")]
+                "file" => {
+                    <PlanFile as fast::FromJson<'de>>::rest(r, more).map(Self::File)
+                }
+                #[cfg(feature = "unstable")]
+                "markdown" => {
+                    <PlanMarkdown as fast::FromJson<'de>>::rest(r, more)
+                        .map(Self::Markdown)
+                }
+                _ => Err(fast::Bail),
+            },
+        )
     }
 }
 #[cfg(not(feature = "unstable"))]
@@ -16093,7 +16164,10 @@ impl ::schemars::JsonSchema for CompleteElicitationNotification {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ExtNotification(pub ::serde_json::Value);
+pub struct ExtNotification(
+    #[serde(deserialize_with = "de::json")]
+    pub ::serde_json::Value,
+);
 impl From<::serde_json::Value> for ExtNotification {
     fn from(value: ::serde_json::Value) -> Self {
         Self(value)
@@ -19620,11 +19694,11 @@ impl de::Tagged for CreateElicitationResponseAction {
         match tag {
             "accept" => de::variant(payload, tag, Self::Accept),
             "decline" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Decline)
             }
             "cancel" => {
-                <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                de::skip(payload)?;
                 Ok(Self::Cancel)
             }
             _ => {
@@ -19823,6 +19897,7 @@ pub struct ElicitationAcceptAction {
     ///
     /// Omitted and `null` are equivalent and mean no content is provided.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Json)]
     pub content: runtime::Nullable<
         ::std::collections::BTreeMap<String, ElicitationContentValue>,
     >,
@@ -20189,6 +20264,7 @@ pub struct MessageMcpRequest {
     pub method: String,
     /// Optional inner MCP params. Null is equivalent to omission.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Json)]
     pub params: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -23832,6 +23908,7 @@ pub struct SetProviderRequest {
     /// Full headers map for this provider.
     /// May include authorization, routing, or other integration-specific headers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[acp(read = read::Json)]
     pub headers: Option<::std::collections::BTreeMap<String, String>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -25019,6 +25096,7 @@ impl ::schemars::JsonSchema for MessageMcpResponse {
 #[non_exhaustive]
 pub struct MessageMcpResponseResult {
     /// Required, even if JSON null.
+    #[acp(read = read::Json)]
     pub result: ::serde_json::Value,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -25198,6 +25276,7 @@ pub struct MessageMcpNotification {
     pub method: String,
     /// Optional inner MCP params. Null is equivalent to omission.
     #[serde(default, skip_serializing_if = "runtime::Nullable::is_absent")]
+    #[acp(read = read::Json)]
     pub params: runtime::Nullable<Box<runtime::JsonObject>>,
     /// The _meta property is reserved by ACP to allow clients and agents to attach additional
     /// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -25867,7 +25946,10 @@ impl ::schemars::JsonSchema for InitializeProxyResponse {
 /// Any JSON value: the schema does not constrain it.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(transparent)]
-pub struct ProxySuccessorResponse(pub ::serde_json::Value);
+pub struct ProxySuccessorResponse(
+    #[serde(deserialize_with = "de::json")]
+    pub ::serde_json::Value,
+);
 #[cfg(feature = "unstable")]
 impl From<::serde_json::Value> for ProxySuccessorResponse {
     fn from(value: ::serde_json::Value) -> Self {

@@ -312,11 +312,17 @@ impl Emitter {
                 let (name, doc) = (ident(&def.rust_name), self.item_docs(def));
                 let inner = self.ty(other);
                 let ord = self.total_order(def);
+                // Free-form JSON under the rule for repeated member names.
+                let json = matches!(other, Type::Any | Type::Object | Type::Map { .. }).then(|| {
+                    let rt = self.rt.to_string().replace(' ', "");
+                    let with = str_lit(&format!("{rt}::read::with::<{rt}::read::Json,_,_>"));
+                    quote!(#[serde(deserialize_with = #with)])
+                });
                 vec![quote! {
                     #doc
                     #[derive(Debug, Clone, PartialEq, #ord ::serde::Serialize, ::serde::Deserialize)]
                     #[serde(transparent)]
-                    pub struct #name(pub #inner);
+                    pub struct #name(#json pub #inner);
 
                     impl ::core::convert::From<#inner> for #name {
                         fn from(value: #inner) -> Self { Self(value) }
@@ -428,6 +434,8 @@ impl Emitter {
 
     fn any(&self, def: &Def) -> Vec<TokenStream> {
         let name = ident(&def.rust_name);
+        // Free-form JSON under the rule for repeated member names.
+        let json = str_lit(&format!("{}::de::json", self.rt.to_string().replace(' ', "")));
         let doc = self.item_docs(def);
         let what = match &def.kind {
             Kind::Opaque(o) => {
@@ -444,7 +452,7 @@ impl Emitter {
             #[doc = #what]
             #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
             #[serde(transparent)]
-            pub struct #name(pub ::serde_json::Value);
+            pub struct #name(#[serde(deserialize_with = #json)] pub ::serde_json::Value);
 
             impl ::core::convert::From<::serde_json::Value> for #name {
                 fn from(value: ::serde_json::Value) -> Self { Self(value) }

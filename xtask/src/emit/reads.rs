@@ -40,6 +40,7 @@ impl Emitter {
             ReadRule::LenientItems => quote!(#rt::read::LenientItems),
             ReadRule::Items => quote!(#rt::read::Items),
             ReadRule::Any => quote!(#rt::read::Any),
+            ReadRule::Json => quote!(#rt::read::Json),
             ReadRule::Present => quote!(#rt::read::Present),
             ReadRule::NullAsDefault => quote!(#rt::read::NullAsDefault),
             ReadRule::CheckedStr { rule, optional: false, .. } => {

@@ -427,7 +427,7 @@ fn tagged_streamed_arms(rt: &TokenStream, u: &Union, gate: &dyn Fn(&Variant) -> 
             Payload::Unit => quote! {
                 #gate
                 #tl => {
-                    <::serde::de::IgnoredAny as ::serde::Deserialize>::deserialize(payload)?;
+                    #rt::de::skip(payload)?;
                     ::core::result::Result::Ok(Self::#vn)
                 }
             },

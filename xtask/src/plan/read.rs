@@ -37,6 +37,11 @@ pub enum ReadRule {
     Items,
     /// An optional any-JSON field: a present `null` is kept.
     Any,
+    /// Free-form JSON (any JSON, a JSON object, a map by name) without
+    /// another rule: read under the rule for repeated member names
+    /// (`runtime::read::Json`) instead of by `serde_json`'s own types, which
+    /// keep the last of two members of one name.
+    Json,
     /// A required field that may be `null`: present is required.
     Present,
     /// Default-on-null on a required field: `null` means the default.
@@ -149,6 +154,7 @@ impl ReadRule {
             _ if f.skip_invalid_items => ReadRule::Items,
             _ if f.default_on_null && f.required => ReadRule::NullAsDefault,
             // serde would read a missing `Option` field as `None`; a required one must be present.
+            Type::Any | Type::Object | Type::Map { .. } => ReadRule::Json,
             _ if f.required && f.nullable => ReadRule::Present,
             _ => ReadRule::Plain,
         }

@@ -117,7 +117,7 @@ where
     F: Shape<Inner = String>,
     R: StrRule,
 {
-    let value = Value::deserialize(deserializer)?;
+    let value = json(deserializer)?;
     let decoded = match value {
         Value::Null => F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a string")),
         Value::String(s) => check_str::<R>(s).map(F::wrap),
@@ -144,7 +144,7 @@ where
     F: Shape,
     F::Inner: DeserializeOwned + Copy + Into<i128> + std::fmt::Display,
 {
-    let value = Value::deserialize(deserializer)?;
+    let value = json(deserializer)?;
     let decoded = if value.is_null() {
         F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"an integer"))
     } else {
@@ -169,7 +169,7 @@ where
     D: Deserializer<'de>,
     F: Shape<Inner = Number>,
 {
-    let value = Value::deserialize(deserializer)?;
+    let value = json(deserializer)?;
     let decoded = if value.is_null() {
         F::null().ok_or_else(|| serde_json::Error::invalid_type(Unexpected::Unit, &"a number"))
     } else {

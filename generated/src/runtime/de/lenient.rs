@@ -44,7 +44,7 @@ impl<'de> serde::de::Visitor<'de> for RawVisitor {
 
     // Any other deserializer.
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Raw<'de>, D::Error> {
-        Value::deserialize(d).map(Raw::Value)
+        json(d).map(Raw::Value)
     }
 }
 
@@ -90,7 +90,7 @@ enum Decoded<T> {
 fn decode_text<T: DeserializeOwned>(text: &str) -> Decoded<T> {
     match serde_json::from_str(text) {
         Ok(v) => Decoded::Ok(v),
-        Err(e) => match serde_json::from_str::<Value>(text) {
+        Err(e) => match json_from_str(text) {
             Err(broken) => Decoded::Broken(broken),
             Ok(_) => Decoded::Wrong(e),
         },
@@ -181,12 +181,8 @@ impl<'de, R, W: FnOnce(JsonObject) -> R> serde::de::Visitor<'de> for ObjectVisit
         f.write_str("an object")
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<R, A::Error> {
-        let mut object = JsonObject::new();
-        while let Some((k, v)) = map.next_entry::<String, Value>()? {
-            object.insert(k, v);
-        }
-        Ok((self.wrap)(object))
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<R, A::Error> {
+        json_members(map).map(self.wrap)
     }
 
     fn visit_unit<E: Error>(self) -> Result<R, E> {
@@ -198,7 +194,7 @@ impl<'de, R, W: FnOnce(JsonObject) -> R> serde::de::Visitor<'de> for ObjectVisit
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<R, A::Error> {
-        while seq.next_element::<Value>()?.is_some() {}
+        while seq.next_element::<StrictValue>()?.is_some() {}
         Ok(self.wrong)
     }
 
@@ -300,8 +296,8 @@ impl<'de, F: Shape<Inner = Vec<T>>, T: DeserializeOwned> serde::de::Visitor<'de>
 
     // A wrong shape: its content is still read as a `Value` would read it, so
     // that broken JSON fails the message whatever the shape.
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<F, A::Error> {
-        while map.next_entry::<String, Value>()?.is_some() {}
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<F, A::Error> {
+        json_members(map)?;
         self.other(Unexpected::Map)
     }
 

@@ -16,6 +16,7 @@ use super::{Extra, JsonObject, Nullable, Number};
 
 mod buffered;
 mod checked;
+mod json;
 mod lenient;
 mod object;
 mod scalar;
@@ -23,6 +24,7 @@ mod union;
 
 pub use self::buffered::*;
 pub use self::checked::*;
+pub use self::json::*;
 pub use self::lenient::*;
 pub use self::object::*;
 pub use self::scalar::*;
@@ -88,7 +90,7 @@ where
 
 /// An optional field of any JSON: a present `null` is kept as `Some(Value::Null)`.
 pub fn any<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(deserializer).map(Some)
+    json(deserializer).map(Some)
 }
 
 // ---- streaming tagged unions -------------------------------------------------
@@ -146,7 +148,11 @@ pub fn fields<'de, A: serde::de::MapAccess<'de>>(
         match key {
             Ok(i) => read(i, map)?,
             Err(unknown) => {
-                rest.insert(unknown, map.next_value()?);
+                // A repeated name is refused, as a repeated known one is.
+                if rest.get(&unknown).is_some() {
+                    return Err(duplicate(&unknown));
+                }
+                rest.insert(unknown, map.next_value_seed(Json)?);
             }
         }
     }

@@ -28,7 +28,7 @@ pub fn tag<'a>(object: &'a JsonObject, key: &str) -> Tag<'a> {
 
 /// Buffers any JSON value for an untagged union decoder.
 pub fn value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
-    Value::deserialize(deserializer)
+    json(deserializer)
 }
 
 /// Refuses a discriminator value the catch-all's `not` guard excludes
@@ -155,13 +155,13 @@ impl<'de, T: Tagged> serde::de::Visitor<'de> for TaggedVisitor<T> {
     }
 
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-        let mut before: Vec<(String, Value)> = Vec::new();
+        let mut before = Before::default();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             if key.as_str() != T::KEY {
-                let value: Value = map.next_value()?;
-                before.push((key.into_owned(), value));
+                before.push(key.into_owned(), || map.next_value_seed(Json))?;
                 continue;
             }
+            let before = before.members;
             let tag = match map.next_value::<TagValue<'de>>()? {
                 TagValue::Str(t) if T::is_known(t.as_str()) => {
                     let rest = Chained { before: before.into_iter(), value: None, live: map, key: T::KEY };
@@ -172,15 +172,44 @@ impl<'de, T: Tagged> serde::de::Visitor<'de> for TaggedVisitor<T> {
             };
             let mut object: JsonObject = before.into_iter().collect();
             object.insert(T::KEY.to_owned(), tag);
-            while let Some((k, v)) = map.next_entry::<String, Value>()? {
-                if k == T::KEY {
-                    return Err(A::Error::duplicate_field(T::KEY));
-                }
-                object.insert(k, v);
+            while let Some((k, v)) = next_json_entry(&mut map)? {
+                insert_once(&mut object, k, v)?;
             }
             return T::from_object(object);
         }
-        T::from_object(before.into_iter().collect())
+        T::from_object(before.members.into_iter().collect())
+    }
+}
+
+/// The members read before the discriminator, in order, and a check that
+/// none is named twice. The discriminator usually comes first, so the list is
+/// short and searched in place; past 16 members (an object without a
+/// discriminator) the names are also kept sorted, so that a long object is
+/// checked in `n log n`, not `n²`.
+#[derive(Default)]
+struct Before {
+    members: Vec<(String, Value)>,
+    names: std::collections::BTreeSet<String>,
+}
+
+impl Before {
+    fn push<E: Error>(&mut self, key: String, value: impl FnOnce() -> Result<Value, E>) -> Result<(), E> {
+        let repeated = if self.members.len() < 16 {
+            self.members.iter().any(|(k, _)| *k == key)
+        } else {
+            if self.names.is_empty() {
+                self.names.extend(self.members.iter().map(|(k, _)| k.clone()));
+            }
+            self.names.contains(&key)
+        };
+        if repeated {
+            return Err(duplicate(&key));
+        }
+        if !self.names.is_empty() {
+            self.names.insert(key.clone());
+        }
+        self.members.push((key, value()?));
+        Ok(())
     }
 }
 
@@ -229,10 +258,10 @@ impl<'de> Deserialize<'de> for TagValue<'de> {
                 d.deserialize_any(self)
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<TagValue<'de>, A::Error> {
-                Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq)).map(TagValue::Other)
+                json(serde::de::value::SeqAccessDeserializer::new(seq)).map(TagValue::Other)
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<TagValue<'de>, A::Error> {
-                Value::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(TagValue::Other)
+                json(serde::de::value::MapAccessDeserializer::new(map)).map(TagValue::Other)
             }
         }
         deserializer.deserialize_any(V)

@@ -1,4 +1,9 @@
-//! Shared pieces of the fuzz targets.
+//! The properties the fuzz targets check, one module each, as plain
+//! functions of the input bytes that panic on a failure: `cargo fuzz` (the
+//! targets in `fuzz/fuzz_targets/`, nightly) runs them under libFuzzer for
+//! long campaigns, and `cargo test` runs the same functions on stable over
+//! every seed and a bounded number of generated inputs
+//! (`tests/properties.rs`), so CI on any machine checks them.
 //!
 //! An input of the typed targets is a header line naming what to decode (for
 //! example `v2 UpdateSessionNotification` or `v1 Message`) and the JSON text
@@ -6,6 +11,14 @@
 //! in this form by `cargo xtask fuzz` from `tests/corpus` and `tests/traces`,
 //! and the dictionary (`fuzz/acp.dict`) holds the headers, ACP keys and tags,
 //! so mutations move between types and messages.
+
+pub mod convert;
+pub mod json_decode;
+pub mod json_encode;
+pub mod lower;
+pub mod patch;
+pub mod peer;
+pub mod schema;
 
 use serde_json::Value;
 
@@ -43,9 +56,9 @@ pub fn force_usual_path(line: &str) -> Option<String> {
 }
 
 /// `true` when `text` is JSON with an object that names a member twice (at
-/// any depth). A `serde_json::Value` keeps only the last of them, so what is
-/// decoded through a buffered `Value` cannot agree with a streaming decode
-/// (which sees both, and refuses a duplicate field) on such text.
+/// any depth): text every decode path of the bindings must refuse. Written
+/// apart from the bindings' own reading (`runtime::de::json`), so that the
+/// property does not check the rule with itself.
 pub fn has_duplicate_members(text: &str) -> bool {
     use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
     struct Dup(bool);
@@ -157,8 +170,6 @@ pub fn jsonrpc_problem(text: &str) -> Option<String> {
         _ => Some("neither a request, a notification nor a response".into()),
     }
 }
-
-pub mod schema;
 
 #[cfg(test)]
 mod tests {
