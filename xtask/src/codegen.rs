@@ -297,7 +297,9 @@ pub fn single_file(root: &Path, path: &Path, mode: crate::lower::Mode) -> Result
 
 /// The Rust module a schema file becomes (`{stem}.rs`): its file stem, `-` as `_`.
 pub fn module_stem(path: &Path) -> String {
-    path.file_stem().and_then(|s| s.to_str()).unwrap_or("schema").replace('-', "_")
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("schema");
+    // A module's name: `my-types.schema.json` is `my_types_schema`.
+    stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }
 
 /// Emits a module lowered from one file, as [`fixture`] does.

@@ -2,7 +2,7 @@
 //! (cargo-fuzz, libFuzzer, nightly only) with seed corpora and a dictionary
 //! built from the repository, and the `json` module's unit tests under Miri.
 //!
-//! Seeds are written in the targets' input form (see `fuzz/src/lib.rs`): a
+//! Seeds are written in the targets' input form (see `fuzz/props/src/lib.rs`): a
 //! header line naming what the input is, then its JSON. They come from
 //! `tests/corpus` (every case, as its definition), `tests/traces` (every line
 //! as a message; every trace as a peer's and an adapter's stream), the
@@ -35,7 +35,7 @@ pub const TARGETS: &[Target] = &[
     Target {
         name: "json_decode",
         max_len: 16 * 1024,
-        about: "json::from_str gives serde_json's value or error; Message::decode's paths agree",
+        about: "json::from_str gives serde_json's value or error; Message::decode's paths agree; a repeated name fails",
     },
     Target { name: "json_encode", max_len: 16 * 1024, about: "json::to_string writes serde_json's bytes" },
     Target { name: "peer", max_len: 32 * 1024, about: "the peers never panic, never lose a pending request" },
