@@ -11,5 +11,6 @@ pub mod schemars_08;
 pub mod serde_types;
 pub mod string_rules;
 pub mod tagged_unions;
+pub mod union_hints;
 pub mod untagged_unions;
 pub mod x_keywords;

@@ -529,6 +529,44 @@ fn one_schema_file_generates_one_module() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A warning of the lowering (a `discriminator` no arm fixes, ignored) is
+/// printed by `codegen`, naming the file, the pointer and the property: for
+/// one schema file, strict or lenient, and for a schema directory.
+#[test]
+fn codegen_prints_the_warnings_of_the_lowering() {
+    let dir = scratch("hints");
+    let out = dir.join("out");
+    let run =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).current_dir(root()).output().unwrap();
+    let warning = "#/$defs/McpServer/discriminator: `discriminator` (`propertyName` `type`) names no property the \
+                   arms fix with a `const`: ignored, the union is told apart by its arms";
+    for lenient in [&[][..], &["--lenient"][..]] {
+        let mut args = vec!["codegen", "--schema", "schema/fixtures/union_hints.json", "--out", out.to_str().unwrap()];
+        args.extend(lenient);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let expected = format!("warning: schema/fixtures/union_hints.json: {warning}");
+        assert_eq!(stderr(&o).lines().collect::<Vec<_>>(), vec![expected.as_str()], "{lenient:?}");
+    }
+    let written = std::fs::read_to_string(out.join("union_hints.rs")).unwrap();
+    assert_eq!(written, std::fs::read_to_string(root().join("tests/generated/union_hints.rs")).unwrap());
+    // A schema directory whose `v2/schema.json` has the construct.
+    let schema = dir.join("schema");
+    for rel in ["v1/schema.json", "v1/schema.unstable.json", "v2/schema.unstable.json"] {
+        std::fs::create_dir_all(schema.join(rel).parent().unwrap()).unwrap();
+        std::fs::copy(root().join("schema").join(rel), schema.join(rel)).unwrap();
+    }
+    std::fs::copy(root().join("schema/fixtures/union_hints.json"), schema.join("v2/schema.json")).unwrap();
+    let o = run(&["codegen", "--schema", schema.to_str().unwrap(), "--out", dir.join("dir-out").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.lines().any(|l| l.starts_with("warning: ") && l.ends_with(&format!("v2/schema.json: {warning}"))),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The generated code and the generated fixtures (written by `cargo xtask
 /// codegen`) are left out: their size follows the schemas.
 fn hand_written(rel: &str) -> bool {

@@ -428,3 +428,45 @@ fn intermediate_revision_constructs() {
     assert!(matches!(exact::<Party>(json!({"type": "human", "handle": "h"})), Party::Human(_)));
     rejected::<Party>(json!({"type": "robot", "name": "r"}), "unknown variant `robot`, expected `agent`");
 }
+
+/// Unions of `schema/fixtures/union_hints.json`: catch-alls whose `not` lists
+/// the other arms inline, and a `discriminator` no arm fixes (a hint, ignored).
+#[test]
+fn untagged_unions_with_inline_guards_and_an_ignored_discriminator() {
+    use union_hints::{EmbeddedResourceResource as E, McpServer, ResourceRef};
+    let text = exact::<E>(json!({"uri": "file:///a", "mimeType": "text/plain", "text": "x"}));
+    assert!(matches!(&text, E::TextResourceContents(t) if t.text == "x"));
+    let E::BlobResourceContents(blob) = exact::<E>(json!({"uri": "file:///a", "blob": "aGk="})) else {
+        panic!("the blob arm")
+    };
+    assert_eq!(blob.blob.decode().unwrap(), b"hi");
+    // An object neither arm accepts is kept whole, nested values and key order included.
+    let unknown = r#"{"uri":"file:///a","zeta":[1,{"b":null,"a":2}],"alpha":"x","mimeType":"video/mp4"}"#;
+    let other: E = serde_json::from_str(unknown).unwrap();
+    let E::Other(v) = &other else { panic!("{other:?}") };
+    assert_eq!(v.object().get("alpha"), Some(&json!("x")));
+    assert_eq!(serde_json::to_string(&other).unwrap(), unknown, "re-encoded byte for byte");
+    // The catch-all's own rules still hold; a value that is not an object is no arm.
+    rejected::<E>(json!({"blob": 3}), "unknown variant of EmbeddedResourceResource is missing required field `uri`");
+    rejected::<E>(json!({"uri": 7}), "EmbeddedResourceResource");
+    rejected::<E>(json!("file:///a"), "did not match any variant of EmbeddedResourceResource");
+    rejected::<E>(json!(null), "did not match any variant of EmbeddedResourceResource");
+
+    // A `$ref` arm, an inline string arm, and an object catch-all without rules.
+    assert!(matches!(exact::<ResourceRef>(json!({"name": "n", "uri": "u"})), ResourceRef::Link(_)));
+    assert_eq!(exact::<ResourceRef>(json!("file:///b")), ResourceRef::Uri("file:///b".into()));
+    let other = exact::<ResourceRef>(json!({"href": "u"}));
+    assert!(matches!(&other, ResourceRef::Other(v) if v.object().get("href") == Some(&json!("u"))));
+    rejected::<ResourceRef>(json!(3), "did not match any variant of ResourceRef");
+
+    // `discriminator: {propertyName: "type"}` with no arm fixing `type`: told apart by the arms.
+    let stdio = exact::<McpServer>(json!({"name": "fs", "command": "mcp-fs", "args": []}));
+    assert!(matches!(&stdio, McpServer::Stdio(s) if s.command == "mcp-fs"));
+    let sse = exact::<McpServer>(json!({"name": "web", "url": "https://x"}));
+    assert!(matches!(&sse, McpServer::Sse(s) if s.url == "https://x"));
+    // `type` decides nothing: an unknown property, kept by the arm that decodes.
+    let typed = exact::<McpServer>(json!({"type": "sse", "name": "fs", "command": "c", "args": ["-v"]}));
+    assert!(matches!(typed, McpServer::Stdio(_)));
+    rejected::<McpServer>(json!({"type": "stdio", "name": "fs"}), "did not match any variant of McpServer");
+    rejected::<McpServer>(json!("fs"), "did not match any variant of McpServer");
+}

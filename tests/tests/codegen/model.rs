@@ -437,3 +437,84 @@ fn every_pointer_of_the_model_resolves_in_its_file() {
         }
     }
 }
+
+/// A `discriminator` whose `propertyName` no arm fixes with a `const` is a
+/// hint: the union is lowered by its arms and the module warns, naming the
+/// file, the keyword's pointer and the property, in strict and lenient mode
+/// alike. One that disagrees with the property the arms fix is still an error.
+#[test]
+fn a_discriminator_no_arm_fixes_is_ignored_with_a_warning() {
+    use xtask::lower::{lower_in, Mode};
+    let file = std::path::Path::new("schema/fixtures/union_hints.json");
+    let raw: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(root().join(file)).unwrap()).unwrap();
+    let warning = "schema/fixtures/union_hints.json: #/$defs/McpServer/discriminator: `discriminator` (`propertyName` \
+                   `type`) names no property the arms fix with a `const`: ignored, the union is told apart by its arms";
+    for mode in [Mode::Strict, Mode::Lenient] {
+        let m = lower_in(file, &raw, None, mode).expect("the fixture lowers");
+        assert_eq!(m.warnings, vec![warning.to_owned()], "{mode:?}");
+        let xtask::model::Kind::Union(u) = &def(&m, "McpServer").kind else { panic!("a union") };
+        assert!(u.tag.is_none() && u.catch_all.is_none() && u.variants.len() == 2, "{u:?}");
+    }
+    // Lowering the definitions again (lenient mode's second round, after a
+    // check across definitions refused one) warns once.
+    let mut twice = raw.clone();
+    twice["$defs"]["mcp_server_sse"] = serde_json::json!({"type": "string"});
+    let m = lower_in(file, &twice, None, Mode::Lenient).unwrap();
+    assert!(m.defs.iter().any(|d| matches!(d.kind, xtask::model::Kind::Opaque(_))), "a second round");
+    assert_eq!(m.warnings.iter().filter(|w| w.contains("`discriminator`")).count(), 1, "{:?}", m.warnings);
+    // A definition kept opaque warns of its problem, not of the hint.
+    let mut opaque = raw.clone();
+    opaque["$defs"]["McpServer"]["oneOf"][1]["patternProperties"] = serde_json::json!({});
+    let m = lower_in(file, &opaque, None, Mode::Lenient).unwrap();
+    assert!(m.warnings.iter().all(|w| !w.contains("`discriminator`")), "{:?}", m.warnings);
+
+    let disagrees = serde_json::json!({"$defs": {"Outcome": {
+        "oneOf": [{"type": "object", "properties": {"outcome": {"const": "cancelled"}}, "required": ["outcome"]}],
+        "discriminator": {"propertyName": "kind"}
+    }}});
+    let e = xtask::lower::lower(std::path::Path::new("d.json"), &disagrees).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "d.json: #/$defs/Outcome/oneOf: `discriminator` disagrees with the arms, which discriminate on `outcome`"
+    );
+    let nameless = serde_json::json!({"$defs": {"U": {
+        "oneOf": [{"title": "a", "type": "string"}, {"title": "b", "type": "integer"}], "discriminator": {}
+    }}});
+    let e = xtask::lower::lower(std::path::Path::new("d.json"), &nameless).unwrap_err().to_string();
+    assert_eq!(e, "d.json: #/$defs/U/discriminator: `discriminator` must be an object with a string `propertyName`");
+}
+
+/// The guard of an untagged catch-all compares schemas without their
+/// annotations, in schema positions only: a property named `title` is kept,
+/// and so are `const` values.
+#[test]
+fn guards_compare_schemas_without_annotations() {
+    use serde_json::json;
+    use xtask::lower::without_annotations;
+    let written = json!({
+        "title": "T", "description": "d", "$comment": "c", "examples": [1], "default": {}, "deprecated": true,
+        "readOnly": true, "writeOnly": false, "type": "object",
+        "properties": {"title": {"type": "string", "description": "kept name"}, "k": {"const": {"title": "x"}}},
+        "items": [{"title": "i", "type": "string"}],
+        "anyOf": [{"description": "a", "required": ["title"]}],
+        "additionalProperties": {"examples": ["e"], "type": "number"}
+    });
+    let bare = json!({
+        "type": "object",
+        "properties": {"title": {"type": "string"}, "k": {"const": {"title": "x"}}},
+        "items": [{"type": "string"}],
+        "anyOf": [{"required": ["title"]}],
+        "additionalProperties": {"type": "number"}
+    });
+    assert_eq!(without_annotations(&written), bare);
+    // A guard copy that differs in a property named `title` is another schema.
+    let arm = json!({"title": "A", "type": "object", "properties": {"title": {"type": "string"}}});
+    let guard = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let schema =
+        json!({"$defs": {"U": {"anyOf": [arm, {"title": "other", "type": "object", "not": {"anyOf": [guard]}}]}}});
+    let e = xtask::lower::lower(std::path::Path::new("g.json"), &schema).unwrap_err().to_string();
+    assert!(
+        e.starts_with("g.json: #/$defs/U/anyOf/1/not/anyOf/0: a `not` the generator cannot interpret: it excludes an inline schema equal to none of the union's other arms (annotations aside:"),
+        "{e}"
+    );
+}

@@ -423,12 +423,14 @@ impl Renderer<'_> {
         if !c.required.is_empty() {
             o.insert("required".into(), c.required.iter().cloned().collect());
         }
+        // Each other arm: a definition by its `$ref`, an inline arm as it is
+        // rendered, without its annotations (the guard lists the schema only).
         let arms: Vec<Value> = u
             .variants
             .iter()
-            .filter_map(|v| match &v.payload {
-                Payload::Type(Type::Ref(r)) => Some(reference(r)),
-                _ => None,
+            .map(|v| match &v.payload {
+                Payload::Type(Type::Ref(r)) if !self.inline.contains_key(r.as_str()) => reference(r),
+                _ => crate::lower::without_annotations(&Value::Object(self.variant(u, v))),
             })
             .collect();
         o.insert("not".into(), json!({ "anyOf": arms }));

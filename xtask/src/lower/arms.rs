@@ -146,24 +146,16 @@ impl Lowerer<'_> {
         tag_hint: Option<(String, bool)>,
         inline: &mut Vec<Def>,
     ) -> Result<Union> {
-        let declared = parent.contains_key("discriminator");
         let tag = match tag_hint {
-            Some((t, lenient)) => Some(Tag { property: t, lenient, declared }),
-            None => tag_of(arms).map(|property| Tag { property, lenient: false, declared }),
+            Some((t, lenient)) => Some(Tag { property: t, lenient, declared: false }),
+            None => tag_of(arms).map(|property| Tag { property, lenient: false, declared: false }),
         };
-        if declared && tag.is_none() {
-            return Err(self.err(pointer, "a `discriminator` on a union whose arms fix no property with a `const`"));
-        }
-        if let (Some(d), Some(t)) = (parent.get("discriminator"), &tag) {
-            if d.get("propertyName").and_then(Value::as_str) != Some(t.property.as_str()) {
-                return Err(self.err(
-                    pointer,
-                    format!("`discriminator` disagrees with the arms, which discriminate on `{}`", t.property),
-                ));
-            }
-        }
+        let tag = self.discriminator(parent, pointer, tag)?;
         let mut variants = Vec::new();
         let mut catch_all_arm = None;
+        // The arms other than the catch-all, as written (an untagged
+        // catch-all's `not` must list exactly these).
+        let mut others = Vec::new();
         let unnamed = unnamed_arm_names(arms, tag.as_ref().map(|t| t.property.as_str()), |a| {
             self.all_of_ref(a, pointer).ok().flatten()
         });
@@ -178,13 +170,14 @@ impl Lowerer<'_> {
             }
             self.check_keywords(arm, &p)?;
             variants.push(self.variant(name, arm, &p, tag.as_ref(), unnamed[i].as_deref(), inline)?);
+            others.push((*arm, p));
         }
         let mut known: Vec<&str> = variants.iter().filter_map(|v| v.tag.as_deref()).collect();
         let mut catch_all = None;
         if let Some((arm, p)) = catch_all_arm {
             catch_all = Some(match &tag {
                 Some(tag) => self.catch_all(arm, &p, &tag.property, &known)?,
-                None => self.untagged_catch_all(arm, &p, &variants)?,
+                None => self.untagged_catch_all(arm, &p, &others)?,
             });
         }
         known.sort_unstable();
@@ -194,6 +187,38 @@ impl Lowerer<'_> {
         let names = variants.iter().map(|v| &v.rust_name).chain(catch_all.as_ref().map(|c| &c.rust_name));
         self.check_variant_names(names, pointer)?;
         Ok(Union { tag, variants, catch_all })
+    }
+
+    /// The union's `discriminator` keyword (OpenAPI's, not JSON Schema's: a
+    /// hint) checked against the property its arms fix with a `const`. It
+    /// must name that property; when the arms fix none, it is ignored with a
+    /// warning and the union is told apart by its arms. `pointer` is the
+    /// union's `anyOf`/`oneOf`, beside the keyword.
+    fn discriminator(&self, parent: &Obj, pointer: &str, tag: Option<Tag>) -> Result<Option<Tag>> {
+        let Some(d) = parent.get("discriminator") else {
+            return Ok(tag);
+        };
+        let at = format!("{}/discriminator", pointer.rsplit_once('/').map_or("", |(p, _)| p));
+        let Some(property) = d.get("propertyName").and_then(Value::as_str) else {
+            return Err(self.err(&at, "`discriminator` must be an object with a string `propertyName`"));
+        };
+        match tag {
+            Some(t) if t.property != property => Err(self.err(
+                pointer,
+                format!("`discriminator` disagrees with the arms, which discriminate on `{}`", t.property),
+            )),
+            Some(t) => Ok(Some(Tag { declared: true, ..t })),
+            None => {
+                self.warn(
+                    &at,
+                    format!(
+                        "`discriminator` (`propertyName` `{property}`) names no property the arms fix with a `const`: \
+                         ignored, the union is told apart by its arms"
+                    ),
+                );
+                Ok(None)
+            }
+        }
     }
 
     fn variant(
@@ -358,7 +383,7 @@ impl Lowerer<'_> {
     }
 
     /// The typed properties of a catch-all arm (all but the discriminator).
-    fn catch_all_fields(&self, props: &Obj, tag: Option<&str>, pointer: &str) -> Result<Vec<Field>> {
+    pub(super) fn catch_all_fields(&self, props: &Obj, tag: Option<&str>, pointer: &str) -> Result<Vec<Field>> {
         let mut fields = Vec::new();
         for (k, v) in props.iter().filter(|(k, _)| Some(k.as_str()) != tag) {
             let p = format!("{pointer}/properties/{}", escape(k));
@@ -371,68 +396,6 @@ impl Lowerer<'_> {
             fields.push(f);
         }
         Ok(fields)
-    }
-
-    /// The catch-all arm of a union without a discriminator: `not: {anyOf:
-    /// [..]}` listing exactly the union's other arms (each a `$ref`), on an
-    /// object: a value no arm accepts is kept whole.
-    fn untagged_catch_all(&self, arm: &Obj, pointer: &str, variants: &[Variant]) -> Result<CatchAll> {
-        let not_ptr = format!("{pointer}/not");
-        let uninterpretable = |why: &str| self.err(&not_ptr, format!("a `not` the generator cannot interpret: {why}"));
-        let guarded = arm
-            .get("not")
-            .and_then(Value::as_object)
-            .filter(|n| n.len() == 1)
-            .and_then(|n| n.get("anyOf"))
-            .and_then(Value::as_array)
-            .ok_or_else(|| uninterpretable("expected `not: {anyOf: [...]}`"))?;
-        let mut listed = BTreeSet::new();
-        for (i, g) in guarded.iter().enumerate() {
-            let g = self.object(g, &format!("{not_ptr}/anyOf/{i}"))?;
-            let target = match g.get("$ref") {
-                Some(_) => Some(self.resolve_ref(g, &not_ptr)?),
-                None => self.all_of_ref(g, &not_ptr)?,
-            };
-            listed.insert(target.ok_or_else(|| {
-                uninterpretable("in a union without a discriminator, each guarded arm must be a `$ref`")
-            })?);
-        }
-        let arms: Option<BTreeSet<String>> = variants
-            .iter()
-            .map(|v| match &v.payload {
-                Payload::Type(Type::Ref(r)) => Some(r.clone()),
-                _ => None,
-            })
-            .collect();
-        if arms.as_ref() != Some(&listed) {
-            return Err(uninterpretable("it must exclude exactly the union's other arms, each a `$ref`"));
-        }
-        let mut a = arm.clone();
-        a.remove("not");
-        self.check_keywords(&a, pointer)?;
-        if a.get("type") != Some(&Value::from("object")) {
-            return Err(self.err(pointer, "the catch-all arm of a union without a discriminator must be an object"));
-        }
-        let props = match a.get("properties") {
-            Some(p) => self.object(p, pointer)?.clone(),
-            None => Map::new(),
-        };
-        let required = self.required(&a, pointer)?.into_iter().collect();
-        let additional = self.untyped_additional(&a, pointer)?;
-        let fields = self.catch_all_fields(&props, None, pointer)?;
-        let title = Self::title(&a);
-        Ok(CatchAll {
-            rust_name: type_ident(title.as_deref().unwrap_or("other")),
-            title,
-            pointer: pointer.to_owned(),
-            docs: Self::docs(&a),
-            tag_docs: None,
-            required,
-            fields,
-            additional,
-            one_of: Vec::new(),
-            reserved: Vec::new(),
-        })
     }
 }
 

@@ -39,7 +39,8 @@ pub fn lower_with(file: &Path, root: &Value, upserts: Option<crate::upserts::App
 
 /// [`lower_with`] in the given [`Mode`].
 pub fn lower_in(file: &Path, root: &Value, upserts: Option<crate::upserts::Applied<'_>>, mode: Mode) -> Result<Module> {
-    let mut l = Lowerer { file: file.to_path_buf(), defs: &Map::new(), defs_key: "$defs" };
+    let mut l =
+        Lowerer { file: file.to_path_buf(), defs: &Map::new(), defs_key: "$defs", warnings: Default::default() };
     let root = l.object(root, "")?;
     let mut warnings = Vec::new();
     for key in root.keys() {
@@ -130,12 +131,19 @@ impl Lowerer<'_> {
         // only then.
         let mut out = Vec::new();
         let mut errors = Vec::new();
+        // A pass starts afresh (lenient mode may lower the file again).
+        self.warnings.borrow_mut().clear();
         for (name, schema) in self.defs {
             let pointer = format!("/{}/{}", self.defs_key, escape(name));
+            let before = self.warnings.borrow().len();
             let lowered = match opaque.get(name) {
                 Some(_) => None,
                 None => Some(self.def(name, schema, &pointer)),
             };
+            if matches!(lowered, Some(Err(_))) {
+                // A definition not lowered warns of nothing: its error says why.
+                self.warnings.borrow_mut().truncate(before);
+            }
             match lowered {
                 Some(Ok(d)) => out.push(d),
                 Some(Err(e)) if mode == Mode::Strict => errors.push(e),
@@ -147,11 +155,13 @@ impl Lowerer<'_> {
                 None => out.push(self.opaque(name, schema, &pointer, &opaque[name])),
             }
         }
-        let mut module = Module { source: self.file.display().to_string(), defs: out, warnings: Vec::new() };
+        let warnings = self.warnings.take();
+        let mut module = Module { source: self.file.display().to_string(), defs: out, warnings };
         errors.extend(self.check_names(&module));
         Error::all(errors)?;
         if let Some(a) = upserts {
-            module.warnings = crate::upserts::apply(&mut module, a.config, a.label, a.strict)?;
+            let upsert_warnings = crate::upserts::apply(&mut module, a.config, a.label, a.strict)?;
+            module.warnings.extend(upsert_warnings);
         }
         graph::link(&mut module, &self.file.display().to_string())?;
         Ok(module)

@@ -18,11 +18,13 @@ use crate::model::*;
 mod arms;
 mod driver;
 mod graph;
+mod guard;
 mod not;
 mod types;
 mod values;
 
 pub use driver::{lower, lower_in, lower_with, Mode};
+pub use guard::{without_annotations, ANNOTATIONS};
 
 /// Keywords the generator understands inside a schema object.
 const KNOWN_KEYWORDS: &[&str] = &[
@@ -118,6 +120,10 @@ struct Lowerer<'a> {
     /// Where the file keeps its definitions: `$defs` (2019-09 on), or
     /// `definitions` (draft-07 and before); `$ref`s and pointers use it.
     defs_key: &'static str,
+    /// Warnings of the definitions lowered so far (a construct read as less
+    /// than it says, such as an ignored `discriminator`), each naming the
+    /// file and the pointer; they end in [`Module::warnings`].
+    warnings: std::cell::RefCell<Vec<String>>,
 }
 
 type Obj = Map<String, Value>;
@@ -125,6 +131,11 @@ type Obj = Map<String, Value>;
 impl<'a> Lowerer<'a> {
     fn err(&self, pointer: &str, message: impl Into<String>) -> Error {
         Error::Schema { file: self.file.clone(), pointer: format!("#{pointer}"), message: message.into() }
+    }
+
+    /// Records a warning naming the file and the pointer, as an error would.
+    fn warn(&self, pointer: &str, message: impl Into<String>) {
+        self.warnings.borrow_mut().push(self.err(pointer, message).to_string());
     }
 
     /// A schema in a position that takes any schema (a definition, a

@@ -24,7 +24,9 @@ pub struct Module {
     pub source: String,
     /// Top-level definitions in schema order; inline types hang off their parent.
     pub defs: Vec<Def>,
-    /// Warnings found while lowering (unclassified upsert properties).
+    /// Warnings found while lowering, each naming the file: a construct read
+    /// as less than it says (a `discriminator` no arm fixes), upsert entries
+    /// that do not fit, definitions kept opaque (lenient mode).
     #[serde(skip)]
     pub warnings: Vec<String>,
 }
