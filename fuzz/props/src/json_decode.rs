@@ -29,7 +29,10 @@ fn same<T: DeserializeOwned + Serialize>(text: &str) {
 
 /// A definition: the crate's reader, `serde_json` and the buffered slow path
 /// agree (the registry asserts the first two, and the encoders, itself).
-fn definition(f: fn(&str, &str) -> Option<(Result<Value, String>, Result<Value, String>)>, name: &str, text: &str) {
+/// A registry's `decode_fast_and_slow`: both results of one definition, re-encoded.
+type FastAndSlow = fn(&str, &str) -> Option<(Result<Value, String>, Result<Value, String>)>;
+
+fn definition(f: FastAndSlow, name: &str, text: &str) {
     let Some((fast, slow)) = f(name, text) else { return };
     // The bindings' rule: an object naming a member twice fails, on every
     // path (the registry has already held the crate's reader to serde_json).

@@ -35,15 +35,12 @@ fn v2_notifications() -> Vec<(String, &'static str)> {
             "type",
         ),
         (
-            format!(
-                r#"{{"sessionId":"s","update":{{"sessionUpdate":"usage_update","used":1,"size":2}},"sessionId":"s"}}"#
-            ),
+            r#"{"sessionId":"s","update":{"sessionUpdate":"usage_update","used":1,"size":2},"sessionId":"s"}"#.to_owned(),
             "sessionId",
         ),
         (
-            format!(
-                r#"{{"sessionId":"s","update":{{"sessionUpdate":"usage_update","used":1,"size":2}},"_meta":{{"a":{{"b":[{{"c":1,"c":1}}]}}}}}}"#
-            ),
+            r#"{"sessionId":"s","update":{"sessionUpdate":"usage_update","used":1,"size":2},"_meta":{"a":{"b":[{"c":1,"c":1}]}}}"#
+                .to_owned(),
             "c",
         ),
     ]
