@@ -83,7 +83,10 @@ fn bad_schema_is_one_line_exit_2_nothing_written() {
         "{err}"
     );
     let rust = std::fs::read_to_string(out.join("v2/mod.rs")).unwrap();
-    assert!(rust.contains("pub struct Headers(pub ::serde_json::Value);"), "{rust}");
+    assert!(
+        rust.contains("pub struct Headers(#[serde(deserialize_with = \"de::json\")] pub ::serde_json::Value);"),
+        "{rust}"
+    );
     // `--lenient` is for previews only.
     let o = xtask(&["codegen", "--lenient"]);
     assert_eq!(o.status.code(), Some(2));
@@ -521,7 +524,10 @@ fn one_schema_file_generates_one_module() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("warning: ") && stderr(&o).contains("Odd"), "{}", stderr(&o));
     let odd = std::fs::read_to_string(out.join("odd_types.rs")).unwrap();
-    assert!(odd.contains("pub struct Odd(pub ::serde_json::Value);"), "{odd}");
+    assert!(
+        odd.contains("pub struct Odd(#[serde(deserialize_with = \"de::json\")] pub ::serde_json::Value);"),
+        "{odd}"
+    );
     // `--upserts` configures an ACP schema directory, not a file.
     let o =
         run(&["codegen", "--schema", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--upserts", "x.json"]);
