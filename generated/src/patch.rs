@@ -212,9 +212,9 @@ pub mod de {
 
     /// A by-key field, strict: anything but an object or `null` is an error.
     pub fn strict_by_key<'de, D: Deserializer<'de>>(d: D) -> Result<ByKey, D::Error> {
-        Ok(match Option::<field::StrictObject>::deserialize(d)? {
+        Ok(match <Option<Map<String, Value>> as field::FreeJson>::read(d)? {
             None => Patch::Clear,
-            Some(m) => Patch::Set(Box::new(m.0)),
+            Some(m) => Patch::Set(Box::new(m)),
         })
     }
 

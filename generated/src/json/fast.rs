@@ -368,8 +368,7 @@ pub fn keep<'de>(r: &mut Reader<'de>, rest: &mut crate::runtime::Extra, key: &st
 /// member left bails (the visitor reads it as free-form JSON, under the rule
 /// for repeated names, and ignores it).
 #[inline]
-pub fn skip_members(r: &mut Reader<'_>, more: bool) -> Result<(), Bail> {
-    let _ = r;
+pub fn skip_members(_r: &mut Reader<'_>, more: bool) -> Result<(), Bail> {
     if more {
         return Err(Bail);
     }

@@ -53,30 +53,6 @@ impl<'de> DeserializeSeed<'de> for Json {
     }
 }
 
-/// A JSON value read by [`json`], for a place that takes a `Deserialize`
-/// type (`next_element::<StrictValue>()`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct StrictValue(pub Value);
-
-impl<'de> Deserialize<'de> for StrictValue {
-    #[inline]
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        json(deserializer).map(StrictValue)
-    }
-}
-
-/// A JSON object read by [`json_object`], for a place that takes a
-/// `Deserialize` type (`Option::<StrictObject>::deserialize`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct StrictObject(pub Map<String, Value>);
-
-impl<'de> Deserialize<'de> for StrictObject {
-    #[inline]
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        json_object(deserializer).map(StrictObject)
-    }
-}
-
 /// Reads the next entry of `map` as a name and a [`json`] value (the caller
 /// checks the name, with [`insert_once`]).
 pub fn next_json_entry<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<(String, Value)>, A::Error> {

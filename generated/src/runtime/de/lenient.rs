@@ -194,7 +194,7 @@ impl<'de, R, W: FnOnce(JsonObject) -> R> serde::de::Visitor<'de> for ObjectVisit
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<R, A::Error> {
-        while seq.next_element::<StrictValue>()?.is_some() {}
+        while seq.next_element_seed(Json)?.is_some() {}
         Ok(self.wrong)
     }
 

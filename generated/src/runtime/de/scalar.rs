@@ -135,7 +135,7 @@ where
     // surrogate escape or a number out of range inside it still fails the
     // message, as the JSON rules ask. Only this rare path pays for it.
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<F, A::Error> {
-        while seq.next_element::<StrictValue>()?.is_some() {}
+        while seq.next_element_seed(Json)?.is_some() {}
         Ok(F::default())
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<F, A::Error> {

@@ -181,11 +181,9 @@ impl<'de, T: Tagged> serde::de::Visitor<'de> for TaggedVisitor<T> {
     }
 }
 
-/// The members read before the discriminator, in order, and a check that
-/// none is named twice. The discriminator usually comes first, so the list is
-/// short and searched in place; past 16 members (an object without a
-/// discriminator) the names are also kept sorted, so that a long object is
-/// checked in `n log n`, not `n²`.
+/// The members read before the discriminator, in order, and their names
+/// (so that a repeated one is found in `log n`). The discriminator usually
+/// comes first, so this is usually empty.
 #[derive(Default)]
 struct Before {
     members: Vec<(String, Value)>,
@@ -194,19 +192,8 @@ struct Before {
 
 impl Before {
     fn push<E: Error>(&mut self, key: String, value: impl FnOnce() -> Result<Value, E>) -> Result<(), E> {
-        let repeated = if self.members.len() < 16 {
-            self.members.iter().any(|(k, _)| *k == key)
-        } else {
-            if self.names.is_empty() {
-                self.names.extend(self.members.iter().map(|(k, _)| k.clone()));
-            }
-            self.names.contains(&key)
-        };
-        if repeated {
+        if !self.names.insert(key.clone()) {
             return Err(duplicate(&key));
-        }
-        if !self.names.is_empty() {
-            self.names.insert(key.clone());
         }
         self.members.push((key, value()?));
         Ok(())

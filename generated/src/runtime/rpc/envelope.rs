@@ -31,15 +31,6 @@ impl<'de> Deserialize<'de> for Name<'de> {
     }
 }
 
-/// Keeps the first value of a member; a second is an error.
-fn once<T, E: serde::de::Error>(slot: &mut Option<T>, key: &str, value: T) -> Result<(), E> {
-    if slot.is_some() {
-        return Err(de::duplicate(key));
-    }
-    *slot = Some(value);
-    Ok(())
-}
-
 impl<'de: 'a, 'a> Visitor<'de> for EnvelopeVisitor<'a> {
     type Value = RawMessage<'a>;
 
@@ -52,12 +43,12 @@ impl<'de: 'a, 'a> Visitor<'de> for EnvelopeVisitor<'a> {
         let mut others: std::collections::BTreeSet<Cow<'de, str>> = std::collections::BTreeSet::new();
         while let Some(Name(key)) = map.next_key::<Name<'de>>()? {
             match &*key {
-                "jsonrpc" => once(&mut m.jsonrpc, &key, map.next_value::<&'de RawValue>()?)?,
-                "id" => once(&mut m.id, &key, map.next_value::<&'de RawValue>()?)?,
-                "method" => once(&mut m.method, &key, map.next_value::<Name<'de>>()?.0)?,
-                "params" => once(&mut m.params, &key, map.next_value::<&'de RawValue>()?)?,
-                "result" => once(&mut m.result, &key, map.next_value::<&'de RawValue>()?)?,
-                "error" => once(&mut m.error, &key, map.next_value::<&'de RawValue>()?)?,
+                "jsonrpc" => de::once(&mut m.jsonrpc, "jsonrpc", map.next_value::<&'de RawValue>()?)?,
+                "id" => de::once(&mut m.id, "id", map.next_value::<&'de RawValue>()?)?,
+                "method" => de::once(&mut m.method, "method", map.next_value::<Name<'de>>()?.0)?,
+                "params" => de::once(&mut m.params, "params", map.next_value::<&'de RawValue>()?)?,
+                "result" => de::once(&mut m.result, "result", map.next_value::<&'de RawValue>()?)?,
+                "error" => de::once(&mut m.error, "error", map.next_value::<&'de RawValue>()?)?,
                 _ => {
                     // A member the envelope does not keep: read under the rule
                     // all the same, and dropped.
