@@ -120,6 +120,12 @@ const CASES: &[Case] = &[
     },
     Case { command: "cargo xtask diff git:main schema --fail-on rust-breaking", dir: Dir::Root, status: 0, writes: &[] },
     Case {
+        command: "cargo xtask diff old.json new.json --protocol v2",
+        dir: Dir::Scratch(&[("old.json", "schema/releases/2.2.0/v2/schema.json"), ("new.json", "schema/v2/schema.json")]),
+        status: 0,
+        writes: &[],
+    },
+    Case {
         command: "cargo xtask check-messages --protocol v2 trace.jsonl more.json",
         dir: Dir::Scratch(&[V2_TRACE, ("more.json", "tests/docs/more.json")]),
         // The trace holds lines that must be rejected (see tests/traces).

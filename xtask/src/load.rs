@@ -85,6 +85,40 @@ pub fn version_of(rel: &str) -> &str {
     }
 }
 
+/// Definitions only one protocol version has, whatever the release: the
+/// payloads of `session/update`, `session/cancel` and authentication, which
+/// v2 renamed (`SessionNotification` became `UpdateSessionNotification`).
+const V1_ONLY: &[&str] = &["SessionNotification", "CancelNotification", "AuthenticateRequest"];
+const V2_ONLY: &[&str] = &["UpdateSessionNotification", "CancelSessionNotification", "LoginAuthRequest"];
+
+/// The protocol version a schema file is written for, read from the file
+/// itself: the definitions only one version has (`SessionNotification` in
+/// v1, `UpdateSessionNotification` in v2, ...) and, where those are absent,
+/// which version its documentation links point to (`/protocol/v2/...`).
+/// Returns the version and what decided it, or `None` when the file says
+/// nothing (or contradicts itself).
+pub fn protocol_of(json: &Value) -> Option<(&'static str, String)> {
+    let defs = json.get("$defs").and_then(Value::as_object);
+    let has = |names: &[&str]| -> Vec<String> {
+        names.iter().filter(|n| defs.is_some_and(|d| d.contains_key(**n))).map(|n| format!("`{n}`")).collect()
+    };
+    let (one, two) = (has(V1_ONLY), has(V2_ONLY));
+    match (one.is_empty(), two.is_empty()) {
+        (true, false) => return Some(("v2", format!("it defines {}", two.join(", ")))),
+        (false, true) => return Some(("v1", format!("it defines {}", one.join(", ")))),
+        (false, false) => return None,
+        (true, true) => {}
+    }
+    let text = json.to_string();
+    let links = |v: &str| text.matches(&format!("/protocol/{v}/")).count();
+    match (links("v1"), links("v2")) {
+        (0, 0) => None,
+        (a, 0) => Some(("v1", format!("its {a} documentation links point to /protocol/v1/"))),
+        (0, b) => Some(("v2", format!("its {b} documentation links point to /protocol/v2/"))),
+        _ => None,
+    }
+}
+
 /// The schema files of one protocol version in a directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VersionFiles {
@@ -139,11 +173,25 @@ pub fn module_in(
     upserts: &UpsertFile,
     mode: crate::lower::Mode,
 ) -> Result<Module> {
+    module_as(root, dir, rel, version_of(rel), lock, upserts, mode)
+}
+
+/// [`module_in`] for a file of the given protocol version, whatever its path
+/// says (a lone file handed to the schema diff).
+pub fn module_as(
+    root: &Path,
+    dir: &Path,
+    rel: &str,
+    version: &str,
+    lock: Option<&Lock>,
+    upserts: &UpsertFile,
+    mode: crate::lower::Mode,
+) -> Result<Module> {
     let file = read_schema(dir, rel, lock)?;
     let config_label = display_path(root, &upserts.path);
     let configs =
         if upserts.path.is_file() { crate::upserts::read(&upserts.path, &config_label)? } else { Default::default() };
-    let applied = configs.get(version_of(rel)).map(|config| crate::upserts::Applied {
+    let applied = configs.get(version).map(|config| crate::upserts::Applied {
         config,
         label: config_label.as_path(),
         strict: upserts.strict,

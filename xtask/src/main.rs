@@ -108,6 +108,12 @@ enum Command {
         /// those changes are still reported but do not fail the run.
         #[arg(long, value_name = "FILE")]
         accept: Option<PathBuf>,
+        /// Read lone schema files as this protocol version, which decides the upsert
+        /// rules that apply (by default a file's version is read from its contents:
+        /// the definitions only one version has, or its documentation links).
+        /// Directories take the version from their layout.
+        #[arg(long, value_parser = ["v1", "v2"])]
+        protocol: Option<String>,
     },
     /// Run the fuzz targets in `fuzz/` (cargo-fuzz on the nightly toolchain; installs
     /// cargo-fuzz when missing): each for `--seconds`, on seeds built from
@@ -209,7 +215,9 @@ fn main() -> ExitCode {
         Command::CheckMessages { args } => forward(&root, "check-messages", &args),
         Command::Replay { args } => forward(&root, "replay", &args),
         Command::Convert { args } => forward(&root, "convert", &args),
-        Command::Diff { old, new, format, fail_on, accept } => diff(&root, &old, &new, &format, &fail_on, accept),
+        Command::Diff { old, new, format, fail_on, accept, protocol } => {
+            diff(&root, (&old, &new), protocol.as_deref(), &format, &fail_on, accept)
+        }
         Command::Fuzz { target, seconds, jobs, list, seeds, if_nightly } => {
             fuzz(&root, target, FuzzRun { seconds, jobs, list, seeds, if_nightly })
         }
@@ -395,13 +403,20 @@ fn ir(
 }
 
 /// `cargo xtask diff OLD NEW`: the schema diff in a format, and its exit code by the gates.
-fn diff(root: &Path, old: &str, new: &str, format: &str, fail_on: &[String], accept: Option<PathBuf>) -> ExitCode {
+fn diff(
+    root: &Path,
+    (old, new): (&str, &str),
+    protocol: Option<&str>,
+    format: &str,
+    fail_on: &[String],
+    accept: Option<PathBuf>,
+) -> ExitCode {
     let sides = xtask::diff::resolve_side(root, old).and_then(|o| Ok((o, xtask::diff::resolve_side(root, new)?)));
     let (old, new) = match sides {
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
-    let reports = match xtask::diff::diff_sides(root, &old, &new) {
+    let reports = match xtask::diff::diff_sides_as(root, &old, &new, protocol) {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };

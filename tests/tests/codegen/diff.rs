@@ -312,7 +312,7 @@ fn each_false_alarm_cause_is_fixed_by_its_fixture_pair() {
     let mut names: Vec<String> =
         std::fs::read_dir(&causes).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
-    assert!(names.len() >= 8, "{names:?}");
+    assert!(names.len() >= 13, "{names:?}");
     for name in &names {
         let (old, new) = cause_sides(&causes.join(name));
         let reports = diff::diff_sides(&root(), &old, &new).unwrap();
@@ -395,6 +395,103 @@ fn each_false_alarm_cause_is_fixed_by_its_fixture_pair() {
                 );
                 assert_eq!(find("message_family_added", "").def, "Proxy");
                 assert_eq!(changes.len(), 2, "a new family's own arms are part of it: {changes:#?}");
+            }
+            "optional_property_removed" => {
+                // A removed optional property: upgraded readers drop what old senders put
+                // there, old readers stop getting it.
+                let c = find("field_removed", "models");
+                assert_eq!(c.level, Level::Dangerous);
+                assert_eq!(c.breaks, ["old agents", "old clients"]);
+                assert_eq!(find("field_removed", "fork").level, Level::Dangerous, "a capability");
+                // The definition that disappears with it.
+                let c = changes.iter().find(|c| c.kind == "definition_removed").expect("SessionModelState removed");
+                assert_eq!((c.def.as_str(), c.level), ("SessionModelState", Level::Dangerous));
+                assert!(c.reason.contains("NewSessionResponse.models"), "{}", c.reason);
+                // A definition that keeps what it does not name carries the value through.
+                assert_eq!(find("field_removed", "note").level, Level::Compatible);
+                // Adding an optional property is how the protocol extends.
+                assert_eq!(find("field_added", "modes").level, Level::Compatible);
+            }
+            "lone_v2_file" => {
+                // Two lone files: the version comes from the file, so the v2 upsert rules apply.
+                let r = &reports[0];
+                for reading in [&r.applied.old, &r.applied.new] {
+                    assert_eq!((reading.protocol.as_str(), reading.decided_by), ("v2", "contents"));
+                    assert!(reading.evidence.contains("UpdateSessionNotification"), "{}", reading.evidence);
+                    assert_eq!(reading.upserts, ["SessionInfoUpdate"]);
+                    assert_eq!(reading.upsert_config.as_deref(), Some("schema/upserts.json"));
+                }
+                assert_eq!(find("patch_description_changed", "_meta").level, Level::Dangerous);
+                // The same pair read as v1 (`--protocol v1`) has no upsert rules to check.
+                let as_v1 = diff::diff_sides_as(&root(), &old, &new, Some("v1")).unwrap();
+                assert_eq!((as_v1[0].applied.new.protocol.as_str(), as_v1[0].applied.new.decided_by), ("v1", "option"));
+                assert!(as_v1[0].applied.new.evidence.contains("as v2 does"), "{}", as_v1[0].applied.new.evidence);
+                assert!(as_v1[0].applied.new.upserts.is_empty());
+                assert!(
+                    as_v1[0].changes.iter().all(|c| c.kind != "patch_description_changed"),
+                    "{:#?}",
+                    as_v1[0].changes
+                );
+                // A directory takes its version from its layout: the option is refused there.
+                let dir = root().join("schema/fixtures/diff/causes/meta_by_key_upsert");
+                let e = diff::diff_sides_as(&root(), &dir.join("old"), &dir.join("new"), Some("v2")).unwrap_err();
+                assert!(e.to_string().contains("layout"), "{e}");
+            }
+            "capability_gating_prose" => {
+                // In v1 as in v2.
+                for r in &reports {
+                    let gating: Vec<&diff::Change> =
+                        r.changes.iter().filter(|c| c.kind == "capability_gating_changed").collect();
+                    let of = |def: &str, member: &str| {
+                        gating
+                            .iter()
+                            .find(|c| c.def == def && c.member == member)
+                            .unwrap_or_else(|| panic!("{}: no gating change on {def}.{member}: {gating:#?}", r.new))
+                    };
+                    assert_eq!(of("McpServer", "http").level, Level::Dangerous);
+                    assert_eq!(of("SetSessionConfigOptionRequest", "").level, Level::Dangerous);
+                    assert_eq!(of("PromptCapabilities", "").level, Level::Dangerous);
+                    // The re-keyed arm is compared with its predecessor.
+                    let c = of("McpServer", "stdio");
+                    assert!(
+                        c.reason.contains("All Agents MUST support this transport.") && c.reason.contains("mcp.stdio")
+                    );
+                    assert!(c.reason.contains("(was `Stdio`)"), "{}", c.reason);
+                    // A heading reworded above an unchanged gating sentence, and a
+                    // capability described in other words, are not gating changes.
+                    assert!(!gating.iter().any(|c| c.member == "sse" || c.member == "image"), "{gating:#?}");
+                    assert!(r.changes.iter().any(|c| c.member == "sse" && c.kind == "description_changed"));
+                }
+            }
+            "union_tag_lenient_holders" => {
+                let tag = |def: &str| {
+                    changes.iter().find(|c| c.def == def && c.kind == "union_tag_changed").expect("union_tag_changed")
+                };
+                // Every holder of `Shape` absorbs the failure: dangerous, not breaking.
+                assert_eq!(tag("Shape").level, Level::Dangerous);
+                assert_eq!(tag("Mark").level, Level::Breaking);
+            }
+            "untagged_arm_tagged" => {
+                let rekeyed = |def: &str| {
+                    changes.iter().find(|c| c.def == def && c.kind == "union_arm_rekeyed").expect("union_arm_rekeyed")
+                };
+                // The old untagged arm lacks `type`: the new reader, whose catch-all requires it,
+                // rejects what old clients send; the old reader takes the new arm.
+                let c = rekeyed("McpServer");
+                assert_eq!((c.member.as_str(), c.level), ("stdio", Level::Breaking));
+                assert_eq!(c.breaks, ["old clients"]);
+                // Its items always carried `type: "string"`: read both ways.
+                assert_eq!(rekeyed("MultiSelectItems").level, Level::Compatible);
+                let t = changes.iter().find(|c| c.kind == "union_tag_changed").expect("union_tag_changed");
+                assert_eq!((t.def.as_str(), t.level), ("MultiSelectItems", Level::Compatible));
+                assert!(!changes
+                    .iter()
+                    .any(|c| c.def == "MultiSelectItems"
+                        && (c.kind == "union_arm_added" || c.kind == "union_arm_removed")));
+                // An arm removed whose objects the untagged default arm takes: misread.
+                let c = find("union_arm_removed", "env_var");
+                assert_eq!(c.level, Level::Breaking);
+                assert!(c.reason.contains("misread its objects as `Agent`"), "{}", c.reason);
             }
             other => panic!("fixture pair `{other}` has no assertions here"),
         }

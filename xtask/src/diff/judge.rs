@@ -44,6 +44,9 @@ pub(super) fn doc_change(
     }
     let (gone, added) = changed_sentences(was.as_deref().unwrap_or_default(), is.as_deref().unwrap_or_default());
     let sentences = quote_change(&gone, &added);
+    if let Some(change) = gating_change(&gone, &added) {
+        return change;
+    }
     let rule = |d: &Def| {
         d.upsert.as_ref().and_then(|u| match field {
             None => Some("the upsert".to_owned()),
@@ -88,6 +91,111 @@ pub(super) fn doc_change(
         );
     }
     ("description_changed", Level::Compatible, "the description changed".into())
+}
+
+/// A description change of a union arm or an enum value: `None` when the
+/// text is the same; wording only and other sentences are compatible, a
+/// gating sentence that changed is dangerous (see [`gates`]).
+pub(super) fn member_doc_change(was: Option<&str>, is: Option<&str>) -> Option<(&'static str, Level, String)> {
+    if was == is {
+        return None;
+    }
+    let (was, is) = (was.map(clean), is.map(clean));
+    if was.as_deref().map(normalize) == is.as_deref().map(normalize) {
+        return Some(("description_changed", Level::Compatible, "the description changed (wording only)".into()));
+    }
+    let (gone, added) = changed_sentences(was.as_deref().unwrap_or_default(), is.as_deref().unwrap_or_default());
+    Some(gating_change(&gone, &added).unwrap_or_else(|| {
+        ("description_changed", Level::Compatible, format!("the description changed ({})", quote_change(&gone, &added)))
+    }))
+}
+
+/// `capability_gating_changed` when a sentence that changed gates who must
+/// support or may send something.
+fn gating_change(gone: &[String], added: &[String]) -> Option<(&'static str, Level, String)> {
+    let (g, a): (Vec<String>, Vec<String>) =
+        (gone.iter().filter(|s| gates(s)).cloned().collect(), added.iter().filter(|s| gates(s)).cloned().collect());
+    if g.is_empty() && a.is_empty() {
+        return None;
+    }
+    Some((
+        "capability_gating_changed",
+        Level::Dangerous,
+        format!(
+            "a sentence that says who must support this or when it may be sent changed ({}): peers act on it, so an upgraded peer may now send, withhold or require it differently from one that has not upgraded",
+            quote_change(&g, &a)
+        ),
+    ))
+}
+
+/// Whether a sentence gates a feature: it says who must support something,
+/// or when something may be sent, advertised or used in terms of a
+/// capability or a baseline obligation ("All agents MUST support this
+/// transport", "Only available when the agent capabilities include
+/// `mcp.stdio`", "Agents MUST only send this update when the client
+/// advertised ...", "Baseline agent functionality requires support for
+/// ...", "No client capability is required").
+///
+/// Read from the words: a gating phrase; `must`, `should` or `shall`
+/// within five words of `support` or `advertise`, or of `only when` /
+/// `only if` (`may` only after them: "agents that support X may send Y"); or a sentence about a capability that says when
+/// it applies (`include`, `advertised`, `requires`, `unless`, `only`,
+/// `enabled`, `handled`).
+pub(crate) fn gates(sentence: &str) -> bool {
+    let n = format!(" {} ", normalize(sentence));
+    let has = |p: &str| n.contains(&format!(" {p} "));
+    const PHRASES: &[&str] = &[
+        "must support",
+        "must not support",
+        "must be supported",
+        "must only",
+        "only available",
+        "only be sent",
+        "only send",
+        "only sent",
+        "requires support",
+        "require support",
+        "is allowed to",
+        "are allowed to",
+        "no client capability",
+        "no agent capability",
+    ];
+    if PHRASES.iter().any(|p| has(p)) {
+        return true;
+    }
+    let words: Vec<&str> = n.split_whitespace().collect();
+    let at = |pred: &dyn Fn(&str) -> bool| -> Vec<usize> {
+        words.iter().enumerate().filter(|(_, w)| pred(w)).map(|(i, _)| i).collect()
+    };
+    let modals = at(&|w| matches!(w, "must" | "should" | "shall"));
+    let mays = at(&|w| w == "may");
+    // "MUST support" gates either way round; "MAY support" offers an option,
+    // but "agents that support X may send Y" gates Y on X.
+    let near = |others: &[usize]| {
+        modals.iter().any(|m| others.iter().any(|o| m.abs_diff(*o) <= 5))
+            || mays.iter().any(|m| others.iter().any(|o| *o < *m && m - o <= 5))
+    };
+    // "Agents that do not support X MUST reject it" handles what is not
+    // supported; it gates nothing.
+    let support: Vec<usize> = at(&|w| w.starts_with("support") || w.starts_with("advertis"))
+        .into_iter()
+        .filter(|i| !matches!(i.checked_sub(1).and_then(|j| words.get(j)), Some(&"not" | &"t")))
+        .collect();
+    let only_when = at(&|w| w == "only")
+        .into_iter()
+        .filter(|i| matches!(words.get(i + 1), Some(&"when" | &"if")))
+        .collect::<Vec<_>>();
+    if near(&support) || near(&only_when) {
+        return true;
+    }
+    let capability = words.iter().any(|w| w.starts_with("capabilit"));
+    capability
+        && words.iter().any(|w| {
+            w.starts_with("includ")
+                || w.starts_with("advertis")
+                || w.starts_with("requir")
+                || matches!(*w, "unless" | "only" | "enabled" | "handled")
+        })
 }
 
 /// Whether a type change's Rust note says the Rust type stays.
@@ -179,21 +287,25 @@ pub(super) fn clean(text: &str) -> String {
 
 /// The sentences one text has and the other lacks (compared by their words).
 pub(super) fn changed_sentences(was: &str, is: &str) -> (Vec<String>, Vec<String>) {
+    // A paragraph ends a sentence too (a heading line such as "HTTP
+    // transport configuration" has no full stop).
     let split = |t: &str| -> Vec<String> {
-        let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
         let mut out = Vec::new();
-        let mut cur = String::new();
-        let chars: Vec<char> = flat.chars().collect();
-        for (i, c) in chars.iter().enumerate() {
-            cur.push(*c);
-            let ends = matches!(c, '.' | '!' | '?' | ':' | ';') && chars.get(i + 1).is_none_or(|n| *n == ' ');
-            if ends {
-                out.push(cur.trim().to_owned());
-                cur.clear();
+        for paragraph in t.split("\n\n") {
+            let flat = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+            let mut cur = String::new();
+            let chars: Vec<char> = flat.chars().collect();
+            for (i, c) in chars.iter().enumerate() {
+                cur.push(*c);
+                let ends = matches!(c, '.' | '!' | '?' | ':' | ';') && chars.get(i + 1).is_none_or(|n| *n == ' ');
+                if ends {
+                    out.push(cur.trim().to_owned());
+                    cur.clear();
+                }
             }
-        }
-        if !cur.trim().is_empty() {
-            out.push(cur.trim().to_owned());
+            if !cur.trim().is_empty() {
+                out.push(cur.trim().to_owned());
+            }
         }
         out
     };

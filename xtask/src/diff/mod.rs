@@ -31,7 +31,7 @@ mod sides;
 mod wire;
 pub(crate) use judge::normalize;
 pub use report::{github, line_of, markdown, read_accepted};
-pub use sides::{diff_sides, load_side, resolve_side};
+pub use sides::{diff_sides, diff_sides_as, load_side, resolve_side, Loaded};
 
 use crate::model::{Def, Module, Peer};
 use differ::{Differ, Verdict};
@@ -43,6 +43,7 @@ pub const KINDS: &[&str] = &[
     "array_rules_changed",
     "bounds_changed",
     "capability_description_changed",
+    "capability_gating_changed",
     "definition_added",
     "definition_removed",
     "definition_renamed",
@@ -72,6 +73,7 @@ pub const KINDS: &[&str] = &[
     "type_changed",
     "union_arm_added",
     "union_arm_changed",
+    "union_arm_rekeyed",
     "union_arm_removed",
     "union_openness_changed",
     "union_tag_changed",
@@ -202,11 +204,74 @@ impl ConversionChange {
     }
 }
 
+/// How one side's file was read: its protocol version, what decided it, and
+/// the upsert rules that applied (the v2 patch-semantics checks run only on
+/// definitions with rules, and on descriptions that start speaking of
+/// patches).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reading {
+    /// `v1` or `v2`.
+    pub protocol: String,
+    /// What decided the version: `layout` (the file's path in a directory
+    /// laid out as `schema/`), `contents` (definitions only one version has,
+    /// or its documentation links), `option` (`--protocol`) or `default`
+    /// (a lone file that says nothing: read as v1).
+    pub decided_by: &'static str,
+    /// In words: the path, or what in the file decided it.
+    pub evidence: String,
+    /// The upsert configuration read (absent: none applies to the version).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upsert_config: Option<String>,
+    /// The definitions the configuration gave upsert rules to, sorted.
+    pub upserts: Vec<String>,
+}
+
+impl Reading {
+    /// How a module was read, with the upserts found on it.
+    fn of(m: &Module, protocol: &str, decided_by: &'static str, evidence: String, config: Option<String>) -> Reading {
+        let mut upserts: Vec<String> =
+            m.defs.iter().flat_map(Def::walk).filter(|d| d.upsert.is_some()).map(|d| d.name.clone()).collect();
+        upserts.sort();
+        upserts.dedup();
+        Reading { protocol: protocol.to_owned(), decided_by, evidence, upsert_config: config, upserts }
+    }
+
+    /// One line for the markdown report.
+    pub fn describe(&self) -> String {
+        let how = match self.decided_by {
+            "layout" => format!("from its place in the layout ({})", self.evidence),
+            "contents" => format!("from its contents ({})", self.evidence),
+            "option" => format!("as the option says ({})", self.evidence),
+            _ => format!("by default ({})", self.evidence),
+        };
+        let plural = |n: usize| if n == 1 { "definition" } else { "definitions" };
+        let rules = match (&self.upsert_config, self.upserts.len()) {
+            (Some(c), 0) => format!("`{c}` has {} upsert rules, but none for a definition of this file", self.protocol),
+            (Some(c), n) => format!(
+                "the upsert rules of `{c}` applied to {n} {} ({})",
+                plural(n),
+                self.upserts.iter().map(|u| format!("`{u}`")).collect::<Vec<_>>().join(", ")
+            ),
+            (None, _) => format!("no upsert rules (the configuration has none for {})", self.protocol),
+        };
+        format!("{}, {how}; {rules}", self.protocol)
+    }
+}
+
+/// How the two files of a report were read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Applied {
+    pub old: Reading,
+    pub new: Reading,
+}
+
 /// The whole diff of two schema files.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub old: String,
     pub new: String,
+    /// The protocol version and upsert rules each file was read with.
+    pub applied: Applied,
     pub summary: Summary,
     pub changes: Vec<Change>,
     /// v1 ⇄ v2 conversions of this file's definitions that change (empty
@@ -405,7 +470,11 @@ pub(crate) fn diff_files(
         compatible: count(Level::Compatible),
         rust_breaking: changes.iter().filter(|c| c.rust.level == RustLevel::Breaking).count(),
     };
-    Report { old: old.source.clone(), new: new.source.clone(), summary, changes, conversions: Vec::new() }
+    // A caller that diffs two models directly knows nothing of how they were
+    // read but what is on them; `diff_sides` replaces this with the sides'.
+    let unknown = |m: &Module| Reading::of(m, "", "default", "two models diffed directly".into(), None);
+    let applied = Applied { old: unknown(old), new: unknown(new) };
+    Report { old: old.source.clone(), new: new.source.clone(), applied, summary, changes, conversions: Vec::new() }
 }
 
 /// A definition of the old schema that the new one does not have (and that
@@ -428,15 +497,30 @@ fn definition_removed(d: &mut Differ<'_>, r: &Def) {
                 .to_lowercase(),
             (RustLevel::Breaking, "the payload type and its dispatch variant are removed"),
         ),
-        None => d.push(
-            &r.name,
-            "definition_removed",
-            "",
-            (Side::Old, &r.pointer),
-            Verdict::same(Level::Compatible),
-            format!("`{}` was removed (what referenced it is reported where it changed)", r.name),
-            (RustLevel::Breaking, "the item is removed: code naming it stops compiling"),
-        ),
+        None => {
+            let (v, why) = match d.lost_with(&r.name) {
+                Some((def, field)) => (
+                    Verdict::same(Level::Dangerous),
+                    format!(
+                        "`{}` was removed with the optional property `{def}.{field}` that held it: what old peers send in it is dropped, and old readers stop getting it",
+                        r.name
+                    ),
+                ),
+                None => (
+                    Verdict::same(Level::Compatible),
+                    format!("`{}` was removed (what referenced it is reported where it changed)", r.name),
+                ),
+            };
+            d.push(
+                &r.name,
+                "definition_removed",
+                "",
+                (Side::Old, &r.pointer),
+                v,
+                why,
+                (RustLevel::Breaking, "the item is removed: code naming it stops compiling"),
+            )
+        }
     }
 }
 

@@ -24,6 +24,11 @@ pub fn markdown(reports: &[Report]) -> String {
     );
     for r in reports {
         out += &format!("\n### `{}` -> `{}`\n\n", r.old, r.new);
+        if r.applied.old == r.applied.new || same_rules(r) {
+            out += &format!("Read as {}.\n\n", r.applied.new.describe());
+        } else {
+            out += &format!("Old read as {}.\nNew read as {}.\n\n", r.applied.old.describe(), r.applied.new.describe());
+        }
         if r.changes.is_empty() {
             out += "No changes.\n";
             continue;
@@ -80,6 +85,17 @@ pub fn markdown(reports: &[Report]) -> String {
     out
 }
 
+/// Whether both files of a report were read alike (the version, how it was
+/// decided and the upserts; the evidence may name different paths).
+fn same_rules(r: &Report) -> bool {
+    let (a, b) = (&r.applied.old, &r.applied.new);
+    a.protocol == b.protocol
+        && a.decided_by == b.decided_by
+        && a.upsert_config == b.upsert_config
+        && a.upserts == b.upserts
+        && (a.decided_by != "contents" || a.evidence == b.evidence)
+}
+
 /// Text for a markdown table cell: `|` escaped, line breaks as spaces.
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace(['\n', '\r'], " ")
@@ -134,6 +150,13 @@ pub fn github(root: &Path, reports: &[Report]) -> String {
     let mut out = String::new();
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     for r in reports {
+        // A plain log line (not an annotation): how the files were read.
+        if same_rules(r) {
+            out += &format!("{} -> {}: read as {}\n", r.old, r.new, r.applied.new.describe());
+        } else {
+            out += &format!("{}: read as {}\n", r.old, r.applied.old.describe());
+            out += &format!("{}: read as {}\n", r.new, r.applied.new.describe());
+        }
         for c in r.changes.iter().filter(|c| c.kind != "description_changed") {
             let file = match c.side {
                 Side::Old => &r.old,

@@ -5,26 +5,66 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use super::{diff_files, ConversionChange, Report};
+use super::{diff_files, Applied, ConversionChange, Reading, Report};
 use crate::error::{Error, Result};
 use crate::model::Module;
 
+/// One schema file of a side: its key (its path in the layout; a lone file
+/// by its protocol version only, so that any two files of one version
+/// compare), its model and how it was read.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub key: String,
+    pub module: Module,
+    pub reading: Reading,
+}
+
 /// Loads one side: a schema file, or a directory in the `schema/` layout.
-/// Returns the files it holds by their path in the layout (a lone file by its
-/// protocol version only, so that any two files of one version compare).
-pub fn load_side(root: &Path, side: &Path) -> Result<Vec<(String, Module)>> {
+///
+/// A directory's files take their protocol version from their place in the
+/// layout. A lone file takes it from `protocol` when given, else from its
+/// contents ([`crate::load::protocol_of`]: the definitions only one version
+/// has, or its documentation links), else it is read as v1. The version
+/// decides which upsert rules of `schema/upserts.json` apply, and so whether
+/// the v2 patch-semantics checks run.
+pub fn load_side(root: &Path, side: &Path, protocol: Option<&str>) -> Result<Vec<Loaded>> {
     // The upsert rules are the project's; a rule that does not fit a side is left out.
     let upserts = crate::load::UpsertFile { path: root.join("schema/upserts.json"), strict: false };
+    let label = crate::load::display_path(root, &upserts.path).display().to_string();
+    let config_for = |version: &str| -> Result<Option<String>> {
+        if !upserts.path.is_file() {
+            return Ok(None);
+        }
+        let configs = crate::upserts::read(&upserts.path, Path::new(&label))?;
+        Ok(configs.contains_key(version).then(|| label.clone()))
+    };
     if side.is_file() {
         let dir = side.parent().unwrap_or(Path::new("."));
         let rel = side.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
-        let m = crate::load::module_in(root, dir, &rel, None, &upserts, crate::lower::Mode::Lenient)?;
-        let version = if m.defs.iter().any(|d| d.name == "UpdateSessionNotification" || d.name == "StateUpdate") {
-            "v2"
-        } else {
-            "v1"
+        let (version, decided_by, evidence) = match protocol {
+            Some(v) => {
+                let json = crate::load::read_json(side, side)?;
+                let evidence = match crate::load::protocol_of(&json) {
+                    Some((found, why)) if found != v => format!("--protocol {v}, although {why}, as {found} does"),
+                    _ => format!("--protocol {v}"),
+                };
+                (v.to_owned(), "option", evidence)
+            }
+            None => {
+                let json = crate::load::read_json(side, side)?;
+                match crate::load::protocol_of(&json) {
+                    Some((v, why)) => (v.to_owned(), "contents", why),
+                    None => (
+                        "v1".to_owned(),
+                        "default",
+                        "nothing in the file tells v1 from v2; pass --protocol v2 for a v2 file".to_owned(),
+                    ),
+                }
+            }
         };
-        return Ok(vec![(version.to_owned(), m)]);
+        let module = crate::load::module_as(root, dir, &rel, &version, None, &upserts, crate::lower::Mode::Lenient)?;
+        let reading = Reading::of(&module, &version, decided_by, evidence, config_for(&version)?);
+        return Ok(vec![Loaded { key: version, module, reading }]);
     }
     if !side.is_dir() {
         return Err(Error::Read {
@@ -32,12 +72,26 @@ pub fn load_side(root: &Path, side: &Path) -> Result<Vec<(String, Module)>> {
             source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such schema file or directory"),
         });
     }
+    if let Some(v) = protocol {
+        return Err(Error::Usage {
+            message: format!(
+                "--protocol {v}: {} is a directory, whose files take their version from the layout (`v1/`, `v2/`); the option is for lone files",
+                side.display()
+            ),
+        });
+    }
     let mut out = Vec::new();
     for v in crate::load::versions(side) {
         for rel in [v.stable, v.unstable].into_iter().flatten() {
-            let m = crate::load::module_in(root, side, rel, None, &upserts, crate::lower::Mode::Lenient)?;
+            let module = crate::load::module_in(root, side, rel, None, &upserts, crate::lower::Mode::Lenient)?;
             let key = if rel == crate::lock::LEGACY_FILE { "v1/schema.json".to_owned() } else { rel.to_owned() };
-            out.push((key, m));
+            let evidence = if rel == crate::lock::LEGACY_FILE {
+                format!("`{rel}` at the top of a pre-2.0 directory is v1")
+            } else {
+                format!("`{rel}`")
+            };
+            let reading = Reading::of(&module, v.version, "layout", evidence, config_for(v.version)?);
+            out.push(Loaded { key, module, reading });
         }
     }
     if out.is_empty() {
@@ -52,14 +106,21 @@ pub fn load_side(root: &Path, side: &Path) -> Result<Vec<(String, Module)>> {
 /// Diffs two sides: two files of one protocol version, or every file present
 /// in both directories. Sides of different protocol versions are an error.
 pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
-    let (a, b) = (load_side(root, old)?, load_side(root, new)?);
+    diff_sides_as(root, old, new, None)
+}
+
+/// [`diff_sides`], reading lone files as the given protocol version
+/// (`--protocol`) rather than deciding it from their contents.
+pub fn diff_sides_as(root: &Path, old: &Path, new: &Path, protocol: Option<&str>) -> Result<Vec<Report>> {
+    let (a, b) = (load_side(root, old, protocol)?, load_side(root, new, protocol)?);
     let lone = |k: &str| !k.contains('/');
     let label = Path::new("schema/conversions.json");
     let config = crate::convert::Config::read(&root.join(label), label)?;
     let mut out = Vec::new();
     let mut keys = Vec::new();
-    for (key, m) in &a {
-        for (k2, n) in &b {
+    for x in &a {
+        for y in &b {
+            let (key, k2) = (&x.key, &y.key);
             let same = if lone(key) || lone(k2) { key.split('/').next() == k2.split('/').next() } else { key == k2 };
             if same {
                 // The capability properties the configuration names are v1's.
@@ -70,12 +131,17 @@ pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
                         std::fs::read_to_string(if p.is_absolute() { p.to_path_buf() } else { root.join(p) }).ok()?;
                     serde_json::from_str(&text).ok()
                 };
-                out.push(diff_files(m, n, &caps, json(m).as_ref(), json(n).as_ref()));
+                let mut r = diff_files(&x.module, &y.module, &caps, json(&x.module).as_ref(), json(&y.module).as_ref());
+                r.applied = Applied { old: x.reading.clone(), new: y.reading.clone() };
+                out.push(r);
                 keys.push(key.clone());
             }
         }
     }
-    if let (Some(x), Some(y)) = (conversions(&a, &config), conversions(&b, &config)) {
+    let modules =
+        |s: &[Loaded]| -> Vec<(String, Module)> { s.iter().map(|l| (l.key.clone(), l.module.clone())).collect() };
+    let (ma, mb) = (modules(&a), modules(&b));
+    if let (Some(x), Some(y)) = (conversions(&ma, &config), conversions(&mb, &config)) {
         for (bi, unstable) in [false, true].into_iter().enumerate() {
             let report_of =
                 |version: &str| keys.iter().position(|k| k.starts_with(version) && k.contains("unstable") == unstable);
@@ -88,8 +154,8 @@ pub fn diff_sides(root: &Path, old: &Path, new: &Path) -> Result<Vec<Report>> {
             pointer: String::new(),
             message: format!(
                 "the sides hold no schema of the same protocol version (old: {}; new: {})",
-                a.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", "),
-                b.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ")
+                a.iter().map(|l| l.key.as_str()).collect::<Vec<_>>().join(", "),
+                b.iter().map(|l| l.key.as_str()).collect::<Vec<_>>().join(", ")
             ),
         });
     }

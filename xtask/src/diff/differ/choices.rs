@@ -1,7 +1,9 @@
 //! Enums and unions compared: values and arms added, removed or changed,
 //! openness and the discriminator.
 
+use super::arms::Read;
 use super::*;
+use crate::model::Variant;
 
 impl Differ<'_> {
     pub(super) fn enumeration(&mut self, a: &Def, x: &crate::model::Enum, b: &Def, y: &crate::model::Enum) {
@@ -65,6 +67,20 @@ impl Differ<'_> {
                 );
             }
         }
+        for v in &y.variants {
+            let Some(w) = x.variants.iter().find(|w| w.value == v.value) else { continue };
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref()) {
+                self.push(
+                    name,
+                    kind,
+                    &v.value.to_string(),
+                    (Side::New, &v.pointer),
+                    Verdict::same(level),
+                    format!("value {}: {why}", v.value),
+                    (RustLevel::Unchanged, "documentation only"),
+                );
+            }
+        }
         self.openness(name, &b.pointer, (old_open, new_open), "enum_openness_changed");
         self.docs(a, b);
     }
@@ -73,48 +89,237 @@ impl Differ<'_> {
         let name = b.name.as_str();
         let key = arm_key;
         let (old_open, new_open) = (x.catch_all.is_some(), y.catch_all.is_some());
+        let pairs = self.rekeyed(x, y);
+        let paired_old = |w: &Variant| pairs.iter().any(|(p, _)| std::ptr::eq(*p, w));
+        let paired_new = |v: &Variant| pairs.iter().any(|(_, p)| std::ptr::eq(*p, v));
+        // Each arm with its counterpart: the same key, or re-keyed.
+        let mut counterparts: Vec<(&Variant, &Variant)> = pairs.clone();
         for v in &y.variants {
             match x.variants.iter().find(|w| key(w) == key(v)) {
-                None => self.arm_added(name, v, old_open),
-                Some(w) if payload_ref(w) != payload_ref(v) => self.arm_changed(name, w, v),
-                Some(_) => {}
+                None if paired_new(v) => {}
+                None => self.arm_added(name, x, y, v, old_open),
+                Some(w) => {
+                    if payload_ref(w) != payload_ref(v) {
+                        self.arm_changed(name, w, v);
+                    }
+                    counterparts.push((w, v));
+                }
             }
         }
         for w in &x.variants {
-            if !y.variants.iter().any(|v| key(v) == key(w)) {
-                self.arm_removed(name, w, new_open);
+            if !y.variants.iter().any(|v| key(v) == key(w)) && !paired_old(w) {
+                self.arm_removed(name, x, y, w, new_open);
+            }
+        }
+        for (w, v) in &pairs {
+            self.arm_rekeyed(name, x, y, w, v);
+        }
+        for (w, v) in &counterparts {
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref()) {
+                let label = if key(w) == key(v) {
+                    format!("arm `{}`", key(v))
+                } else {
+                    format!("arm `{}` (was `{}`)", key(v), key(w))
+                };
+                self.push(
+                    name,
+                    kind,
+                    &key(v),
+                    (Side::New, &v.pointer),
+                    Verdict::same(level),
+                    format!("{label}: {why}"),
+                    (RustLevel::Unchanged, "documentation only"),
+                );
+            }
+        }
+        if let (Some(w), Some(v)) = (&x.catch_all, &y.catch_all) {
+            if let Some((kind, level, why)) = member_doc_change(w.docs.as_deref(), v.docs.as_deref()) {
+                self.push(
+                    name,
+                    kind,
+                    &v.rust_name,
+                    (Side::New, &v.pointer),
+                    Verdict::same(level),
+                    format!("the catch-all arm `{}`: {why}", v.rust_name),
+                    (RustLevel::Unchanged, "documentation only"),
+                );
             }
         }
         self.openness(name, &b.pointer, (old_open, new_open), "union_openness_changed");
         if x.tag.as_ref().map(|t| &t.property) != y.tag.as_ref().map(|t| &t.property) {
-            self.whole(
-                b,
-                "union_tag_changed",
-                Verdict::same(Level::Breaking),
-                "the union's discriminator changed".into(),
-                (RustLevel::Unchanged, "decoding of the union changes"),
-            );
+            self.tag_changed(b, x, y, &counterparts);
         }
         self.docs(a, b);
     }
-    /// An arm of the new union that the old one does not have.
-    fn arm_added(&mut self, name: &str, v: &crate::model::Variant, old_open: bool) {
-        let key = arm_key(v);
-        let (verdict, why) = if old_open {
-            (
-                Verdict::same(Level::Compatible),
-                "an arm was added to an open union: old readers keep it whole as unknown",
-            )
-        } else {
-            let l = self.reader_level(name, Side::Old);
-            (
-                Verdict { old_to_new: Level::Compatible, new_to_old: l },
-                if l == Level::Breaking {
-                    "an arm was added to a closed union: the old schema's readers reject it"
+
+    /// Arms only one side's key names that are one arm told apart another
+    /// way: an untagged arm that became tagged (or the reverse), or an
+    /// untagged arm renamed, found by reading (the other side's reader takes
+    /// the arm's objects as the other arm). Returns `(old, new)` pairs.
+    fn rekeyed<'u>(&self, x: &'u crate::model::Union, y: &'u crate::model::Union) -> Vec<(&'u Variant, &'u Variant)> {
+        let key = arm_key;
+        let lone_old: Vec<&Variant> =
+            x.variants.iter().filter(|w| !y.variants.iter().any(|v| key(v) == key(w))).collect();
+        let lone_new: Vec<&Variant> =
+            y.variants.iter().filter(|v| !x.variants.iter().any(|w| key(v) == key(w))).collect();
+        let mut out: Vec<(&Variant, &Variant)> = Vec::new();
+        let free = |out: &Vec<(&Variant, &Variant)>, w: &Variant, v: &Variant| {
+            !out.iter().any(|(p, q)| std::ptr::eq(*p, w) || std::ptr::eq(*q, v))
+        };
+        let rekey = |w: &Variant, v: &Variant| w.tag.is_none() || v.tag.is_none();
+        for w in &lone_old {
+            let Some(written) = self.written(x, w, Side::Old) else { continue };
+            if let Read::Arm(v) = self.read(y, &written, Side::New) {
+                if lone_new.iter().any(|n| std::ptr::eq(*n, v)) && rekey(w, v) && free(&out, w, v) {
+                    out.push((w, v));
+                }
+            }
+        }
+        for v in &lone_new {
+            let Some(written) = self.written(y, v, Side::New) else { continue };
+            if let Read::Arm(w) = self.read(x, &written, Side::Old) {
+                if lone_old.iter().any(|o| std::ptr::eq(*o, w)) && rekey(w, v) && free(&out, w, v) {
+                    out.push((w, v));
+                }
+            }
+        }
+        out
+    }
+
+    /// The level of what a reader on `side` did with an object of the
+    /// other side's arm whose counterpart is `expected`, and why.
+    fn reading_level(&self, def: &str, read: Read<'_>, expected: Option<&Variant>, side: Side) -> (Level, String) {
+        let whose = if side == Side::New { "the new schema's readers" } else { "the old schema's readers" };
+        match read {
+            Read::Arm(v) if expected.is_some_and(|e| std::ptr::eq(e, v)) => {
+                (Level::Compatible, format!("{whose} read it as `{}`", arm_key(v)))
+            }
+            Read::Arm(v) => (Level::Breaking, format!("{whose} misread it as `{}`", arm_key(v))),
+            Read::CatchAll => (Level::Dangerous, format!("{whose} keep it only as unknown")),
+            Read::Rejected => {
+                let l = self.holder_level(def, side);
+                let what = if l == Level::Breaking {
+                    "reject it"
                 } else {
-                    "an arm was added to a closed union: the old schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
-                },
-            )
+                    "replace it with the default (x-deserialize-* on every property that holds the union)"
+                };
+                (l, format!("{whose} {what}"))
+            }
+        }
+    }
+
+    /// An arm whose key changed (see [`Differ::rekeyed`]), judged by what
+    /// each side's reader makes of the other side's writer.
+    fn arm_rekeyed(&mut self, name: &str, x: &crate::model::Union, y: &crate::model::Union, w: &Variant, v: &Variant) {
+        let (old_key, new_key) = (arm_key(w), arm_key(v));
+        let how = |u: &crate::model::Union, arm: &Variant| match (&u.tag, &arm.tag) {
+            (Some(t), Some(tag)) => format!("tagged `{}: \"{tag}\"`", t.property),
+            _ => "untagged".to_owned(),
+        };
+        let (l1, r1) = match self.written(x, w, Side::Old) {
+            Some(wr) => self.reading_level(name, self.read(y, &wr, Side::New), Some(v), Side::New),
+            None => (self.holder_level(name, Side::New), "the new schema's readers cannot be shown to read it".into()),
+        };
+        let (l2, r2) = match self.written(y, v, Side::New) {
+            Some(wr) => self.reading_level(name, self.read(x, &wr, Side::Old), Some(w), Side::Old),
+            None => (self.holder_level(name, Side::Old), "the old schema's readers cannot be shown to read it".into()),
+        };
+        self.push(
+            name,
+            "union_arm_rekeyed",
+            &new_key,
+            (Side::New, &v.pointer),
+            Verdict { old_to_new: l1, new_to_old: l2 },
+            format!(
+                "arm `{old_key}` ({}) is now `{new_key}` ({}): of an old peer's `{old_key}`, {r1}; of an upgraded peer's `{new_key}`, {r2}",
+                how(x, w),
+                how(y, v)
+            ),
+            (RustLevel::Breaking, "the variant is renamed: code naming it stops compiling"),
+        );
+    }
+
+    /// The union's discriminator changed: judged by whether each arm's
+    /// objects are still read as its counterpart by the other side's reader,
+    /// through the holders of the union where they are not.
+    fn tag_changed(
+        &mut self,
+        b: &Def,
+        x: &crate::model::Union,
+        y: &crate::model::Union,
+        counterparts: &[(&Variant, &Variant)],
+    ) {
+        let name = b.name.as_str();
+        let mut v = Verdict::same(Level::Compatible);
+        // What went wrong, by who reads and how: the arms it happened to.
+        let mut failures: Vec<(String, Vec<String>)> = Vec::new();
+        let mut note = |what: String, arm: String| match failures.iter_mut().find(|(w, _)| *w == what) {
+            Some((_, arms)) => arms.push(arm),
+            None => failures.push((what, vec![arm])),
+        };
+        for (w, n) in counterparts {
+            let (l1, r1) = match self.written(x, w, Side::Old) {
+                Some(wr) => self.reading_level(name, self.read(y, &wr, Side::New), Some(n), Side::New),
+                None => (self.holder_level(name, Side::New), "the new schema's readers may not tell it".into()),
+            };
+            let (l2, r2) = match self.written(y, n, Side::New) {
+                Some(wr) => self.reading_level(name, self.read(x, &wr, Side::Old), Some(w), Side::Old),
+                None => (self.holder_level(name, Side::Old), "the old schema's readers may not tell it".into()),
+            };
+            if l1 > Level::Compatible {
+                note(format!("of an old peer's {{}}, {r1}"), format!("`{}`", arm_key(w)));
+            }
+            if l2 > Level::Compatible {
+                note(format!("of an upgraded peer's {{}}, {r2}"), format!("`{}`", arm_key(n)));
+            }
+            v.old_to_new = v.old_to_new.max(l1);
+            v.new_to_old = v.new_to_old.max(l2);
+        }
+        let failures: Vec<String> =
+            failures.into_iter().map(|(what, arms)| what.replacen("{}", &arms.join(", "), 1)).collect();
+        let tag = |u: &crate::model::Union| u.tag.as_ref().map_or("none".to_owned(), |t| format!("`{}`", t.property));
+        let outcome = if failures.is_empty() {
+            "each side's reader still reads every arm of the other side's writer as its counterpart".to_owned()
+        } else {
+            failures.join("; ")
+        };
+        self.whole(
+            b,
+            "union_tag_changed",
+            v,
+            format!("the union's discriminator changed ({} -> {}): {outcome}", tag(x), tag(y)),
+            (RustLevel::Unchanged, "decoding of the union changes"),
+        );
+    }
+
+    /// An arm of the new union that the old one does not have: an old
+    /// reader keeps its objects as unknown (an open union), rejects them, or
+    /// takes them as another arm (an untagged arm that accepts them: a
+    /// misreading).
+    fn arm_added(&mut self, name: &str, x: &crate::model::Union, y: &crate::model::Union, v: &Variant, old_open: bool) {
+        let key = arm_key(v);
+        let read = self.written(y, v, Side::New).map(|w| self.read(x, &w, Side::Old));
+        let (verdict, why) = match read {
+            Some(Read::Arm(w)) => (
+                Verdict { old_to_new: Level::Compatible, new_to_old: Level::Breaking },
+                format!("an arm was added, and the old schema's readers misread its objects as `{}`", arm_key(w)),
+            ),
+            _ if old_open => (
+                Verdict::same(Level::Compatible),
+                "an arm was added to an open union: old readers keep it whole as unknown".to_owned(),
+            ),
+            _ => {
+                let l = self.reader_level(name, Side::Old);
+                (
+                    Verdict { old_to_new: Level::Compatible, new_to_old: l },
+                    if l == Level::Breaking {
+                        "an arm was added to a closed union: the old schema's readers reject it"
+                    } else {
+                        "an arm was added to a closed union: the old schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
+                    }
+                    .to_owned(),
+                )
+            }
         };
         self.push(
             name,
@@ -122,8 +327,53 @@ impl Differ<'_> {
             &key,
             (Side::New, &v.pointer),
             verdict,
-            format!("`{}`: {why}", key),
+            format!("`{key}`: {why}"),
             (RustLevel::Additive, "a new variant (#[non_exhaustive])"),
+        );
+    }
+
+    /// An arm of the old union that the new one does not have: judged by
+    /// what the new reader makes of an old writer's objects of it.
+    fn arm_removed(
+        &mut self,
+        name: &str,
+        x: &crate::model::Union,
+        y: &crate::model::Union,
+        w: &Variant,
+        new_open: bool,
+    ) {
+        let key = arm_key(w);
+        let read = self.written(x, w, Side::Old).map(|o| self.read(y, &o, Side::New));
+        let (verdict, why) = match read {
+            Some(Read::Arm(v)) => (
+                Verdict { old_to_new: Level::Breaking, new_to_old: Level::Compatible },
+                format!("an arm was removed, and the new schema's readers misread its objects as `{}`", arm_key(v)),
+            ),
+            _ if new_open => (
+                Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
+                "an arm was removed: the new schema's readers keep it only as unknown".to_owned(),
+            ),
+            _ => {
+                let l = self.reader_level(name, Side::New);
+                (
+                    Verdict { old_to_new: l, new_to_old: Level::Compatible },
+                    if l == Level::Breaking {
+                        "an arm was removed from a closed union: the new schema's readers reject it"
+                    } else {
+                        "an arm was removed from a closed union: the new schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
+                    }
+                    .to_owned(),
+                )
+            }
+        };
+        self.push(
+            name,
+            "union_arm_removed",
+            &key,
+            (Side::Old, &w.pointer),
+            verdict,
+            format!("`{key}`: {why}"),
+            (RustLevel::Breaking, "a variant is removed: code naming it stops compiling"),
         );
     }
 
@@ -206,36 +456,6 @@ impl Differ<'_> {
                 (RustLevel::Breaking, "the variant's payload type changes: code using it stops compiling"),
             ),
         }
-    }
-
-    /// An arm of the old union that the new one does not have.
-    fn arm_removed(&mut self, name: &str, w: &crate::model::Variant, new_open: bool) {
-        let key = arm_key(w);
-        let (verdict, why) = if new_open {
-            (
-                Verdict { old_to_new: Level::Dangerous, new_to_old: Level::Compatible },
-                "an arm was removed: the new schema's readers keep it only as unknown",
-            )
-        } else {
-            let l = self.reader_level(name, Side::New);
-            (
-                Verdict { old_to_new: l, new_to_old: Level::Compatible },
-                if l == Level::Breaking {
-                    "an arm was removed from a closed union: the new schema's readers reject it"
-                } else {
-                    "an arm was removed from a closed union: the new schema's readers replace it with the default (x-deserialize-* on every property that holds it)"
-                },
-            )
-        };
-        self.push(
-            name,
-            "union_arm_removed",
-            &key,
-            (Side::Old, &w.pointer),
-            verdict,
-            format!("`{}`: {why}", key),
-            (RustLevel::Breaking, "a variant is removed: code naming it stops compiling"),
-        );
     }
 
     /// An enum or a union that became open (a fallback or catch-all keeps

@@ -8,6 +8,7 @@ use super::wire;
 use super::{fingerprint, peer, Change, Level, Rust, RustLevel, Side, KINDS};
 use crate::model::{Additional, Def, Field, Kind, Payload, Peer, Type};
 
+mod arms;
 mod choices;
 
 /// A change judged in both upgrade orders.
@@ -213,6 +214,33 @@ impl<'a> Differ<'a> {
                 Rust { level: RustLevel::Breaking, items, note: note.into() },
             );
         }
+    }
+
+    /// The optional property, removed in this revision from a definition
+    /// both sides have, that held the old definition `removed` directly (as
+    /// its type, its list's items or its map's values), when its loss is
+    /// dangerous (see [`Differ::field_removed`]): `(definition, property)`.
+    pub(super) fn lost_with(&self, removed: &str) -> Option<(String, String)> {
+        let holds = |t: &Type| match t {
+            Type::Ref(n) => n == removed,
+            Type::Array { items, .. } => matches!(&**items, Type::Ref(n) if n == removed),
+            Type::Map { values, .. } => matches!(&**values, Type::Ref(n) if n == removed),
+            _ => false,
+        };
+        for d in self.old.values() {
+            let Kind::Struct(x) = &d.kind else { continue };
+            let new_name = self.renames.get(&d.name).map_or(d.name.as_str(), String::as_str);
+            let Some(Kind::Struct(y)) = self.new.get(new_name).map(|n| &n.kind) else { continue };
+            if y.additional == Additional::True || self.peers(new_name).1.is_empty() {
+                continue;
+            }
+            for f in x.fields.iter().filter(|f| !f.required && holds(&f.ty)) {
+                if !y.fields.iter().any(|g| g.name == f.name) && self.moved_into_flatten(new_name, f, y).is_none() {
+                    return Some((new_name.to_owned(), f.name.clone()));
+                }
+            }
+        }
+        None
     }
 
     /// Whether a type names a struct (on either side) whose properties are
@@ -505,7 +533,7 @@ impl<'a> Differ<'a> {
         }
         for g in &x.fields {
             if !y.fields.iter().any(|f| f.name == g.name) {
-                self.field_removed(name, g);
+                self.field_removed(name, g, y);
             }
         }
         self.additional_changed(b, x, y);
@@ -542,19 +570,48 @@ impl<'a> Differ<'a> {
     }
 
     /// A property of the old struct that the new one does not have.
-    fn field_removed(&mut self, name: &str, g: &Field) {
+    ///
+    /// A required one: the old readers reject messages without it. An
+    /// optional one is dangerous when a peer reads the definition: an old
+    /// sender's value is dropped without a word by the upgraded reader, and
+    /// an old reader that used it stops getting it. It stays compatible where
+    /// the new definition keeps the members it does not name
+    /// (`additionalProperties: true`): the value is carried through.
+    fn field_removed(&mut self, name: &str, g: &Field, y: &crate::model::Struct) {
+        if let Some((v, why)) = self.moved_into_flatten(name, g, y) {
+            self.push(
+                name,
+                "field_removed",
+                &g.name,
+                (Side::Old, &g.pointer),
+                v,
+                format!("`{}`: {why}", g.name),
+                (
+                    RustLevel::Breaking,
+                    "the field becomes the flattened union's variants: code using it stops compiling",
+                ),
+            );
+            return;
+        }
         let (v, why) = if g.required {
             (
                 Verdict { old_to_new: Level::Compatible, new_to_old: self.holder_level(name, Side::Old) },
-                "a required property was removed: the old schema's readers reject messages without it",
+                "a required property was removed: the old schema's readers reject messages without it".to_owned(),
             )
-        } else {
-            // As with an optional property added: a property only one
-            // side knows is ignored by the other, and readers of an
-            // optional property already handle its absence.
+        } else if y.additional == Additional::True {
             (
                 Verdict::same(Level::Compatible),
-                "an optional property was removed: old readers already accept its absence, and upgraded readers ignore it",
+                "an optional property was removed, but the definition keeps the properties it does not name: its value is carried through".to_owned(),
+            )
+        } else if self.peers(name).1.is_empty() {
+            (
+                Verdict::same(Level::Compatible),
+                "an optional property was removed from a definition no peer reads".to_owned(),
+            )
+        } else {
+            (
+                Verdict::same(Level::Dangerous),
+                "an optional property was removed: an old sender's value is dropped without a word by upgraded readers, and old readers that used it stop getting it".to_owned(),
             )
         };
         self.push(
@@ -566,6 +623,64 @@ impl<'a> Differ<'a> {
             format!("`{}`: {why}", g.name),
             (RustLevel::Breaking, "a field is removed: code using it stops compiling"),
         );
+    }
+
+    /// A property that became the discriminator of the union flattened into
+    /// the new struct: not lost, but its values are now the union's tags, so
+    /// it is judged as the enum it was against those tags.
+    fn moved_into_flatten(&self, name: &str, g: &Field, y: &crate::model::Struct) -> Option<(Verdict, String)> {
+        let fl = y.flatten.as_ref()?;
+        let Kind::Union(u) = &self.new.get(fl.union.as_str())?.kind else { return None };
+        if u.tag.as_ref()?.property != g.name {
+            return None;
+        }
+        let tags: BTreeSet<&str> = u.variants.iter().filter_map(|v| v.tag.as_deref()).collect();
+        let old_enum = match &g.ty {
+            Type::Ref(n) => match &self.old.get(n.as_str()).map(|d| &d.kind) {
+                Some(Kind::Enum(e)) => Some(e),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(e) = old_enum else {
+            return Some((
+                Verdict::same(Level::Compatible),
+                format!("moved into the flattened union `{}`, which is told apart by it", fl.union),
+            ));
+        };
+        let values: BTreeSet<String> = e.variants.iter().filter_map(|v| v.value.as_str().map(str::to_owned)).collect();
+        let added: Vec<&str> = tags.iter().copied().filter(|t| !values.contains(*t)).collect();
+        let removed: Vec<&str> = values.iter().map(String::as_str).filter(|v| !tags.contains(v)).collect();
+        let new_to_old = if added.is_empty() || e.fallback.is_some() {
+            Level::Compatible
+        } else {
+            self.field_level(name, g, Side::Old)
+        };
+        let old_to_new = if removed.is_empty() {
+            Level::Compatible
+        } else if u.catch_all.is_some() {
+            Level::Dangerous
+        } else {
+            self.holder_level(name, Side::New)
+        };
+        let list = |v: &[&str]| v.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ");
+        let mut why = format!("moved into the flattened union `{}`, which is told apart by it", fl.union);
+        if !added.is_empty() {
+            why += &format!(
+                "; it gains {} , which the old {} enum {}",
+                list(&added),
+                if e.fallback.is_some() { "open" } else { "closed" },
+                match new_to_old {
+                    Level::Compatible => "keeps as unknown",
+                    Level::Dangerous => "readers replace with the default",
+                    Level::Breaking => "readers reject",
+                }
+            );
+        }
+        if !removed.is_empty() {
+            why += &format!("; it loses {}", list(&removed));
+        }
+        Some((Verdict { old_to_new, new_to_old }, why.replace(" ,", ",")))
     }
 
     /// `additionalProperties`, or the type of the properties it allows, changed.
