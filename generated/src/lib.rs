@@ -50,6 +50,21 @@ pub mod v2;
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
+/// The examples of `docs/generated-types.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/generated-types.md")]
+pub struct GeneratedTypesDoctests;
+
+/// The examples of `docs/your-structs.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/your-structs.md")]
+pub struct YourStructsDoctests;
+
+/// The examples of `docs/converting.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/converting.md")]
+pub struct ConvertingDoctests;
+
 /// The crate README's example (the page on crates.io), run as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -18,8 +18,8 @@ mod object;
 use proc_macro::TokenStream;
 
 /// Derives `acp_bindings::Patchable` for a state struct and generates its wire
-/// patch type. See the `acp-bindings` README, "Patch semantics on your own
-/// extension structs".
+/// patch type. See "Patch semantics on your own extension structs" in the
+/// repository's `docs/your-structs.md`.
 #[proc_macro_derive(AcpPatch, attributes(acp))]
 pub fn derive_acp_patch(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
@@ -34,8 +34,8 @@ pub fn derive_acp_patch(input: TokenStream) -> TokenStream {
 /// `additional_properties`. A field is read under its `#[serde(rename)]` and
 /// `#[serde(alias)]` names, may be missing only with `#[serde(default)]`, and
 /// decodes by `#[acp(read = Reader)]` when it has that rule; `#[acp(direct)]`
-/// on the struct adds its direct decoder. See the `acp-bindings` README,
-/// "Decoding your own structs".
+/// on the struct adds its direct decoder. See "Decoding your own
+/// structs" in the repository's `docs/your-structs.md`.
 #[proc_macro_derive(AcpDeserialize, attributes(acp, serde))]
 pub fn derive_acp_deserialize(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

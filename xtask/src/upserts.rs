@@ -97,7 +97,10 @@ pub fn apply(module: &mut Module, config: &Config, label: &Path, strict: bool) -
         }
     }
     for d in &module.defs {
-        if speaks_of_patches(d.docs.as_deref()) && d.upsert.is_none() && matches!(d.kind, Kind::Struct(_)) {
+        if crate::model::text::speaks_of_patches(d.docs.as_deref())
+            && d.upsert.is_none()
+            && matches!(d.kind, Kind::Struct(_))
+        {
             warnings.push(format!(
                 "`{}`: its description speaks of patch semantics but it is not in schema/upserts.json",
                 d.name
@@ -105,18 +108,6 @@ pub fn apply(module: &mut Module, config: &Config, label: &Path, strict: bool) -
         }
     }
     Ok(warnings)
-}
-
-/// Whether a description uses the spec's wording for upserts (a diff's
-/// "patch" is a text patch, so the word alone does not count).
-pub fn speaks_of_patches(docs: Option<&str>) -> bool {
-    docs.is_some_and(|t| {
-        // Words only: a line break or a backquote inside a phrase does not hide it.
-        let t = crate::diff::normalize(t);
-        ["patch semantics", "patches the stored", "patch that entity", "patch the previous"]
-            .iter()
-            .any(|p| t.contains(p))
-    })
 }
 
 /// Checks one entry against its definition: `Err((pointer in the

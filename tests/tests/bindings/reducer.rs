@@ -1,4 +1,4 @@
-//! The v2 session reducer: every rule the README states for
+//! The v2 session reducer: every rule `docs/your-structs.md` states for
 //! `SessionReducer` (upserts patch, chunks append, a whole update replaces
 //! what chunks accumulated, later chunks append to it, an unknown id creates
 //! the entity).

@@ -1,5 +1,5 @@
-//! Direct checks of the generated v1/v2 types for the wire rules the README
-//! states in "What the generated types mean on the wire": null vs omitted,
+//! Direct checks of the generated v1/v2 types for the wire rules
+//! `docs/generated-types.md` states in "What the generated types mean on the wire": null vs omitted,
 //! open enums and unions, the `x-deserialize-*` keywords.
 
 use acp_bindings::Patch;

@@ -188,6 +188,29 @@ fn every_release_diffs_with_the_next_and_is_understood() {
     }
 }
 
+/// Every published schema file tells its protocol version by its contents,
+/// the same as its place in the layout says.
+#[test]
+fn every_published_file_tells_its_version_by_its_contents() {
+    let r = root();
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(r.join("schema/releases")).unwrap().map(|e| e.unwrap().path()).collect();
+    dirs.push(r.join("schema"));
+    let mut seen = 0;
+    for dir in dirs {
+        for v in xtask::load::versions(&dir) {
+            for rel in [v.stable, v.unstable].into_iter().flatten() {
+                let path = dir.join(rel);
+                let json = xtask::load::read_json(&path, &path).unwrap();
+                let found = xtask::load::protocol_of(&json).map(|(v, _)| v);
+                assert_eq!(found, Some(v.version), "{}", path.display());
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 30, "{seen} files");
+}
+
 #[test]
 fn sides_of_different_versions_are_an_error() {
     let r = root();
@@ -318,187 +341,220 @@ fn each_false_alarm_cause_is_fixed_by_its_fixture_pair() {
         let reports = diff::diff_sides(&root(), &old, &new).unwrap();
         validate_json(&reports);
         let changes: Vec<&diff::Change> = reports.iter().flat_map(|r| &r.changes).collect();
-        let find = |kind: &str, member: &str| -> &diff::Change {
-            changes
-                .iter()
-                .find(|c| c.kind == kind && c.member == member)
-                .unwrap_or_else(|| panic!("{name}: no {kind} on `{member}` in {changes:#?}"))
-        };
-        match name.as_str() {
-            "semantic_string_types" => {
-                // A property that now names a string type: the same JSON, a new Rust type.
-                for m in ["cwd", "mimeType", "cursor", "roots"] {
-                    let c = find("rust_type_changed", m);
-                    assert_eq!((c.level, c.rust.level), (Level::Compatible, diff::RustLevel::Breaking), "{m}");
-                    assert!(c.breaks.is_empty());
-                }
-                // A named type that adds a pattern narrows what new readers accept.
-                let c = find("string_rule_changed", "sessionId");
-                assert_eq!((c.level, c.breaks.as_slice()), (Level::Breaking, ["old agents".to_owned()].as_slice()));
-                assert!(!changes.iter().any(|c| c.kind == "field_type_changed"));
-            }
-            "content_encoding" => {
-                let c = find("rust_type_changed", "blob");
-                assert_eq!(c.level, Level::Compatible);
-                assert!(changes.iter().all(|c| c.level == Level::Compatible));
-            }
-            "meta_only_response_renamed" => {
-                let c = find("definition_renamed", "SetProviderResponse");
-                assert_eq!((c.level, c.rust.level), (Level::Compatible, diff::RustLevel::Breaking));
-                assert!(!changes.iter().any(|c| c.kind == "method_removed" || c.kind == "method_added"));
-            }
-            "identical_shape_ref" => {
-                let c = find("rust_type_changed", "stop");
-                assert_eq!(c.level, Level::Compatible);
-                assert!(c.reason.contains("SessionCloseCapabilities"), "{}", c.reason);
-                // The accompanying description change is judged on its own (a plain one here).
-                assert_eq!(find("description_changed", "stop").level, Level::Compatible);
-                assert!(!changes.iter().any(|c| c.kind == "field_type_changed"));
-            }
-            "meta_by_key_upsert" => {
-                let c = find("patch_description_changed", "_meta");
-                assert_eq!(c.level, Level::Dangerous);
-                assert!(
-                    c.reason.contains("A new object replaces the stored one.") && c.reason.contains("is removed"),
-                    "{}",
-                    c.reason
-                );
-            }
-            "patch_phrase_line_break" => {
-                let c = find("patch_description_changed", "");
-                assert_eq!(c.level, Level::Dangerous);
-                assert!(
-                    c.reason.contains("now speaks of patch semantics")
-                        && c.reason.contains("Each update has patch semantics:"),
-                    "{}",
-                    c.reason
-                );
-            }
-            "method_renamed" => {
-                let renames: Vec<&&diff::Change> = changes.iter().filter(|c| c.kind == "method_renamed").collect();
-                assert_eq!(renames.len(), 2, "one per method, not one per payload: {renames:#?}");
-                let c = find("method_renamed", "session/stop");
-                assert_eq!(c.level, Level::Breaking);
-                assert!(
-                    c.rust.items.iter().any(|i| i == "StopSessionRequest -> CloseSessionRequest"),
-                    "{:?}",
-                    c.rust.items
-                );
-                assert!(!changes.iter().any(|c| c.kind.starts_with("method_") && c.kind != "method_renamed"));
-                assert!(!changes.iter().any(|c| c.kind == "method_changed"));
-            }
-            "message_families" => {
-                let c = find("message_family_removed", "");
-                assert_eq!(
-                    (c.def.as_str(), c.level, c.breaks.as_slice()),
-                    ("ClientBatchCall", Level::Breaking, ["old clients".to_owned()].as_slice())
-                );
-                assert_eq!(find("message_family_added", "").def, "Proxy");
-                assert_eq!(changes.len(), 2, "a new family's own arms are part of it: {changes:#?}");
-            }
-            "optional_property_removed" => {
-                // A removed optional property: upgraded readers drop what old senders put
-                // there, old readers stop getting it.
-                let c = find("field_removed", "models");
-                assert_eq!(c.level, Level::Dangerous);
-                assert_eq!(c.breaks, ["old agents", "old clients"]);
-                assert_eq!(find("field_removed", "fork").level, Level::Dangerous, "a capability");
-                // The definition that disappears with it.
-                let c = changes.iter().find(|c| c.kind == "definition_removed").expect("SessionModelState removed");
-                assert_eq!((c.def.as_str(), c.level), ("SessionModelState", Level::Dangerous));
-                assert!(c.reason.contains("NewSessionResponse.models"), "{}", c.reason);
-                // A definition that keeps what it does not name carries the value through.
-                assert_eq!(find("field_removed", "note").level, Level::Compatible);
-                // Adding an optional property is how the protocol extends.
-                assert_eq!(find("field_added", "modes").level, Level::Compatible);
-            }
-            "lone_v2_file" => {
-                // Two lone files: the version comes from the file, so the v2 upsert rules apply.
-                let r = &reports[0];
-                for reading in [&r.applied.old, &r.applied.new] {
-                    assert_eq!((reading.protocol.as_str(), reading.decided_by), ("v2", "contents"));
-                    assert!(reading.evidence.contains("UpdateSessionNotification"), "{}", reading.evidence);
-                    assert_eq!(reading.upserts, ["SessionInfoUpdate"]);
-                    assert_eq!(reading.upsert_config.as_deref(), Some("schema/upserts.json"));
-                }
-                assert_eq!(find("patch_description_changed", "_meta").level, Level::Dangerous);
-                // The same pair read as v1 (`--protocol v1`) has no upsert rules to check.
-                let as_v1 = diff::diff_sides_as(&root(), &old, &new, Some("v1")).unwrap();
-                assert_eq!((as_v1[0].applied.new.protocol.as_str(), as_v1[0].applied.new.decided_by), ("v1", "option"));
-                assert!(as_v1[0].applied.new.evidence.contains("as v2 does"), "{}", as_v1[0].applied.new.evidence);
-                assert!(as_v1[0].applied.new.upserts.is_empty());
-                assert!(
-                    as_v1[0].changes.iter().all(|c| c.kind != "patch_description_changed"),
-                    "{:#?}",
-                    as_v1[0].changes
-                );
-                // A directory takes its version from its layout: the option is refused there.
-                let dir = root().join("schema/fixtures/diff/causes/meta_by_key_upsert");
-                let e = diff::diff_sides_as(&root(), &dir.join("old"), &dir.join("new"), Some("v2")).unwrap_err();
-                assert!(e.to_string().contains("layout"), "{e}");
-            }
-            "capability_gating_prose" => {
-                // In v1 as in v2.
-                for r in &reports {
-                    let gating: Vec<&diff::Change> =
-                        r.changes.iter().filter(|c| c.kind == "capability_gating_changed").collect();
-                    let of = |def: &str, member: &str| {
-                        gating
-                            .iter()
-                            .find(|c| c.def == def && c.member == member)
-                            .unwrap_or_else(|| panic!("{}: no gating change on {def}.{member}: {gating:#?}", r.new))
-                    };
-                    assert_eq!(of("McpServer", "http").level, Level::Dangerous);
-                    assert_eq!(of("SetSessionConfigOptionRequest", "").level, Level::Dangerous);
-                    assert_eq!(of("PromptCapabilities", "").level, Level::Dangerous);
-                    // The re-keyed arm is compared with its predecessor.
-                    let c = of("McpServer", "stdio");
-                    assert!(
-                        c.reason.contains("All Agents MUST support this transport.") && c.reason.contains("mcp.stdio")
-                    );
-                    assert!(c.reason.contains("(was `Stdio`)"), "{}", c.reason);
-                    // A heading reworded above an unchanged gating sentence, and a
-                    // capability described in other words, are not gating changes.
-                    assert!(!gating.iter().any(|c| c.member == "sse" || c.member == "image"), "{gating:#?}");
-                    assert!(r.changes.iter().any(|c| c.member == "sse" && c.kind == "description_changed"));
-                }
-            }
-            "union_tag_lenient_holders" => {
-                let tag = |def: &str| {
-                    changes.iter().find(|c| c.def == def && c.kind == "union_tag_changed").expect("union_tag_changed")
-                };
-                // Every holder of `Shape` absorbs the failure: dangerous, not breaking.
-                assert_eq!(tag("Shape").level, Level::Dangerous);
-                assert_eq!(tag("Mark").level, Level::Breaking);
-            }
-            "untagged_arm_tagged" => {
-                let rekeyed = |def: &str| {
-                    changes.iter().find(|c| c.def == def && c.kind == "union_arm_rekeyed").expect("union_arm_rekeyed")
-                };
-                // The old untagged arm lacks `type`: the new reader, whose catch-all requires it,
-                // rejects what old clients send; the old reader takes the new arm.
-                let c = rekeyed("McpServer");
-                assert_eq!((c.member.as_str(), c.level), ("stdio", Level::Breaking));
-                assert_eq!(c.breaks, ["old clients"]);
-                // Its items always carried `type: "string"`: read both ways.
-                assert_eq!(rekeyed("MultiSelectItems").level, Level::Compatible);
-                let t = changes.iter().find(|c| c.kind == "union_tag_changed").expect("union_tag_changed");
-                assert_eq!((t.def.as_str(), t.level), ("MultiSelectItems", Level::Compatible));
-                assert!(!changes
-                    .iter()
-                    .any(|c| c.def == "MultiSelectItems"
-                        && (c.kind == "union_arm_added" || c.kind == "union_arm_removed")));
-                // An arm removed whose objects the untagged default arm takes: misread.
-                let c = find("union_arm_removed", "env_var");
-                assert_eq!(c.level, Level::Breaking);
-                assert!(c.reason.contains("misread its objects as `Agent`"), "{}", c.reason);
-            }
-            other => panic!("fixture pair `{other}` has no assertions here"),
-        }
+        let known = false_alarm_cause(name, &changes)
+            || silent_loss_cause(name, &changes, (&old, &new), &reports)
+            || reading_cause(name, &changes, &reports);
+        assert!(known, "fixture pair `{name}` has no assertions here");
         insta::assert_snapshot!(format!("cause_{name}_markdown"), diff::markdown(&reports));
         insta::assert_json_snapshot!(format!("cause_{name}_json"), reports);
         insta::assert_snapshot!(format!("cause_{name}_github"), diff::github(&root(), &reports));
     }
+}
+
+/// The change of `kind` on `member` in a fixture pair's report.
+fn change<'c>(name: &str, changes: &[&'c diff::Change], kind: &str, member: &str) -> &'c diff::Change {
+    changes
+        .iter()
+        .find(|c| c.kind == kind && c.member == member)
+        .unwrap_or_else(|| panic!("{name}: no {kind} on `{member}` in {changes:#?}"))
+}
+
+/// The causes of false alarms: what must hold of each pair (false when `name` is not one).
+fn false_alarm_cause(name: &str, changes: &[&diff::Change]) -> bool {
+    let find = |kind: &str, member: &str| change(name, changes, kind, member);
+    match name {
+        "semantic_string_types" => {
+            // A property that now names a string type: the same JSON, a new Rust type.
+            for m in ["cwd", "mimeType", "cursor", "roots"] {
+                let c = find("rust_type_changed", m);
+                assert_eq!((c.level, c.rust.level), (Level::Compatible, diff::RustLevel::Breaking), "{m}");
+                assert!(c.breaks.is_empty());
+            }
+            // A named type that adds a pattern narrows what new readers accept.
+            let c = find("string_rule_changed", "sessionId");
+            assert_eq!((c.level, c.breaks.as_slice()), (Level::Breaking, ["old agents".to_owned()].as_slice()));
+            assert!(!changes.iter().any(|c| c.kind == "field_type_changed"));
+        }
+        "content_encoding" => {
+            let c = find("rust_type_changed", "blob");
+            assert_eq!(c.level, Level::Compatible);
+            assert!(changes.iter().all(|c| c.level == Level::Compatible));
+        }
+        "meta_only_response_renamed" => {
+            let c = find("definition_renamed", "SetProviderResponse");
+            assert_eq!((c.level, c.rust.level), (Level::Compatible, diff::RustLevel::Breaking));
+            assert!(!changes.iter().any(|c| c.kind == "method_removed" || c.kind == "method_added"));
+        }
+        "identical_shape_ref" => {
+            let c = find("rust_type_changed", "stop");
+            assert_eq!(c.level, Level::Compatible);
+            assert!(c.reason.contains("SessionCloseCapabilities"), "{}", c.reason);
+            // The accompanying description change is judged on its own (a plain one here).
+            assert_eq!(find("description_changed", "stop").level, Level::Compatible);
+            assert!(!changes.iter().any(|c| c.kind == "field_type_changed"));
+        }
+        "meta_by_key_upsert" => {
+            let c = find("patch_description_changed", "_meta");
+            assert_eq!(c.level, Level::Dangerous);
+            assert!(
+                c.reason.contains("A new object replaces the stored one.") && c.reason.contains("is removed"),
+                "{}",
+                c.reason
+            );
+        }
+        "patch_phrase_line_break" => {
+            let c = find("patch_description_changed", "");
+            assert_eq!(c.level, Level::Dangerous);
+            assert!(
+                c.reason.contains("now speaks of patch semantics")
+                    && c.reason.contains("Each update has patch semantics:"),
+                "{}",
+                c.reason
+            );
+        }
+        "method_renamed" => {
+            let renames: Vec<&&diff::Change> = changes.iter().filter(|c| c.kind == "method_renamed").collect();
+            assert_eq!(renames.len(), 2, "one per method, not one per payload: {renames:#?}");
+            let c = find("method_renamed", "session/stop");
+            assert_eq!(c.level, Level::Breaking);
+            assert!(
+                c.rust.items.iter().any(|i| i == "StopSessionRequest -> CloseSessionRequest"),
+                "{:?}",
+                c.rust.items
+            );
+            assert!(!changes.iter().any(|c| c.kind.starts_with("method_") && c.kind != "method_renamed"));
+            assert!(!changes.iter().any(|c| c.kind == "method_changed"));
+        }
+        "message_families" => {
+            let c = find("message_family_removed", "");
+            assert_eq!(
+                (c.def.as_str(), c.level, c.breaks.as_slice()),
+                ("ClientBatchCall", Level::Breaking, ["old clients".to_owned()].as_slice())
+            );
+            assert_eq!(find("message_family_added", "").def, "Proxy");
+            assert_eq!(changes.len(), 2, "a new family's own arms are part of it: {changes:#?}");
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The causes of silent losses (issue 41): a removed optional property, and the
+/// protocol version of lone files.
+fn silent_loss_cause(
+    name: &str,
+    changes: &[&diff::Change],
+    (old, new): (&Path, &Path),
+    reports: &[diff::Report],
+) -> bool {
+    let find = |kind: &str, member: &str| change(name, changes, kind, member);
+    match name {
+        "optional_property_removed" => {
+            // A removed optional property: upgraded readers drop what old senders put
+            // there, old readers stop getting it.
+            let c = find("field_removed", "models");
+            assert_eq!(c.level, Level::Dangerous);
+            assert_eq!(c.breaks, ["old agents", "old clients"]);
+            assert_eq!(find("field_removed", "fork").level, Level::Dangerous, "a capability");
+            // The definition that disappears with it.
+            let c = changes.iter().find(|c| c.kind == "definition_removed").expect("SessionModelState removed");
+            assert_eq!((c.def.as_str(), c.level), ("SessionModelState", Level::Dangerous));
+            assert!(c.reason.contains("NewSessionResponse.models"), "{}", c.reason);
+            // A definition that keeps what it does not name carries the value through.
+            assert_eq!(find("field_removed", "note").level, Level::Compatible);
+            // Adding an optional property is how the protocol extends.
+            assert_eq!(find("field_added", "modes").level, Level::Compatible);
+        }
+        "lone_v2_file" => {
+            // Two lone files: the version comes from the file, so the v2 upsert rules apply.
+            let r = &reports[0];
+            for reading in [&r.applied.old, &r.applied.new] {
+                assert_eq!((reading.protocol.as_str(), reading.decided_by), ("v2", "contents"));
+                assert!(reading.evidence.contains("UpdateSessionNotification"), "{}", reading.evidence);
+                assert_eq!(reading.upserts, ["SessionInfoUpdate"]);
+                assert_eq!(reading.upsert_config.as_deref(), Some("schema/upserts.json"));
+            }
+            assert_eq!(find("patch_description_changed", "_meta").level, Level::Dangerous);
+            // The same pair read as v1 (`--protocol v1`) has no upsert rules to check.
+            let as_v1 = diff::diff_sides_as(&root(), old, new, Some("v1")).unwrap();
+            assert_eq!((as_v1[0].applied.new.protocol.as_str(), as_v1[0].applied.new.decided_by), ("v1", "option"));
+            assert!(as_v1[0].applied.new.evidence.contains("as v2 does"), "{}", as_v1[0].applied.new.evidence);
+            assert!(as_v1[0].applied.new.upserts.is_empty());
+            assert!(as_v1[0].changes.iter().all(|c| c.kind != "patch_description_changed"), "{:#?}", as_v1[0].changes);
+            // A directory takes its version from its layout: the option is refused there.
+            let dir = root().join("schema/fixtures/diff/causes/meta_by_key_upsert");
+            let e = diff::diff_sides_as(&root(), &dir.join("old"), &dir.join("new"), Some("v2")).unwrap_err();
+            assert!(e.to_string().contains("layout"), "{e}");
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The causes read through the prose and the readers (issue 41): capability
+/// gating, discriminators judged through holders, arms re-keyed.
+fn reading_cause(name: &str, changes: &[&diff::Change], reports: &[diff::Report]) -> bool {
+    let find = |kind: &str, member: &str| change(name, changes, kind, member);
+    match name {
+        "capability_gating_prose" => {
+            // In v1 as in v2.
+            for r in reports {
+                let gating: Vec<&diff::Change> =
+                    r.changes.iter().filter(|c| c.kind == "capability_gating_changed").collect();
+                let of = |def: &str, member: &str| {
+                    gating
+                        .iter()
+                        .find(|c| c.def == def && c.member == member)
+                        .unwrap_or_else(|| panic!("{}: no gating change on {def}.{member}: {gating:#?}", r.new))
+                };
+                assert_eq!(of("McpServer", "http").level, Level::Dangerous);
+                assert_eq!(of("SetSessionConfigOptionRequest", "").level, Level::Dangerous);
+                assert_eq!(of("PromptCapabilities", "").level, Level::Dangerous);
+                // The re-keyed arm is compared with its predecessor.
+                let c = of("McpServer", "stdio");
+                assert!(c.reason.contains("All Agents MUST support this transport.") && c.reason.contains("mcp.stdio"));
+                assert!(c.reason.contains("(was `Stdio`)"), "{}", c.reason);
+                // A heading reworded above an unchanged gating sentence, and a
+                // capability described in other words, are not gating changes.
+                assert!(!gating.iter().any(|c| c.member == "sse" || c.member == "image"), "{gating:#?}");
+                assert!(r.changes.iter().any(|c| c.member == "sse" && c.kind == "description_changed"));
+            }
+        }
+        "union_tag_lenient_holders" => {
+            let tag = |def: &str| {
+                changes.iter().find(|c| c.def == def && c.kind == "union_tag_changed").expect("union_tag_changed")
+            };
+            // Every holder of `Shape` absorbs the failure: dangerous, not breaking.
+            assert_eq!(tag("Shape").level, Level::Dangerous);
+            assert_eq!(tag("Mark").level, Level::Breaking);
+        }
+        "untagged_arm_tagged" => {
+            let rekeyed = |def: &str| {
+                changes.iter().find(|c| c.def == def && c.kind == "union_arm_rekeyed").expect("union_arm_rekeyed")
+            };
+            // The old untagged arm lacks `type`: the new reader, whose catch-all requires it,
+            // rejects what old clients send; the old reader takes the new arm.
+            let c = rekeyed("McpServer");
+            assert_eq!((c.member.as_str(), c.level), ("stdio", Level::Breaking));
+            assert_eq!(c.breaks, ["old clients"]);
+            // Its items always carried `type: "string"`: read both ways.
+            assert_eq!(rekeyed("MultiSelectItems").level, Level::Compatible);
+            let t = changes.iter().find(|c| c.kind == "union_tag_changed").expect("union_tag_changed");
+            assert_eq!((t.def.as_str(), t.level), ("MultiSelectItems", Level::Compatible));
+            assert!(
+                !changes
+                    .iter()
+                    .any(|c| c.def == "MultiSelectItems"
+                        && (c.kind == "union_arm_added" || c.kind == "union_arm_removed"))
+            );
+            // An arm removed whose objects the untagged default arm takes: misread.
+            let c = find("union_arm_removed", "env_var");
+            assert_eq!(c.level, Level::Breaking);
+            assert!(c.reason.contains("misread its objects as `Agent`"), "{}", c.reason);
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// A change the revision did not touch keeps its fingerprint: every change

@@ -161,7 +161,7 @@ fn a_typed_rest_types_every_other_property() {
     assert!(serde_json::from_str::<original::TypedRest>(r#"{"id": 1, "x-a": "two"}"#).is_err());
 }
 
-/// What the schema cannot carry (the README lists it): the generated types
+/// What the schema cannot carry (`docs/generated-types.md` lists it): the generated types
 /// follow the schema, so they differ from serde on input serde never writes.
 #[test]
 fn what_the_schema_does_not_carry() {

@@ -125,67 +125,6 @@ pub struct Pairing<'m> {
     pub v2_only: Vec<&'m Def>,
 }
 
-/// A definition with everything removed that does not change its wire value.
-pub fn shape(def: &Def) -> Def {
-    let mut d = def.without_docs();
-    normalize(&mut d);
-    d
-}
-
-fn normalize(d: &mut Def) {
-    d.method = None;
-    d.envelope = false;
-    d.upsert = None;
-    match &mut d.kind {
-        Kind::Struct(s) => {
-            for f in &mut s.fields {
-                f.default_on_error = false;
-                f.skip_invalid_items = false;
-                f.default_on_null = false;
-            }
-            // Property order does not change the wire value.
-            s.fields.sort_by(|a, b| a.name.cmp(&b.name));
-        }
-        Kind::Enum(e) => {
-            for v in &mut e.variants {
-                v.title = None;
-            }
-            if let Some(f) = &mut e.fallback {
-                f.title = None;
-            }
-        }
-        Kind::Union(u) => {
-            if let Some(t) = &mut u.tag {
-                t.lenient = false;
-                t.declared = false;
-            }
-            for v in &mut u.variants {
-                v.title = None;
-            }
-            if let Some(c) = &mut u.catch_all {
-                c.title = None;
-                c.tag_docs = None;
-                for v in &mut c.one_of {
-                    v.title = None;
-                    v.docs = None;
-                    v.pointer.clear();
-                }
-                for f in &mut c.fields {
-                    f.docs = None;
-                    f.pointer.clear();
-                    f.default_on_error = false;
-                    f.skip_invalid_items = false;
-                    f.default_on_null = false;
-                }
-            }
-        }
-        Kind::Newtype(_) | Kind::Alias(_) | Kind::Any | Kind::Opaque(_) => {}
-    }
-    for i in &mut d.inline {
-        normalize(i);
-    }
-}
-
 /// Pairs the definitions of a v1 and a v2 model (one build's view of each).
 pub fn pair<'m>(v1: &'m [&'m Def], v2: &'m [&'m Def], config: &Config) -> Pairing<'m> {
     let by_name =
@@ -194,11 +133,11 @@ pub fn pair<'m>(v1: &'m [&'m Def], v2: &'m [&'m Def], config: &Config) -> Pairin
     let target = |name: &str| config.renamed.get(name).map(String::as_str).unwrap_or(name).to_owned();
     // Own-shape equality, with v1 reference names mapped through the renames.
     let own_equal = |a: &Def, b: &Def| {
-        let mut a = shape(a);
+        let mut a = a.wire_shape();
         rename_refs(&mut a, &config.renamed);
         a.name = b.name.clone();
         a.rust_name = b.rust_name.clone();
-        a == shape(b)
+        a == b.wire_shape()
     };
     let mut own: BTreeMap<&str, bool> = BTreeMap::new();
     let mut pairs_raw = Vec::new();
@@ -292,7 +231,7 @@ fn rename_refs(d: &mut Def, renamed: &BTreeMap<String, String>) {
 
 /// What differs between two definitions' own shapes, one line per difference.
 pub fn differences(a: &Def, b: &Def) -> Vec<String> {
-    let (a, b) = (shape(a), shape(b));
+    let (a, b) = (a.wire_shape(), b.wire_shape());
     let mut out = Vec::new();
     match (&a.kind, &b.kind) {
         (Kind::Struct(x), Kind::Struct(y)) => {

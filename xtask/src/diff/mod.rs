@@ -29,7 +29,6 @@ mod judge;
 mod report;
 mod sides;
 mod wire;
-pub(crate) use judge::normalize;
 pub use report::{github, line_of, markdown, read_accepted};
 pub use sides::{diff_sides, diff_sides_as, load_side, resolve_side, Loaded};
 

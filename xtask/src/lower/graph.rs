@@ -92,7 +92,7 @@ fn no_variant_collisions(module: &Module, file: &str, errors: &mut Vec<Error>) {
     let mut seen: BTreeMap<(String, String), &str> = BTreeMap::new();
     for d in &module.defs {
         let Some(m) = &d.method else { continue };
-        let key = (format!("{:?} {:?}", m.side, m.kind), crate::rpc::variant_text(&m.name));
+        let key = (format!("{:?} {:?}", m.side, m.kind), crate::model::method_variant(&m.name));
         match seen.get(&key) {
             Some(other) if *other != m.name => errors.push(Error::Schema {
                 file: file.into(),

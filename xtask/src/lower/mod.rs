@@ -232,7 +232,7 @@ impl<'a> Lowerer<'a> {
                 } else {
                     MethodKind::Notification
                 };
-                let variant = crate::rpc::variant_text(m);
+                let variant = crate::model::method_variant(m);
                 if syn::parse_str::<syn::Ident>(&variant).is_err() {
                     return Err(self.err(
                         &format!("{pointer}/x-method"),

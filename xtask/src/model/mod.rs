@@ -14,8 +14,18 @@
 use serde::Serialize;
 use serde_json::Value;
 
+mod shape;
+pub mod text;
 mod ty;
 pub use ty::{IntFormat, StrRule, TupleItem, Type};
+
+/// The Rust variant name of a method in the dispatch enums
+/// (`session/update` -> `SessionUpdate`); lowering checks these for
+/// collisions, the rpc emitter names its variants with them.
+pub fn method_variant(method: &str) -> String {
+    use heck::ToUpperCamelCase;
+    method.replace(['/', '$', '.', '-'], "_").to_upper_camel_case()
+}
 
 /// Everything lowered from one schema file.
 #[derive(Debug, Clone, PartialEq, Serialize)]

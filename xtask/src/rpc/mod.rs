@@ -112,14 +112,9 @@ fn kind_name(kind: MethodKind) -> &'static str {
 
 /// `session/prompt` -> `SessionPrompt`, `$/cancel_request` -> `CancelRequest`.
 /// Lowering has checked that the name is a Rust identifier
-/// ([`variant_text`]).
+/// ([`crate::model::method_variant`]).
 fn variant_name(method: &str) -> Ident {
-    Ident::new(&variant_text(method), Span::call_site())
-}
-
-/// The text of a method's Rust variant name (not checked).
-pub(crate) fn variant_text(method: &str) -> String {
-    method.replace(['/', '$', '.', '-'], "_").to_upper_camel_case()
+    Ident::new(&crate::model::method_variant(method), Span::call_site())
 }
 
 /// How a payload treats an omitted or `null` params/result.

@@ -61,17 +61,23 @@ impl<'a> Differ<'a> {
         None
     }
 
-    /// The one string value a type allows (a one-value closed enum), if so.
+    /// The one string value a type allows (a one-value closed enum), if so
+    /// (through at most eight aliases: a cycle of them allows nothing).
     fn one_value(&self, t: &Type, side: Side) -> Option<String> {
-        let Type::Ref(n) = t else { return None };
-        match &self.defs(side).get(n.as_str())?.kind {
-            Kind::Enum(e) if e.fallback.is_none() && e.variants.len() == 1 => match &e.variants[0].value {
-                EnumValue::Str(s) => Some(s.clone()),
-                _ => None,
-            },
-            Kind::Alias(a) => self.one_value(&Type::Ref(a.clone()), side),
-            _ => None,
+        let Type::Ref(mut n) = t.clone() else { return None };
+        for _ in 0..8 {
+            match &self.defs(side).get(n.as_str())?.kind {
+                Kind::Enum(e) if e.fallback.is_none() && e.variants.len() == 1 => {
+                    return match &e.variants[0].value {
+                        EnumValue::Str(s) => Some(s.clone()),
+                        _ => None,
+                    };
+                }
+                Kind::Alias(a) => n = a.clone(),
+                _ => return None,
+            }
         }
+        None
     }
 
     /// What the objects of arm `v` of union `u` on `side` always carry;
