@@ -224,10 +224,11 @@ fn one_version(g: &mut Generated, layout: &Layout, lock: Option<&Lock>, held: cr
         }
     }
     let plan = Plan::version(&stable, &unstable);
-    check_rpc_names(&plan, &[&stable, &unstable], version == "v2")?;
+    let choices = crate::plan::VersionChoices::of(version, &plan, stable.defs.is_empty());
+    check_rpc_names(&plan, &[&stable, &unstable], choices.reducer)?;
     let (mut items, registry) = emit_version(&plan);
-    items.push(protocol_version(version, &plan, stable.defs.is_empty()));
-    if version == "v2" {
+    items.push(protocol_version(&choices));
+    if choices.reducer {
         // The hand-written reducer over the generated upserts (generated/src/session.rs).
         items.push(quote! {
             #[doc(inline)]
@@ -350,7 +351,7 @@ fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream) {
             items.extend(unstable_emitter.merged(item.def, stable, &stable_emitter));
             continue;
         }
-        let emitter = if item.gate == Gate::Unstable { &unstable_emitter } else { &stable_emitter };
+        let emitter = if plan.renders_unstable(item) { &unstable_emitter } else { &stable_emitter };
         items.extend(emitter.def(item.def, item.gate));
     }
     let registry = plan.gated();
@@ -360,28 +361,17 @@ fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream) {
     (items, reencode_fn(&registry))
 }
 
-/// `PROTOCOL_VERSION`: the protocol version a module's types speak (the
-/// number of its directory, `v1` -> 1), as the schema's `ProtocolVersion`
-/// type when it has one; behind `unstable` for a version only the unstable
-/// schema has.
-fn protocol_version(version: &str, plan: &Plan<'_>, unstable_only: bool) -> TokenStream {
-    let n: u16 = version.trim_start_matches('v').parse().unwrap_or_default();
+/// `PROTOCOL_VERSION`: the protocol version a module's types speak, typed
+/// as the plan's [`crate::plan::VersionChoices`] say; behind `unstable` for
+/// a version only the unstable schema has.
+fn protocol_version(choices: &crate::plan::VersionChoices) -> TokenStream {
+    let n = choices.number;
     let lit = proc_macro2::Literal::u16_unsuffixed(n);
     let doc = format!(
         " The protocol version these types speak: `{n}`, the `protocolVersion` an `initialize` request of this version sends."
     );
-    // Typed only when every build has the type (not behind a feature).
-    let gates: Vec<Gate> = plan
-        .items
-        .iter()
-        .filter(|i| i.def.name == "ProtocolVersion" && matches!(i.def.kind, crate::model::Kind::Newtype(_)))
-        .map(|i| i.gate)
-        .collect();
-    let typed = gates.contains(&Gate::Always)
-        || (gates.contains(&Gate::Stable) && gates.contains(&Gate::Unstable))
-        || (unstable_only && gates.contains(&Gate::Unstable));
-    let cfg = if unstable_only { Gate::Unstable.cfg() } else { quote!() };
-    if typed {
+    let cfg = if choices.unstable_only { Gate::Unstable.cfg() } else { quote!() };
+    if choices.typed_protocol_version {
         quote! { #[doc = #doc] #cfg pub const PROTOCOL_VERSION: ProtocolVersion = ProtocolVersion(#lit); }
     } else {
         quote! { #[doc = #doc] #cfg pub const PROTOCOL_VERSION: u16 = #lit; }

@@ -19,6 +19,7 @@ use quote::quote;
 
 use super::{ident, Emitter};
 use crate::model::*;
+use crate::plan::Decoder;
 
 /// The path of the direct-decoder module (`json::fast`) beside the runtime
 /// module `rt`.
@@ -46,9 +47,14 @@ impl Emitter {
         acp_bindings_codegen::Paths { runtime: self.rt.clone(), fast: self.fast_path() }
     }
 
+    /// Who writes the definition's decoder (the plan's decision).
+    pub(super) fn decoder(&self, def: &Def) -> Decoder {
+        self.decisions.decoders.get(&def.name).copied().unwrap_or(Decoder::Emitted)
+    }
+
     /// Whether the definition gets a direct decoder.
     pub(super) fn is_direct(&self, def: &Def) -> bool {
-        self.direct.contains(&def.name)
+        self.decisions.direct.contains(&def.name)
     }
 
     /// `FromJson` for a definition that gets a direct decoder, unless a
@@ -62,8 +68,8 @@ impl Emitter {
         let fast = self.fast_path();
         let name = ident(&def.rust_name);
         match &def.kind {
-            Kind::Struct(s) if def.upsert.is_some() || s.keeps_rest() => None,
-            Kind::Alias(_) if def.method.is_none() => None,
+            // A derive writes it, or the alias's target has it.
+            _ if matches!(self.decoder(def), Decoder::AcpDeserialize | Decoder::AcpPatch | Decoder::Alias) => None,
             Kind::Union(u) if u.tag.is_some() => Some(self.tagged_from_json(def, u)),
             // A string newtype or string enum: its `Scalar` impl accepts
             // exactly the strings its `Deserialize` does.

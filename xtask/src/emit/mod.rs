@@ -21,26 +21,13 @@ pub mod unions;
 
 pub use crate::plan::Gate;
 
-/// Emits items for one module.
+/// Emits items for one module: renders the plan's decisions, deciding nothing.
 pub struct Emitter {
     rt: TokenStream,
-    names: BTreeMap<String, String>,
-    /// Definitions decodable from one JSON string (string enums and newtypes).
-    scalars: std::collections::BTreeSet<String>,
-    /// Definitions whose Rust type can be `Eq + Hash + Ord` ([`Emitter::total_order`]).
-    ordered: std::collections::BTreeSet<String>,
-    /// `pub type` aliases: name -> the definition they name.
-    aliases: BTreeMap<String, String>,
-    /// Definitions that get a direct decoder ([`crate::plan::Decisions::direct`]).
-    direct: std::collections::BTreeSet<String>,
-    /// Union arms whose payload is boxed ([`crate::plan::Decisions::boxed_arms`]).
-    boxed_arms: std::collections::BTreeSet<(String, String)>,
-    /// Integer newtypes' rules ([`crate::plan::Decisions::values`]).
-    values: BTreeMap<String, crate::plan::ReadRule>,
-    /// Each field's representation, as the plan decided it.
-    fields: crate::plan::Fields,
-    /// What is gated in the items rendered once for both builds.
-    merged: crate::plan::Merged,
+    /// The plan's decisions about the module's definitions (names, scalars,
+    /// order, aliases, decoders, boxing, each field's representation, what is
+    /// gated in merged items): read, never copied or recomputed.
+    decisions: crate::plan::Decisions,
     schemars: bool,
 }
 
@@ -78,10 +65,7 @@ impl Emitter {
     /// module (`crate::runtime` inside the bindings crate).
     pub fn new(runtime: &str, decisions: crate::plan::Decisions) -> Self {
         let rt: TokenStream = runtime.parse().expect("runtime path parses");
-        let crate::plan::Decisions {
-            names, scalars, ordered, aliases, direct, boxed_arms, values, fields, merged, ..
-        } = decisions;
-        Emitter { rt, names, scalars, ordered, aliases, direct, boxed_arms, values, fields, merged, schemars: false }
+        Emitter { rt, decisions, schemars: false }
     }
 
     /// Also emit `schemars::JsonSchema` impls behind the crate's `schemars` feature.
@@ -92,7 +76,7 @@ impl Emitter {
 
     /// `Eq, Hash, PartialOrd, Ord` for a definition whose values allow them.
     pub(crate) fn total_order(&self, def: &Def) -> TokenStream {
-        if self.ordered.contains(&def.name) {
+        if self.decisions.ordered.contains(&def.name) {
             quote!(Eq, Hash, PartialOrd, Ord,)
         } else {
             quote!()
@@ -114,13 +98,13 @@ impl Emitter {
                 _ => {}
             }
         }
-        follow(&mut t, &self.aliases);
+        follow(&mut t, &self.decisions.aliases);
         self.ty(&t).to_string()
     }
 
     /// The Rust name of a definition, as the plan decided it.
     fn rust_name(&self, name: &str) -> proc_macro2::Ident {
-        ident(self.names.get(name).unwrap_or_else(|| panic!("no planned name for `{name}`")))
+        ident(self.decisions.names.get(name).unwrap_or_else(|| panic!("no planned name for `{name}`")))
     }
 
     /// The Rust type for a value type.
@@ -173,7 +157,7 @@ impl Emitter {
     /// The gate of a field or arm (`element`) of an item rendered once:
     /// `Unstable` when only the unstable build has it, `Always` otherwise.
     pub(crate) fn gate_of(&self, def: &Def, element: &str) -> Gate {
-        if self.merged.unstable_only.contains(&(def.name.clone(), element.to_owned())) {
+        if self.decisions.merged.unstable_only.contains(&(def.name.clone(), element.to_owned())) {
             Gate::Unstable
         } else {
             Gate::Always
@@ -188,7 +172,7 @@ impl Emitter {
     /// The description of `element` of `def` (`""` for the definition): the
     /// stable schema's, for an item rendered once for both builds.
     pub(crate) fn docs_of<'d>(&'d self, def: &Def, element: &str, own: &'d Option<String>) -> &'d Option<String> {
-        self.merged.stable_docs.get(&(def.name.clone(), element.to_owned())).unwrap_or(own)
+        self.decisions.merged.stable_docs.get(&(def.name.clone(), element.to_owned())).unwrap_or(own)
     }
 
     /// Items for one definition and its inline items, behind `gate`.
@@ -409,7 +393,7 @@ impl Emitter {
         let (name, doc) = (ident(&def.rust_name), self.item_docs(def));
         let it = int_type(format);
         let value = crate::plan::value_field(def, t);
-        let rule = self.values.get(&def.name).cloned().unwrap_or(crate::plan::ReadRule::Plain);
+        let rule = self.decisions.values.get(&def.name).cloned().unwrap_or(crate::plan::ReadRule::Plain);
         let check = match self.deserialize_with(&rule) {
             Some(with) => quote!(#[serde(#with)]),
             None => quote!(),

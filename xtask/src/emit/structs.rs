@@ -15,7 +15,7 @@ impl Emitter {
     pub(super) fn field_type(&self, f: &Field) -> TokenStream {
         let rt = &self.rt;
         let t = self.ty(&f.ty);
-        let planned = self.fields.get(f);
+        let planned = self.decisions.fields.get(f);
         let t = if planned.boxed { quote!(::std::boxed::Box<#t>) } else { t };
         match planned.wire_repr() {
             Repr::Value => t,
@@ -34,7 +34,7 @@ impl Emitter {
         let rt = self.rt.to_string().replace(' ', "");
         let wire = str_lit(&f.name);
         let mut parts = if f.name == f.rust_name { vec![] } else { vec![quote!(rename = #wire)] };
-        let repr = self.fields.get(f).wire_repr();
+        let repr = self.decisions.fields.get(f).wire_repr();
         if matches!(repr, Repr::Optional | Repr::OptionalAny | Repr::Nullable) {
             parts.push(quote!(default));
             let skip = if repr == Repr::Nullable {
@@ -45,7 +45,7 @@ impl Emitter {
             let skip = str_lit(&skip);
             parts.push(quote!(skip_serializing_if = #skip));
         }
-        let read = &self.fields.get(f).read;
+        let read = &self.decisions.fields.get(f).read;
         let acp = match derived_de {
             true => {
                 parts.extend(self.deserialize_with(read));
@@ -62,13 +62,13 @@ impl Emitter {
     }
 
     pub(super) fn is_scalar(&self, ty: &Type) -> bool {
-        crate::plan::is_scalar(ty, &self.scalars)
+        crate::plan::is_scalar(ty, &self.decisions.scalars)
     }
 
     pub(super) fn field_docs(&self, def: &Def, f: &Field) -> TokenStream {
         let mut text = self.docs_of(def, &f.name, &f.docs).clone().unwrap_or_default();
         let mut notes = Vec::new();
-        match self.merged.stable_defaults.get(&(def.name.clone(), f.name.clone())) {
+        match self.decisions.merged.stable_defaults.get(&(def.name.clone(), f.name.clone())) {
             // An item rendered once whose field's default differs between the builds.
             Some(stable) => {
                 let show = |d: &Option<serde_json::Value>| d.as_ref().map_or("none".to_owned(), |d| format!("`{d}`"));
@@ -101,7 +101,7 @@ impl Emitter {
             }
             Type::Array { min_items, max_items, unique_items, .. } => {
                 // Checked by the field's rule; an upsert's patch field is the derive's, which does not.
-                let checked = matches!(self.fields.get(f).read, crate::plan::ReadRule::ItemCount { .. });
+                let checked = matches!(self.decisions.fields.get(f).read, crate::plan::ReadRule::ItemCount { .. });
                 let checked = if checked { "checked" } else { "not checked" };
                 if let Some(n) = min_items {
                     notes.push(format!("At least {n} item(s) (`minItems`, {checked} on decode)."));
@@ -142,7 +142,7 @@ impl Emitter {
             wire_fields.push(self.patch_field(f, &fd));
             let t = self.ty(&f.ty);
             let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
-            let planned = self.fields.get(f);
+            let planned = self.decisions.fields.get(f);
             let repr = planned.state_repr().clone();
             let boxed = if planned.boxed_in_patch { quote!(#[acp(boxed)]) } else { quote!() };
             // How a lenient value is read: a scalar in place, any JSON in place,
@@ -246,7 +246,7 @@ impl Emitter {
     fn patch_field(&self, f: &Field, docs: &TokenStream) -> TokenStream {
         let krate = self.crate_root();
         let (fname, wire) = (ident(&f.rust_name), str_lit(&f.name));
-        let planned = self.fields.get(f);
+        let planned = self.decisions.fields.get(f);
         let t = self.ty(&f.ty);
         let t = if planned.boxed_in_patch { quote!(::std::boxed::Box<#t>) } else { t };
         let rename = if f.name == f.rust_name { quote!() } else { quote!(rename = #wire,) };
@@ -312,7 +312,7 @@ impl Emitter {
         let default = if all_optional { quote!(Default,) } else { quote!() };
         // A struct that keeps unknown properties: `AcpDeserialize` reads the
         // attributes above (`acp-bindings-codegen` writes its decoders).
-        let (derive_de, acp) = if keeps {
+        let (derive_de, acp) = if self.decoder(def) == crate::plan::Decoder::AcpDeserialize {
             let direct = self.is_direct(def).then(|| quote!(direct));
             let forbidden = s.forbidden.iter().map(|n| quote!(forbidden = #n));
             let attrs: Vec<TokenStream> = direct.into_iter().chain(forbidden).collect();
@@ -330,7 +330,7 @@ impl Emitter {
         }];
         items.push(self.builder(def, s));
         for f in &s.fields {
-            let hidden = self.hidden_rule_types(&self.fields.get(f).read, f);
+            let hidden = self.hidden_rule_types(&self.decisions.fields.get(f).read, f);
             // Gated with their field, when only the unstable build has it.
             items.extend(super::gated(hidden, self.gate_of(def, &f.name)));
         }
@@ -348,22 +348,21 @@ impl Emitter {
             let t = self.ty(&f.ty);
             // Only an optional field is gated (the plan's merge rule).
             let gate = self.cfg_of(def, &f.name);
-            if f.required {
+            let plan = self.decisions.fields.get(f);
+            // The plan's representation decides: a required field is a
+            // parameter of `new`, an optional one gets a setter.
+            let repr = plan.wire_repr();
+            if matches!(repr, Repr::Value | Repr::RequiredNullable) {
                 let ft = self.field_type(f);
                 params.push(quote!(#fname: impl ::core::convert::Into<#ft>));
                 inits.push(quote!(#fname: #fname.into()));
                 continue;
             }
             inits.push(quote!(#gate #fname: ::core::default::Default::default()));
-            let value = if self.fields.get(f).boxed {
-                quote!(::std::boxed::Box::new(value.into()))
-            } else {
-                quote!(value.into())
-            };
-            let set = if f.nullable && f.ty != Type::Any {
-                quote!(#rt::Nullable::Value(#value))
-            } else {
-                quote!(::core::option::Option::Some(#value))
+            let value = if plan.boxed { quote!(::std::boxed::Box::new(value.into())) } else { quote!(value.into()) };
+            let set = match repr {
+                Repr::Nullable => quote!(#rt::Nullable::Value(#value)),
+                _ => quote!(::core::option::Option::Some(#value)),
             };
             let bare = f.rust_name.trim_start_matches("r#");
             let setter = if bare == "new" { format_ident!("with_new") } else { ident(&f.rust_name) };

@@ -10,7 +10,7 @@ impl Emitter {
     /// Whether the arm's payload is boxed, as the plan decided
     /// ([`crate::plan::Decisions::boxed_arms`]).
     pub(super) fn arm_boxed(&self, union: &str, v: &Variant) -> bool {
-        self.boxed_arms.contains(&(union.to_owned(), v.rust_name.clone()))
+        self.decisions.boxed_arms.contains(&(union.to_owned(), v.rust_name.clone()))
     }
 }
 

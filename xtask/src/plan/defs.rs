@@ -30,6 +30,8 @@ pub struct Decisions {
     /// Given a direct decoder: what the payloads of the policy's
     /// `direct_methods` reach ([`is_direct_method`]).
     pub direct: BTreeSet<String>,
+    /// Who writes each definition's decoder ([`Decoder`]), by name.
+    pub decoders: BTreeMap<String, Decoder>,
     /// On a cycle of values held in place: boxed wherever
     /// a struct field or a union arm holds one.
     pub recursive: BTreeSet<String>,
@@ -82,10 +84,43 @@ impl Decisions {
                 })
                 .collect(),
             direct: direct_defs(&all),
+            decoders: all.iter().map(|d| (d.name.clone(), Decoder::of(d))).collect(),
             boxed_arms: boxed_arms(&all, &recursive),
             values,
             recursive,
             merged: super::Merged::default(),
+        }
+    }
+}
+
+/// Who writes a definition's decoder (its serde visitor and, for the
+/// definitions in [`Decisions::direct`], its direct decoder).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decoder {
+    /// `#[derive(serde::Deserialize)]`: a struct that keeps no property its
+    /// schema does not name (`additionalProperties: false`, a typed rest, or a
+    /// flattened union whose arms keep them).
+    SerdeDerive,
+    /// `#[derive(AcpDeserialize)]`: a struct that keeps unknown properties;
+    /// `acp-bindings-codegen` writes its visitor and its direct decoder.
+    AcpDeserialize,
+    /// An upsert's wire patch: `#[derive(AcpPatch)]` on its state struct writes it.
+    AcpPatch,
+    /// A `pub type` alias: the definition it names decodes.
+    Alias,
+    /// Written by the emitter: unions, enums, newtypes, method aliases, any JSON.
+    Emitted,
+}
+
+impl Decoder {
+    fn of(d: &Def) -> Decoder {
+        match &d.kind {
+            Kind::Struct(_) if d.upsert.is_some() => Decoder::AcpPatch,
+            Kind::Struct(s) if s.keeps_rest() => Decoder::AcpDeserialize,
+            Kind::Struct(_) => Decoder::SerdeDerive,
+            Kind::Alias(_) if d.method.is_none() => Decoder::Alias,
+            _ => Decoder::Emitted,
         }
     }
 }

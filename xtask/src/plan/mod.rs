@@ -21,7 +21,7 @@ mod defs;
 pub mod merge;
 mod read;
 pub(crate) use defs::ordered_defs;
-pub use defs::{is_direct_method, Decisions};
+pub use defs::{is_direct_method, Decisions, Decoder};
 pub use merge::Merged;
 pub use read::{is_scalar, value_field, HiddenKind, ReadRule};
 
@@ -55,6 +55,46 @@ impl Gate {
             Gate::Always => quote!(),
             Gate::Unstable => quote!(#[cfg(feature = "unstable")]),
             Gate::Stable => quote!(#[cfg(not(feature = "unstable"))]),
+        }
+    }
+}
+
+/// What a protocol version's module gets besides its definitions: the
+/// choices that depend on the version, made here rather than by the
+/// generator's driver.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VersionChoices {
+    /// The protocol version number (`v2` -> 2): `PROTOCOL_VERSION`.
+    pub number: u16,
+    /// `PROTOCOL_VERSION` has the schema's `ProtocolVersion` newtype (when
+    /// every build of the module has it), else it is a bare `u16`.
+    pub typed_protocol_version: bool,
+    /// The module holds only what the unstable schema has: its items are
+    /// behind `unstable`.
+    pub unstable_only: bool,
+    /// The module re-exports the hand-written session reducer
+    /// (`generated/src/session.rs`, written for v2's upserts), whose item
+    /// names the definitions must not take (`reserved_names` in `schema/rust.json`).
+    pub reducer: bool,
+}
+
+impl VersionChoices {
+    /// The choices for `version` (`v1`, `v2`) given its plan.
+    pub fn of(version: &str, plan: &Plan<'_>, unstable_only: bool) -> VersionChoices {
+        let gates: Vec<Gate> = plan
+            .items
+            .iter()
+            .filter(|i| i.def.name == "ProtocolVersion" && matches!(i.def.kind, crate::model::Kind::Newtype(_)))
+            .map(|i| i.gate)
+            .collect();
+        let typed_protocol_version = gates.contains(&Gate::Always)
+            || (gates.contains(&Gate::Stable) && gates.contains(&Gate::Unstable))
+            || (unstable_only && gates.contains(&Gate::Unstable));
+        VersionChoices {
+            number: version.trim_start_matches('v').parse().unwrap_or_default(),
+            typed_protocol_version,
+            unstable_only,
+            reducer: version == "v2",
         }
     }
 }
@@ -189,6 +229,8 @@ pub struct ItemPlan<'m> {
     /// The state struct of an upsert (which derives `AcpPatch` with this item as its patch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
+    /// Who writes its decoder.
+    pub decoder: Decoder,
     /// It gets a direct decoder (it is reached from a `direct_methods` payload).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub direct: bool,
@@ -299,6 +341,7 @@ impl<'m> ItemPlan<'m> {
             rust_name: def.rust_name.clone(),
             gate,
             state: def.upsert.as_ref().map(|u| u.state.clone()),
+            decoder: decisions.decoders.get(&def.name).copied().unwrap_or(Decoder::Emitted),
             direct: decisions.direct.contains(&def.name),
             boxed_where_held: decisions.recursive.contains(&def.name),
             boxed_arms: decisions
@@ -354,11 +397,17 @@ impl<'m> Plan<'m> {
     /// item rendered once from its unstable shape ([`ItemPlan::stable_shape`]),
     /// otherwise those of its gate.
     pub fn decisions_of(&self, item: &ItemPlan<'_>) -> &Decisions {
-        if item.stable_shape.is_some() {
+        if self.renders_unstable(item) {
             &self.unstable
         } else {
-            self.decisions(item.gate)
+            &self.stable
         }
+    }
+
+    /// Whether `item` is rendered with the unstable file's decisions (see
+    /// [`Plan::decisions_of`]): the emitters pick their renderer by it.
+    pub fn renders_unstable(&self, item: &ItemPlan<'_>) -> bool {
+        item.stable_shape.is_some() || item.gate == Gate::Unstable
     }
 
     /// A version's stable and unstable schemas merged: an item equal in both
