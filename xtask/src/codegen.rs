@@ -312,7 +312,7 @@ fn render_module(module: Module, stem: &str) -> Result<(Module, String)> {
     items.push(type_names(&registry));
     if module.defs.iter().any(|d| d.method.is_some()) {
         check_rpc_names(&plan, &[&module], false)?;
-        items.push(crate::rpc::module(&registry, EXTERN_RUNTIME));
+        items.push(crate::rpc::module(&registry, &plan.payloads(), EXTERN_RUNTIME));
     }
     let doc = format!(" Rust emitted for the fixture schema `{}`.", module.source);
     let text = render(&[&module.source], &doc, items, &format!("{stem}.rs"))?;
@@ -357,7 +357,7 @@ fn emit_version(plan: &Plan<'_>) -> (Vec<TokenStream>, TokenStream) {
     let registry = plan.gated();
     items.push(type_names(&registry));
     items.push(crate::emit::schema_refs(&registry));
-    items.push(crate::rpc::module(&registry, CRATE_RUNTIME));
+    items.push(crate::rpc::module(&registry, &plan.payloads(), CRATE_RUNTIME));
     (items, reencode_fn(&registry))
 }
 

@@ -12,10 +12,13 @@
 //! is deterministic.
 //!
 //! With `--plan`, the Rust plan of a version instead (stable and unstable
-//! merged): `{"sources": [..], "items": [ITEM...]}`, each item with `name`,
-//! `rust_name`, `gate` (`always`, `stable`, `unstable`), `state` (the state
-//! struct of an upsert) and `fields` (`name`, `rust_name`, `repr`, and `state`,
-//! the field's representation in the state struct).
+//! merged): `{"sources": [..], "items": [ITEM...], "payloads": {..}}`, each
+//! item with `name`, `rust_name`, `gate` (`always`, `stable`, `unstable`),
+//! `state` (the state struct of an upsert), `decoder` (who writes its
+//! decoder) and `fields` (`name`, `rust_name`, `repr`, and `state`, the
+//! field's representation in the state struct); `payloads` holds the JSON-RPC
+//! payloads' decisions per build (`stable`, `unstable`: what each stands for,
+//! its `null_mode`, whether `Message::decode` streams it).
 
 use std::path::Path;
 
@@ -62,7 +65,9 @@ pub fn render_plan(
         return Err(missing(&unstable.source, name));
     }
     let items: Vec<_> = plan.items.iter().filter(|i| only.is_empty() || only.contains(&i.name)).collect();
-    let out = serde_json::json!({ "sources": [stable.source, unstable.source], "items": items });
+    let mut payloads = plan.payloads();
+    payloads.retain(|n| only.is_empty() || only.iter().any(|o| o == n));
+    let out = serde_json::json!({ "sources": [stable.source, unstable.source], "items": items, "payloads": payloads });
     Ok(serde_json::to_string_pretty(&out).expect("the plan serializes"))
 }
 

@@ -19,10 +19,12 @@ use crate::model::{Def, Field, Module, Rule, Type, Upsert};
 
 mod defs;
 pub mod merge;
+mod payloads;
 mod read;
 pub(crate) use defs::ordered_defs;
 pub use defs::{is_direct_method, Decisions, Decoder};
 pub use merge::Merged;
+pub use payloads::{NullMode, PayloadPlan, Payloads};
 pub use read::{is_scalar, value_field, HiddenKind, ReadRule};
 
 /// Which builds an item belongs to.
@@ -472,6 +474,11 @@ impl<'m> Plan<'m> {
                 None => vec![(i.def, i.gate)],
             })
             .collect()
+    }
+
+    /// The decisions about the version's JSON-RPC payloads ([`Payloads`]).
+    pub fn payloads(&self) -> Payloads {
+        Payloads::of(&self.gated())
     }
 
     /// The planned fields of a definition in the build of `gate`.

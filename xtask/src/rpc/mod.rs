@@ -13,13 +13,11 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::emit::Gate;
-use crate::model::{Def, Kind, MethodKind, Side};
+use crate::model::{Def, MethodKind, Side};
+use crate::plan::Payloads;
 
 mod message;
 mod peer;
-
-/// The definitions of one build (stable, unstable) by schema name.
-type Build<'a> = BTreeMap<&'a str, &'a Def>;
 
 /// One method payload known to the module.
 struct Entry<'a> {
@@ -117,49 +115,30 @@ fn variant_name(method: &str) -> Ident {
     Ident::new(&crate::model::method_variant(method), Span::call_site())
 }
 
-/// How a payload treats an omitted or `null` params/result.
-fn null_mode(def: &Def, all: &Build<'_>) -> TokenStream {
-    match &resolve(def, all).kind {
-        Kind::Any => quote!(NullMode::Value),
-        Kind::Struct(s) if s.flatten.is_none() && s.fields.iter().all(|f| !f.required) => quote!(NullMode::Empty),
-        _ => quote!(NullMode::Refuse),
+/// The `NullMode` a payload is decoded with, as the plan decided it.
+fn null_mode(mode: crate::plan::NullMode) -> TokenStream {
+    match mode {
+        crate::plan::NullMode::Value => quote!(NullMode::Value),
+        crate::plan::NullMode::Empty => quote!(NullMode::Empty),
+        crate::plan::NullMode::Refuse => quote!(NullMode::Refuse),
     }
-}
-
-/// Whether a payload is decoded in the single pass of `Message::decode`
-/// (`runtime::rpc::read_streamed`): a struct, which refuses `null`, so that
-/// params of another form always take the usual path and keep their form.
-fn streams(def: &Def, all: &Build<'_>) -> bool {
-    matches!(resolve(def, all).kind, Kind::Struct(_))
-}
-
-/// The definition a payload stands for in one build: aliases followed.
-fn resolve<'a>(def: &'a Def, build: &Build<'a>) -> &'a Def {
-    let alias_of = |n: &str| match build.get(n).map(|d| &d.kind) {
-        Some(Kind::Alias(target)) if build.contains_key(target.as_str()) => Some(target.as_str()),
-        _ => None,
-    };
-    let Kind::Alias(first) = &def.kind else { return def };
-    let Some(first) = build.get(first.as_str()).copied() else { return def };
-    build.get(crate::model::follow_aliases(first.name.as_str(), alias_of)).copied().unwrap_or(first)
 }
 
 /// For each entry, whether `From<payload>` may be generated into an enum
 /// holding all of `entries`: in every build that has the entry, no other
 /// entry of that build has the same payload type (aliases followed). Any-JSON
 /// payloads get none (a `From<Value>` would be a guess).
-fn unique_payloads(entries: &[&Entry<'_>], (stable, unstable): (&Build<'_>, &Build<'_>)) -> Vec<bool> {
-    let key = |e: &Entry<'_>, build: &Build<'_>| -> Option<String> {
-        let d = resolve(e.def, build);
-        (!matches!(d.kind, Kind::Any)).then(|| d.rust_name.clone())
+fn unique_payloads(entries: &[&Entry<'_>], payloads: &Payloads) -> Vec<bool> {
+    let key = |e: &Entry<'_>, unstable: bool| -> Option<String> {
+        let p = payloads.get(&e.def.name, unstable);
+        (!p.any_json).then(|| p.stands_for.clone())
     };
     entries
         .iter()
         .map(|e| {
-            [(false, stable), (true, unstable)].iter().filter(|(u, _)| e.gate.in_build(*u)).all(|(u, build)| {
-                let Some(k) = key(e, build) else { return false };
-                entries.iter().filter(|o| o.gate.in_build(*u) && key(o, build).as_deref() == Some(k.as_str())).count()
-                    == 1
+            [false, true].into_iter().filter(|u| e.gate.in_build(*u)).all(|u| {
+                let Some(k) = key(e, u) else { return false };
+                entries.iter().filter(|o| o.gate.in_build(u) && key(o, u).as_deref() == Some(k.as_str())).count() == 1
             })
         })
         .collect()
@@ -170,10 +149,10 @@ fn unique_payloads(entries: &[&Entry<'_>], (stable, unstable): (&Build<'_>, &Bui
 fn payload_conversions(
     target: &Ident,
     entries: &[&Entry<'_>],
-    builds: (&Build<'_>, &Build<'_>),
+    payloads: &Payloads,
     wrap: impl Fn(&Entry<'_>) -> TokenStream,
 ) -> Vec<TokenStream> {
-    let unique = unique_payloads(entries, builds);
+    let unique = unique_payloads(entries, payloads);
     entries
         .iter()
         .zip(unique)
@@ -200,23 +179,18 @@ fn payload_conversions(
 /// inside the bindings, `::acp_bindings::runtime` for fixtures). A definition
 /// whose stable and unstable shapes differ comes twice, once per gate; each
 /// entry is resolved against the definitions of its own schema.
-pub fn module(defs: &[(&Def, Gate)], runtime: &str) -> TokenStream {
+pub fn module(defs: &[(&Def, Gate)], payloads: &Payloads, runtime: &str) -> TokenStream {
     let rt: TokenStream = runtime.parse().expect("runtime path parses");
     let rt = &rt;
-    let in_schema = |unstable: bool| -> BTreeMap<&str, &Def> {
-        defs.iter().filter(|(_, g)| g.in_build(unstable)).map(|(d, _)| (d.name.as_str(), *d)).collect()
-    };
-    let (stable_defs, unstable_defs) = (in_schema(false), in_schema(true));
-    let builds = (&stable_defs, &unstable_defs);
     let groups = groups(defs);
     let mut items = Vec::new();
     for ((side, kind), entries) in &groups {
-        items.push(side_enum(*side, *kind, entries, builds, rt));
+        items.push(side_enum(*side, *kind, entries, payloads, rt));
     }
     for kind in [MethodKind::Request, MethodKind::Notification, MethodKind::Response] {
         let sides: Vec<(Side, &[Entry<'_>])> =
             groups.iter().filter(|((_, k), _)| *k == kind).map(|((s, _), e)| (*s, e.as_slice())).collect();
-        items.push(version_enum(kind, &sides, builds, rt));
+        items.push(version_enum(kind, &sides, payloads, rt));
     }
     items.push(message::message(rt));
     if peer::supported(defs) {
@@ -248,7 +222,7 @@ fn side_enum(
     side: Side,
     kind: MethodKind,
     entries: &[Entry<'_>],
-    builds: (&Build<'_>, &Build<'_>),
+    payloads: &Payloads,
     rt: &TokenStream,
 ) -> TokenStream {
     let name = format_ident!("{}", enum_name(side, kind));
@@ -260,10 +234,10 @@ fn side_enum(
         _ => (quote!(method), "its method"),
     };
     let SideArms { variants, methods, names, decodes, encodes, writes, streamed, direct } =
-        side_arms(entries, builds, (rt, &arg));
+        side_arms(entries, payloads, (rt, &arg));
     let decode_doc = format!(" Decodes a {kind_lower} payload from {arg_doc} and the raw JSON (`None` when omitted).");
     let all: Vec<&Entry<'_>> = entries.iter().collect();
-    let conversions = payload_conversions(&name, &all, builds, |e| {
+    let conversions = payload_conversions(&name, &all, payloads, |e| {
         let v = &e.variant;
         quote!(Self::#v(payload))
     });
@@ -350,11 +324,7 @@ struct SideArms {
 }
 
 /// `arg` is the name of the decoder's method parameter.
-fn side_arms(
-    entries: &[Entry<'_>],
-    (stable, unstable): (&Build<'_>, &Build<'_>),
-    (rt, arg): (&TokenStream, &TokenStream),
-) -> SideArms {
+fn side_arms(entries: &[Entry<'_>], payloads: &Payloads, (rt, arg): (&TokenStream, &TokenStream)) -> SideArms {
     let mut a = SideArms::default();
     let fast = crate::emit::direct::fast_path(rt);
     for e in entries {
@@ -362,15 +332,15 @@ fn side_arms(
         let ty = Ident::new(&e.def.rust_name, Span::call_site());
         let m = Literal::string(&e.method);
         let vdoc = format!(" `{}`: [`super::{}`].", e.method, e.def.rust_name);
-        let build = if e.gate == Gate::Unstable { unstable } else { stable };
-        let mode = null_mode(e.def, build);
+        let planned = payloads.of_gate(&e.def.name, e.gate);
+        let mode = null_mode(planned.null_mode);
         a.variants.push(quote! { #cfg #[doc = #vdoc] #v(super::#ty), });
         a.methods.push(quote! { #cfg Self::#v(_) => #m, });
         a.names.push(quote! { #cfg #m, });
         a.decodes.push(quote! { #cfg #m => payload(#arg, raw, #mode, Self::#v), });
         a.encodes.push(quote! { #cfg Self::#v(p) => encode_payload(p, form), });
         a.writes.push(quote! { #cfg Self::#v(p) => write_payload(map, key, p, form, required), });
-        if streams(e.def, build) {
+        if planned.streams {
             a.streamed.push(quote! {
                 #cfg #m => ::serde::Deserialize::deserialize(d).map(Self::#v),
             });
@@ -428,7 +398,7 @@ fn streamed_impl(
 fn version_enum(
     kind: MethodKind,
     groups: &[(Side, &[Entry<'_>])],
-    builds: (&Build<'_>, &Build<'_>),
+    payloads: &Payloads,
     rt: &TokenStream,
 ) -> TokenStream {
     let sides: Vec<Side> = groups.iter().map(|(s, _)| *s).collect();
@@ -442,7 +412,7 @@ fn version_enum(
         MethodKind::Response => quote!(request_method),
         _ => quote!(method),
     };
-    let conversions = version_conversions(&name, groups, builds);
+    let conversions = version_conversions(&name, groups, payloads);
     let side_docs = sides.iter().map(|s| format!(" Any {kind_lower} handled by the `{s}` side."));
     let streamed_impl = version_streamed_impl(&name, kind, groups, (&inner, &variants), rt);
     quote! {
@@ -523,13 +493,9 @@ fn version_enum(
 }
 
 /// `From` each payload type for a version's enum, through its side's enum.
-fn version_conversions(
-    name: &Ident,
-    groups: &[(Side, &[Entry<'_>])],
-    builds: (&Build<'_>, &Build<'_>),
-) -> Vec<TokenStream> {
+fn version_conversions(name: &Ident, groups: &[(Side, &[Entry<'_>])], payloads: &Payloads) -> Vec<TokenStream> {
     let entries: Vec<&Entry<'_>> = groups.iter().flat_map(|(_, e)| e.iter()).collect();
-    payload_conversions(name, &entries, builds, |e| {
+    payload_conversions(name, &entries, payloads, |e| {
         let m = e.def.method.as_ref().expect("an entry is a method payload");
         let (side, inner, v) =
             (format_ident!("{}", side_name(m.side)), format_ident!("{}", enum_name(m.side, m.kind)), &e.variant);
