@@ -220,7 +220,7 @@ fn every_struct_field_of_every_build_is_planned() {
             _ => Vec::new(),
         };
         for unstable_build in [false, true] {
-            let (defs, fields) = plan.build(unstable_build);
+            let xtask::plan::Build { defs, fields, .. } = plan.build(unstable_build);
             let all: Vec<_> = defs.iter().flat_map(|d| d.walk()).flat_map(struct_fields).collect();
             assert!(all.len() > 100, "{v}: {} fields", all.len());
             for f in &all {

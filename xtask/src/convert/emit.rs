@@ -56,12 +56,20 @@ pub(super) struct View<'m> {
     defs: BTreeMap<&'m str, &'m Def>,
     /// The plan's fields of these definitions.
     fields: crate::plan::Fields,
+    /// The plan's `pub type` aliases: name -> the definition named.
+    aliases: BTreeMap<String, String>,
 }
 
 impl<'m> View<'m> {
-    /// One build's top-level definitions and the plan's fields of them ([`crate::plan::Plan::build`]).
-    pub(super) fn new((defs, fields): (Vec<&'m Def>, crate::plan::Fields)) -> View<'m> {
-        View { defs: defs.iter().flat_map(|d| d.walk()).map(|d| (d.name.as_str(), d)).collect(), fields }
+    /// One build's top-level definitions and the plan's decisions about them ([`crate::plan::Plan::build`]).
+    pub(super) fn new(build: crate::plan::Build<'m>) -> View<'m> {
+        let defs = build.defs.iter().flat_map(|d| d.walk()).map(|d| (d.name.as_str(), d)).collect();
+        View { defs, fields: build.fields, aliases: build.aliases }
+    }
+
+    /// Whether the plan makes `name` a `pub type` alias (converted as what it names).
+    pub(super) fn is_type_alias(&self, name: &str) -> bool {
+        self.aliases.contains_key(name)
     }
 
     /// How field `f` (of a definition of this view) holds its value, as the
@@ -80,11 +88,7 @@ impl<'m> View<'m> {
     }
     /// Follows aliases without a method (`pub type`) to the definition they name.
     fn resolve(&self, name: &str) -> String {
-        crate::model::follow_aliases(name, |n| match self.get(n) {
-            Some(Def { kind: Kind::Alias(t), method: None, .. }) => Some(t.as_str()),
-            _ => None,
-        })
-        .to_owned()
+        crate::model::follow_aliases(name, |n| self.aliases.get(n).map(String::as_str)).to_owned()
     }
 }
 
@@ -381,7 +385,7 @@ impl Gen<'_, '_> {
         let (sp, dp) = (self.ty_path(a, false), self.ty_path(b, true));
         let (tr, f, assoc) = (self.dir.tr(), self.dir.f(), self.dir.assoc());
         let body = match (&a.kind, &b.kind) {
-            (Kind::Alias(_), Kind::Alias(_)) if a.method.is_none() && b.method.is_none() => return Ok(None),
+            _ if self.src.is_type_alias(&a.name) && self.dst.is_type_alias(&b.name) => return Ok(None),
             (Kind::Alias(x), Kind::Alias(y)) => {
                 let c = self.conv(&Type::Ref(x.clone()), &Type::Ref(y.clone()))?;
                 let v = Self::one_req(&c, &quote!(self.0));
@@ -609,7 +613,7 @@ impl Gen<'_, '_> {
     /// The impl of a pair the generator cannot state, in the unstable build:
     /// converting a value is reported as `unconvertible`.
     pub(super) fn unconvertible(&self, a: &Def, b: &Def) -> Option<TokenStream> {
-        if matches!((&a.kind, &b.kind), (Kind::Alias(_), Kind::Alias(_))) && a.method.is_none() && b.method.is_none() {
+        if self.src.is_type_alias(&a.name) && self.dst.is_type_alias(&b.name) {
             return None;
         }
         let (sp, dp) = (self.ty_path(a, false), self.ty_path(b, true));

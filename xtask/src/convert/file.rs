@@ -50,11 +50,11 @@ impl std::fmt::Display for Summary {
 }
 
 fn build_defs<'m>(stable: &'m Module, unstable: &'m Module, unstable_build: bool) -> Vec<&'m Def> {
-    build(stable, unstable, unstable_build).0
+    build(stable, unstable, unstable_build).defs
 }
 
-/// One build's definitions and the plan's fields of them.
-fn build<'m>(stable: &'m Module, unstable: &'m Module, unstable_build: bool) -> (Vec<&'m Def>, crate::plan::Fields) {
+/// One build's definitions and the plan's decisions about them.
+fn build<'m>(stable: &'m Module, unstable: &'m Module, unstable_build: bool) -> crate::plan::Build<'m> {
     crate::plan::Plan::version(stable, unstable).build(unstable_build)
 }
 
@@ -122,7 +122,7 @@ pub fn statuses(
     unstable: bool,
 ) -> BTreeMap<(String, String), Status> {
     let (b1, b2) = (build(v1.0, v1.1, unstable), build(v2.0, v2.1, unstable));
-    let (d1, d2) = (b1.0.clone(), b2.0.clone());
+    let (d1, d2) = (b1.defs.clone(), b2.defs.clone());
     let w1: Vec<&Def> = d1.iter().flat_map(|d| d.walk()).collect();
     let w2: Vec<&Def> = d2.iter().flat_map(|d| d.walk()).collect();
     let pairing = pair(&w1, &w2, config);
@@ -280,7 +280,7 @@ fn one_build(
     stable_views: &(View<'_>, View<'_>),
 ) {
     let (b1, b2) = (build(v1.0, v1.1, unstable), build(v2.0, v2.1, unstable));
-    let (d1, d2) = (b1.0.clone(), b2.0.clone());
+    let (d1, d2) = (b1.defs.clone(), b2.defs.clone());
     let w1: Vec<&Def> = d1.iter().flat_map(|d| d.walk()).collect();
     let w2: Vec<&Def> = d2.iter().flat_map(|d| d.walk()).collect();
     let pairing = pair(&w1, &w2, config);

@@ -208,13 +208,16 @@ impl Emitter {
             Kind::Enum(e) => self.enumeration(def, e),
             Kind::Union(u) => self.union(def, u),
             Kind::Newtype(t) => self.newtype(def, t),
-            // Same wire shape, different method: a distinct type, so that each
-            // payload type names exactly one method.
-            Kind::Alias(target) if def.method.is_some() => self.newtype(def, &Type::Ref(target.clone())),
-            Kind::Alias(target) => {
-                let (name, doc, t) = (ident(&def.rust_name), self.item_docs(def), self.rust_name(target));
-                vec![quote! { #doc pub type #name = #t; }]
-            }
+            // The plan's `pub type` aliases; any other alias (the payload of a
+            // method: a distinct type, so that each payload type names exactly
+            // one method) is a newtype.
+            Kind::Alias(target) => match self.decisions.aliases.get(&def.name) {
+                Some(named) => {
+                    let (name, doc, t) = (ident(&def.rust_name), self.item_docs(def), self.rust_name(named));
+                    vec![quote! { #doc pub type #name = #t; }]
+                }
+                None => self.newtype(def, &Type::Ref(target.clone())),
+            },
             // `codegen --lenient`: a definition it does not understand is any JSON.
             Kind::Any | Kind::Opaque(_) => self.any(def),
         };
@@ -234,7 +237,7 @@ impl Emitter {
     /// generator's reference to that type (found by the module's
     /// `schema_ref`, [`schema_refs`]).
     fn json_schema(&self, def: &Def) -> Option<TokenStream> {
-        if !self.schemars || (matches!(def.kind, Kind::Alias(_)) && def.method.is_none()) {
+        if !self.schemars || self.decisions.aliases.contains_key(&def.name) {
             return None;
         }
         let rt = &self.rt;

@@ -61,6 +61,18 @@ impl Gate {
     }
 }
 
+/// One build (with or without the `unstable` feature) of a version, as
+/// the converter generator renders it.
+#[derive(Debug, Clone)]
+pub struct Build<'m> {
+    /// The build's top-level definitions.
+    pub defs: Vec<&'m Def>,
+    /// Their fields, as planned.
+    pub fields: Fields,
+    /// Aliases without a method (`pub type`): name -> the definition named.
+    pub aliases: std::collections::BTreeMap<String, String>,
+}
+
 /// What a protocol version's module gets besides its definitions: the
 /// choices that depend on the version, made here rather than by the
 /// generator's driver.
@@ -449,8 +461,8 @@ impl<'m> Plan<'m> {
     }
 
     /// The top-level definitions of the build with (`true`) or without the
-    /// `unstable` feature, and their planned fields.
-    pub fn build(&self, unstable: bool) -> (Vec<&'m Def>, Fields) {
+    /// `unstable` feature, with the plan's decisions about them.
+    pub fn build(&self, unstable: bool) -> Build<'m> {
         let items: Vec<(&'m Def, Gate)> =
             self.gated().into_iter().filter(|(_, gate)| gate.in_build(unstable)).collect();
         // Each field as planned in the file its item's shape comes from.
@@ -460,7 +472,17 @@ impl<'m> Plan<'m> {
                 struct_fields([*def]).map(|(_, f)| (f.pointer.clone(), self.decisions(*gate).fields.get(f).clone()))
             })
             .collect();
-        (items.iter().map(|(def, _)| *def).collect(), Fields(fields))
+        let aliases = items
+            .iter()
+            .flat_map(|(def, gate)| {
+                let decided = &self.decisions(*gate).aliases;
+                def.walk()
+                    .into_iter()
+                    .filter_map(|d| Some((d.name.clone(), decided.get(&d.name)?.clone())))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        Build { defs: items.iter().map(|(def, _)| *def).collect(), fields: Fields(fields), aliases }
     }
 
     /// The items with their gates, as typed dispatch and the registries take
