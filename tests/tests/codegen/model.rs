@@ -197,7 +197,9 @@ fn the_plan_records_gates_and_representations() {
         "{:?}",
         prompt.read
     );
-    assert_eq!(field("title").read, ReadRule::Patch);
+    // An upsert's patch field: its patch rule (a string scalar is read in place).
+    assert_eq!(field("title").read, ReadRule::Patch { skip_invalid_items: false, scalar: true });
+    assert_eq!(field("content").read, ReadRule::Patch { skip_invalid_items: true, scalar: false });
     // Union arms boxed by the policy (`schema/rust.json`), per build.
     let arms = |name: &str, gate: Gate| {
         plan.items.iter().find(|i| i.name == name && i.gate == gate).unwrap().boxed_arms.clone()

@@ -33,7 +33,7 @@ impl Emitter {
     pub(super) fn reader_type(&self, rule: &ReadRule) -> Option<TokenStream> {
         let rt = &self.rt;
         Some(match rule {
-            ReadRule::Plain | ReadRule::Patch => return None,
+            ReadRule::Plain | ReadRule::Patch { .. } => return None,
             ReadRule::Lenient => quote!(#rt::read::Lenient),
             ReadRule::LenientMeta => quote!(#rt::read::LenientMeta),
             ReadRule::LenientScalar => quote!(#rt::read::LenientScalar),

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 
 use super::{docs, docs_or, ident, str_lit, Emitter};
 use crate::model::*;
-use crate::plan::{Repr, StateRepr};
+use crate::plan::{ReadRule, Repr, StateRepr};
 
 impl Emitter {
     /// The Rust type of a field, as the plan represents it.
@@ -59,10 +59,6 @@ impl Emitter {
             quote! { #[serde( #(#parts),* )] }
         };
         quote! { #serde #acp }
-    }
-
-    pub(super) fn is_scalar(&self, ty: &Type) -> bool {
-        crate::plan::is_scalar(ty, &self.decisions.scalars)
     }
 
     pub(super) fn field_docs(&self, def: &Def, f: &Field) -> TokenStream {
@@ -141,13 +137,17 @@ impl Emitter {
             let (fname, wire_name, fd) = (ident(&f.rust_name), str_lit(&f.name), self.field_docs(def, f));
             wire_fields.push(self.patch_field(f, &fd));
             let t = self.ty(&f.ty);
-            let sii = if f.skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
             let planned = self.decisions.fields.get(f);
             let repr = planned.state_repr().clone();
             let boxed = if planned.boxed_in_patch { quote!(#[acp(boxed)]) } else { quote!() };
-            // How a lenient value is read: a scalar in place, any JSON in place,
-            // anything else captured and decoded (a wrong shape inside is `Keep`).
-            let read = if self.is_scalar(&f.ty) { quote!(#[acp(scalar)]) } else { quote!() };
+            // How a lenient value is read, as the plan's patch rule says (the
+            // key and required fields have none: they are read as they are).
+            let (skip_invalid_items, scalar) = match planned.read {
+                ReadRule::Patch { skip_invalid_items, scalar } => (skip_invalid_items, scalar),
+                _ => (false, false),
+            };
+            let sii = if skip_invalid_items { quote!(#[acp(skip_invalid_items)]) } else { quote!() };
+            let read = if scalar { quote!(#[acp(scalar)]) } else { quote!() };
             let (attr, ty) = match repr {
                 StateRepr::Key => (quote!(#[acp(key)]), t),
                 StateRepr::Required => (quote!(#[acp(required)]), t),

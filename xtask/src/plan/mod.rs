@@ -288,7 +288,11 @@ impl FieldPlan {
         let boxed = matches!(&f.ty, Type::Ref(r) if recursive.contains(r));
         let boxed_in_patch =
             repr == Repr::Patch && state.as_ref().is_some_and(|s| s.boxed_in_patch(&f.ty, |r| objects.contains(r)));
-        let read = if repr == Repr::Patch { ReadRule::Patch } else { ReadRule::of(f, scalars) };
+        let read = if repr == Repr::Patch {
+            ReadRule::Patch { skip_invalid_items: f.skip_invalid_items, scalar: read::is_scalar(&f.ty, scalars) }
+        } else {
+            ReadRule::of(f, scalars)
+        };
         FieldPlan { name: f.name.clone(), rust_name: f.rust_name.clone(), repr, state, boxed, boxed_in_patch, read }
     }
 

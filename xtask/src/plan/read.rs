@@ -22,8 +22,17 @@ use crate::model::*;
 pub enum ReadRule {
     /// The field type's own decoding.
     Plain,
-    /// An upsert's patch field: the derive reads it by its patch rule.
-    Patch,
+    /// An upsert's patch field: the derive reads it by its patch rule, and
+    /// reads a value of the wrong shape as `Keep`: a list item by item,
+    /// dropping bad items (`skip_invalid_items`, `#[acp(skip_invalid_items)]`),
+    /// a string scalar in place (`scalar`, `#[acp(scalar)]`), anything else
+    /// captured and then decoded.
+    Patch {
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        skip_invalid_items: bool,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        scalar: bool,
+    },
     /// Default-on-error: a value of the wrong shape is the field's default.
     Lenient,
     /// Default-on-error on an object (`_meta`): streamed, nothing captured.
