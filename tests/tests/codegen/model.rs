@@ -101,6 +101,20 @@ fn the_model_knows_sides_roles_and_pointers() {
     assert!(u.catch_all.as_ref().unwrap().pointer.starts_with("/$defs/SessionUpdate/"));
 }
 
+/// An upsert's patch field carries its patch rule: a string scalar is read
+/// in place, a list skips bad items (`#[acp(scalar)]`, `#[acp(skip_invalid_items)]`).
+#[test]
+fn the_plan_records_patch_read_rules() {
+    use xtask::plan::{Gate, Plan, ReadRule};
+    let (stable, unstable) = (module("v2/schema.json"), module("v2/schema.unstable.json"));
+    let plan = Plan::version(&stable, &unstable);
+    let fields = plan.fields("ToolCallUpdate", Gate::Always).unwrap();
+    let read = |n: &str| fields.iter().find(|f| f.name == n).unwrap().read.clone();
+    assert_eq!(read("title"), ReadRule::Patch { skip_invalid_items: false, scalar: true });
+    assert_eq!(read("content"), ReadRule::Patch { skip_invalid_items: true, scalar: false });
+    assert_eq!(read("toolCallId"), ReadRule::Plain, "the key is read as it is");
+}
+
 /// The Rust plan records the generator's decisions: gates from merging the
 /// stable and unstable schemas, each field's representation and decoding
 /// rule, and the boxed union arms.
@@ -197,9 +211,6 @@ fn the_plan_records_gates_and_representations() {
         "{:?}",
         prompt.read
     );
-    // An upsert's patch field: its patch rule (a string scalar is read in place).
-    assert_eq!(field("title").read, ReadRule::Patch { skip_invalid_items: false, scalar: true });
-    assert_eq!(field("content").read, ReadRule::Patch { skip_invalid_items: true, scalar: false });
     // Union arms boxed by the policy (`schema/rust.json`), per build.
     let arms = |name: &str, gate: Gate| {
         plan.items.iter().find(|i| i.name == name && i.gate == gate).unwrap().boxed_arms.clone()
