@@ -12,7 +12,7 @@ pub enum Error {
     #[error("{file}:{line}:{column}: invalid JSON: {message}")]
     Json { file: PathBuf, line: usize, column: usize, message: String },
     /// The schema has a construct the generator does not support, or contradicts itself.
-    #[error("{file}: {p}: {m}", p = one_line(.pointer), m = one_line(.message))]
+    #[error("{file}: {p}{m}", p = at_pointer(.pointer), m = one_line(.message))]
     Schema { file: PathBuf, pointer: String, message: String },
     /// A vendored file does not match `schema/acp-schema.lock`.
     #[error("{file}: sha256 {actual} does not match {expected} in {lock}; run `cargo xtask schema pull` instead of editing vendored files")]
@@ -79,6 +79,16 @@ impl Error {
             Error::Many(inner) => inner.iter().collect(),
             e => vec![e],
         }
+    }
+}
+
+/// `pointer: ` before a message about a place in a file; nothing when the
+/// message is about the whole file.
+fn at_pointer(pointer: &str) -> String {
+    if pointer.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", one_line(pointer))
     }
 }
 

@@ -153,7 +153,7 @@ pub fn diff_sides_as(root: &Path, old: &Path, new: &Path, protocol: Option<&str>
             file: new.to_path_buf(),
             pointer: String::new(),
             message: format!(
-                "the sides hold no schema of the same protocol version (old: {}; new: {})",
+                "the sides hold no schema of the same protocol version (old: {}; new: {}); for two lone files, `--protocol` reads both as one version",
                 a.iter().map(|l| l.key.as_str()).collect::<Vec<_>>().join(", "),
                 b.iter().map(|l| l.key.as_str()).collect::<Vec<_>>().join(", ")
             ),
