@@ -35,3 +35,25 @@ fn resolve(value: &mut Value, generator: &mut SchemaGenerator, refs: SchemaRef) 
         _ => {}
     }
 }
+
+/// `impl schemars::JsonSchema for $name`, describing the type with its
+/// embedded schema fragment `$schema` (see [`embedded`]): the name is the
+/// type's, the id its module path, and each `$ref` is resolved by the
+/// calling module's `schema_ref`. The generator writes one invocation per
+/// type instead of spelling the impl out.
+macro_rules! embedded_schema {
+    ($name:ident, $schema:literal) => {
+        impl ::schemars::JsonSchema for $name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(stringify!($name))
+            }
+            fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(concat!(module_path!(), "::", stringify!($name)))
+            }
+            fn json_schema(g: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                $crate::runtime::schema::embedded(g, $schema, schema_ref)
+            }
+        }
+    };
+}
+pub(crate) use embedded_schema;

@@ -242,23 +242,12 @@ impl Emitter {
         }
         let rt = &self.rt;
         let name = ident(&def.rust_name);
-        let key = str_lit(&def.rust_name);
-        let id = str_lit(&format!("::{}", def.rust_name));
         let json = str_lit(&schema::render(def).to_string());
+        // The impl is the runtime's `embedded_schema!` (its name, its id by
+        // module path, the embedded fragment with `$ref`s resolved).
         Some(quote! {
             #[cfg(feature = "schemars")]
-            impl ::schemars::JsonSchema for #name {
-                fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                    ::std::borrow::Cow::Borrowed(#key)
-                }
-                fn schema_id() -> ::std::borrow::Cow<'static, str> {
-                    ::std::borrow::Cow::Borrowed(concat!(module_path!(), #id))
-                }
-                fn json_schema(g: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                    const SCHEMA: &str = #json;
-                    #rt::schema::embedded(g, SCHEMA, schema_ref)
-                }
-            }
+            #rt::schema::embedded_schema!(#name, #json);
         })
     }
 
